@@ -1,0 +1,82 @@
+// swift-tools-version:6.0
+// Lectern: the firmware of a meeting-room projector appliance.
+//
+// Dependency direction (never the other way):
+//   LecternCore, LecternProtocol        pure Swift, no C
+//   LecternRender, LecternKMS, LecternVideo   thin adapters, the only code touching C types
+//   LecternService                      wires core + adapters into the daemon
+//   LecternClient                       the protocol's client side
+//   lecternd, lectern                   executables
+import PackageDescription
+
+let package = Package(
+    name: "Lectern",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "lecternd", targets: ["lecternd"]),
+        .executable(name: "lectern", targets: ["lectern"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // MARK: pure Swift
+        .target(name: "LecternCore"),
+        .target(name: "LecternProtocol", dependencies: [
+            "LecternCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
+
+        // MARK: C libraries, through pkg-config
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib",
+                       providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm",
+                       providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+
+        // MARK: adapters (the only modules that import the C modules)
+        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo"]),
+        .target(name: "LecternKMS", dependencies: ["LecternCore", "CDRM"]),
+        .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
+
+        // MARK: the service and the client
+        .target(name: "LecternService", dependencies: [
+            "LecternCore", "LecternProtocol", "LecternRender", "LecternKMS", "LecternVideo",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "LecternClient", dependencies: [
+            "LecternCore", "LecternProtocol",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .executableTarget(name: "lecternd", dependencies: [
+            "LecternService",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "lectern", dependencies: [
+            "LecternClient", "LecternService", "LecternRender",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternRender", "LecternTestSupport"]),
+
+        // MARK: tests
+        .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternRender"]),
+        .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),
+        .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,105 @@
+/// One picture for the output: XRGB8888, 32 bits a pixel (0x00RRGGBB in native byte order,
+/// which is what DRM's XRGB8888 and cairo's RGB24 both mean on little-endian boards).
+///
+/// A frame owns its pixel memory; adapters draw into it through `baseAddress` and `stride`.
+public final class Frame: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    /// Bytes from one row to the next.
+    public let stride: Int
+    public let baseAddress: UnsafeMutableRawPointer
+    private let owned: Bool
+
+    public var byteCount: Int { stride * height }
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+
+    /// A new frame filled with `color`.
+    public init(width: Int, height: Int, color: RGB = .black) {
+        precondition(width > 0 && height > 0, "a frame needs pixels")
+        self.width = width; self.height = height; self.stride = width * 4
+        baseAddress = UnsafeMutableRawPointer.allocate(byteCount: width * 4 * height, alignment: 64)
+        owned = true
+        fill(color)
+    }
+
+    /// A frame over memory someone else owns (a mapped DRM dumb buffer, say); that memory
+    /// must outlive the frame.
+    public init(wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+        self.width = width; self.height = height; self.stride = stride
+        baseAddress = memory; owned = false
+    }
+
+    deinit { if owned { baseAddress.deallocate() } }
+
+    @inline(__always) private func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
+        (baseAddress + y * stride).assumingMemoryBound(to: UInt32.self)
+    }
+
+    public func pixel(x: Int, y: Int) -> RGB {
+        precondition(x >= 0 && x < width && y >= 0 && y < height)
+        return RGB(xrgb: row(y)[x])
+    }
+
+    public func setPixel(x: Int, y: Int, _ c: RGB) { row(y)[x] = c.xrgb }
+
+    public func fill(_ color: RGB) { fill(bounds, color) }
+
+    public func fill(_ rect: PixelRect, _ color: RGB) {
+        let x0 = max(0, rect.x), x1 = min(width, rect.maxX)
+        let y0 = max(0, rect.y), y1 = min(height, rect.maxY)
+        guard x0 < x1, y0 < y1 else { return }
+        let v = color.xrgb
+        for y in y0..<y1 { (row(y) + x0).update(repeating: v, count: x1 - x0) }
+    }
+
+    /// Copies `other` (same size) into this frame.
+    public func copy(from other: Frame) {
+        precondition(other.width == width && other.height == height, "frame sizes differ")
+        if other.stride == stride {
+            baseAddress.copyMemory(from: other.baseAddress, byteCount: byteCount)
+        } else {
+            for y in 0..<height {
+                (baseAddress + y * stride).copyMemory(from: other.baseAddress + y * other.stride, byteCount: width * 4)
+            }
+        }
+    }
+
+    /// A new frame with the same pixels.
+    public func clone() -> Frame {
+        let f = Frame(uninitializedWidth: width, height: height)
+        f.copy(from: self)
+        return f
+    }
+
+    private init(uninitializedWidth width: Int, height: Int) {
+        self.width = width; self.height = height; self.stride = width * 4
+        baseAddress = UnsafeMutableRawPointer.allocate(byteCount: width * 4 * height, alignment: 64)
+        owned = true
+    }
+
+    /// True when every pixel of `rect` is `color`.
+    public func isUniform(_ rect: PixelRect, _ color: RGB) -> Bool {
+        let v = color.xrgb
+        for y in max(0, rect.y)..<min(height, rect.maxY) {
+            let r = row(y)
+            for x in max(0, rect.x)..<min(width, rect.maxX) where r[x] & 0xFFFFFF != v { return false }
+        }
+        return true
+    }
+
+    /// Tightly packed RGB bytes of `rect` (for comparisons and encoders).
+    public func rgbBytes(_ rect: PixelRect? = nil) -> [UInt8] {
+        let r = rect ?? bounds
+        var out = [UInt8](repeating: 0, count: r.width * r.height * 3)
+        var i = 0
+        for y in r.y..<r.maxY {
+            let p = row(y)
+            for x in r.x..<r.maxX {
+                let v = p[x]
+                out[i] = UInt8((v >> 16) & 0xFF); out[i + 1] = UInt8((v >> 8) & 0xFF); out[i + 2] = UInt8(v & 0xFF)
+                i += 3
+            }
+        }
+        return out
+    }
+}

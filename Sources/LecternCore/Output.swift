@@ -1,0 +1,22 @@
+/// Something that shows frames: the virtual display in memory, or a KMS connector.
+///
+/// A present is paced by the output's refresh: it returns once the frame is on screen,
+/// so a loop that presents as fast as it can runs at the refresh rate and never tears.
+public protocol Output: AnyObject {
+    /// What the output shows now.
+    var mode: DisplayMode { get }
+    /// A short human name ("virtual 1920x1080@60", "kms card0 HDMI-A-1 1920x1080@60").
+    var name: String { get }
+    /// Lets `draw` fill a buffer that is not on screen (the whole frame: its old content is
+    /// stale), then shows it at the next refresh and returns when it is on screen.
+    func present(draw: (Frame) throws -> Void) throws
+    /// A copy of the frame on screen now.
+    func readBack() -> Frame
+    /// Frames shown since the output opened.
+    var presentCount: Int { get }
+}
+
+extension Output {
+    /// Shows a finished frame (copied into the back buffer).
+    public func present(_ frame: Frame) throws { try present { $0.copy(from: frame) } }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Finished output frames of pages, kept so a page turn to a page already seen or
+/// prerendered needs no rendering. Bounded by bytes; the least recently used goes first.
+/// Thread-safe.
+public final class PageCache: @unchecked Sendable {
+    public struct Key: Hashable, Sendable {
+        public var content: String
+        public var page: Int
+        public var look: Look
+        public init(content: String, page: Int, look: Look) {
+            self.content = content; self.page = page; self.look = look
+        }
+    }
+
+    /// Everything besides the page that changes the pixels of a frame.
+    public struct Look: Hashable, Sendable {
+        public var width: Int, height: Int
+        public var background: RGB
+        public var overscanPercent: Double
+        public init(width: Int, height: Int, background: RGB, overscanPercent: Double) {
+            self.width = width; self.height = height
+            self.background = background; self.overscanPercent = overscanPercent
+        }
+    }
+
+    public struct Stats: Equatable, Sendable {
+        public var hits = 0, misses = 0, insertions = 0, evictions = 0
+        public var entries = 0, bytes = 0
+    }
+
+    public let capacityBytes: Int
+    private var entries: [Key: (frame: Frame, tick: UInt64)] = [:]
+    private var tick: UInt64 = 0
+    private var stats = Stats()
+    private let lock = NSLock()
+
+    public init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
+
+    /// The frame for `key`, counting a hit or a miss.
+    public func lookup(_ key: Key) -> Frame? {
+        lock.lock(); defer { lock.unlock() }
+        tick += 1
+        if let e = entries[key] {
+            entries[key] = (e.frame, tick)
+            stats.hits += 1
+            return e.frame
+        }
+        stats.misses += 1
+        return nil
+    }
+
+    /// True when `key` is cached; counts nothing.
+    public func contains(_ key: Key) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return entries[key] != nil
+    }
+
+    public func insert(_ frame: Frame, for key: Key) {
+        lock.lock(); defer { lock.unlock() }
+        guard frame.byteCount <= capacityBytes else { return }
+        tick += 1
+        if let old = entries[key] { stats.bytes -= old.frame.byteCount }
+        entries[key] = (frame, tick)
+        stats.bytes += frame.byteCount
+        stats.insertions += 1
+        while stats.bytes > capacityBytes, let victim = entries.min(by: { $0.value.tick < $1.value.tick }) {
+            entries[victim.key] = nil
+            stats.bytes -= victim.value.frame.byteCount
+            stats.evictions += 1
+        }
+        stats.entries = entries.count
+    }
+
+    /// Drops every page of `content` (a deleted upload).
+    public func removeAll(content: String) {
+        lock.lock(); defer { lock.unlock() }
+        for k in entries.keys where k.content == content {
+            stats.bytes -= entries[k]!.frame.byteCount
+            entries[k] = nil
+        }
+        stats.entries = entries.count
+    }
+
+    public var statistics: Stats {
+        lock.lock(); defer { lock.unlock() }
+        return stats
+    }
+}

@@ -1,0 +1,18 @@
+/// What should be on the output: the one description every output and every protocol
+/// command works in terms of.
+public enum Scene: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// Nothing presented: the room name and how to connect.
+    case idle
+    /// Page `page` (from 1) of the uploaded document `content` (its content id).
+    case page(content: String, page: Int)
+    /// The whole output one colour (blank black or white).
+    case blank(RGB)
+
+    public var description: String {
+        switch self {
+        case .idle: return "idle"
+        case .page(let c, let p): return "page \(p) of \(c.prefix(12))"
+        case .blank(let c): return "blank \(c)"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import CPangoCairo
+import CPoppler
+import LecternCore
+
+/// The picture on the wall when nothing is presented: the room's name and how to connect,
+/// large enough to read from the back of the room.
+public struct IdleScreen: Equatable, Sendable {
+    public var room: String
+    /// Addresses a device on the room's network can reach the appliance at.
+    public var addresses: [String]
+    public var port: Int
+    /// The address a phone opens (the web remote); shown as a line of its own when set.
+    public var url: String?
+    public var background: RGB
+
+    public init(room: String, addresses: [String], port: Int, url: String? = nil, background: RGB = .black) {
+        self.room = room; self.addresses = addresses; self.port = port
+        self.url = url; self.background = background
+    }
+
+    /// The colour text is drawn in: light on dark backgrounds, dark on light ones.
+    public var textColor: RGB {
+        let luma = 0.299 * Double(background.r) + 0.587 * Double(background.g) + 0.114 * Double(background.b)
+        return luma < 128 ? RGB(240, 240, 240) : RGB(20, 20, 20)
+    }
+
+    /// The font the deps script installs (fonts-dejavu-core).
+    public static let fontFamily = "DejaVu Sans"
+
+    public var connectLine: String {
+        let where_ = addresses.isEmpty ? "no network yet" : addresses.joined(separator: "  ·  ")
+        return "Connect to \(where_)  —  port \(port)"
+    }
+
+    /// Draws the whole idle picture into `frame`, inside the safe area.
+    public func draw(into frame: Frame, overscanPercent: Double = 0) {
+        frame.fill(background)
+        let area = Fit.safeArea(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
+        let c = CairoFrame(frame)
+        defer { c.finish() }
+        c.setColor(textColor)
+        let h = Double(area.height)
+        var y = Double(area.y) + h * 0.30
+        y += Self.text(c.cr, room.isEmpty ? "Lectern" : room, bold: true, size: h / 9,
+                       x: Double(area.x), y: y, width: Double(area.width)) + h * 0.06
+        y += Self.text(c.cr, connectLine, bold: false, size: h / 22,
+                       x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
+        if let url {
+            y += Self.text(c.cr, url, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width))
+        }
+        _ = Self.text(c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",
+                      bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * 0.08,
+                      width: Double(area.width))
+    }
+
+    /// Lays out one centred, ellipsised line; returns its height in pixels.
+    @discardableResult
+    static func text(_ cr: OpaquePointer, _ s: String, bold: Bool, size: Double,
+                     x: Double, y: Double, width: Double) -> Double {
+        guard let layout = pango_cairo_create_layout(cr) else { return 0 }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let desc = pango_font_description_from_string(fontFamily + (bold ? " Bold" : ""))
+        defer { pango_font_description_free(desc) }
+        pango_font_description_set_absolute_size(desc, size * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, desc)
+        pango_layout_set_text(layout, s, -1)
+        pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        cairo_move_to(cr, x, y)
+        pango_cairo_show_layout(cr, layout)
+        return Double(logical.height)
+    }
+}

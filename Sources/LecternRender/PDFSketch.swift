@@ -1,0 +1,154 @@
+import CPangoCairo
+import CPoppler
+import Foundation
+import LecternCore
+
+/// Writes simple PDFs with cairo's PDF surface: coloured boxes and text on pages of any
+/// size and `/Rotate`. Tests make their inputs with it; the demo deck is made with it.
+public enum PDFSketch {
+    public struct Box: Sendable {
+        /// Position and size as fractions of the (unrotated) page, origin top left.
+        public var x, y, width, height: Double
+        public var color: RGB
+        public init(x: Double, y: Double, width: Double, height: Double, color: RGB) {
+            self.x = x; self.y = y; self.width = width; self.height = height; self.color = color
+        }
+    }
+
+    public struct Text: Sendable {
+        public var string: String
+        /// Fractions of the page; `size` a fraction of the page height.
+        public var x, y, size: Double
+        public var color: RGB
+        public var bold: Bool
+        public init(_ string: String, x: Double, y: Double, size: Double, color: RGB = .black, bold: Bool = false) {
+            self.string = string; self.x = x; self.y = y; self.size = size; self.color = color; self.bold = bold
+        }
+    }
+
+    public struct Page: Sendable {
+        /// In points (1/72 in).
+        public var width, height: Double
+        public var background: RGB?
+        public var boxes: [Box]
+        public var texts: [Text]
+        /// Written as the page's /Rotate.
+        public var rotate: Int
+        public init(width: Double, height: Double, background: RGB? = nil, boxes: [Box] = [],
+                    texts: [Text] = [], rotate: Int = 0) {
+            self.width = width; self.height = height; self.background = background
+            self.boxes = boxes; self.texts = texts; self.rotate = rotate
+        }
+    }
+
+    public struct WriteError: Error, CustomStringConvertible { public let description: String }
+
+    public static func write(_ pages: [Page], to path: String) throws {
+        guard let first = pages.first else { throw WriteError(description: "no pages") }
+        guard let surface = cairo_pdf_surface_create(path, first.width, first.height) else {
+            throw WriteError(description: "can't create \(path)")
+        }
+        let cr = cairo_create(surface)!
+        for page in pages {
+            cairo_pdf_surface_set_size(surface, page.width, page.height)
+            if let bg = page.background {
+                setColor(cr, bg)
+                cairo_rectangle(cr, 0, 0, page.width, page.height)
+                cairo_fill(cr)
+            }
+            for b in page.boxes {
+                setColor(cr, b.color)
+                cairo_rectangle(cr, b.x * page.width, b.y * page.height, b.width * page.width, b.height * page.height)
+                cairo_fill(cr)
+            }
+            for t in page.texts {
+                setColor(cr, t.color)
+                IdleScreen.text(cr, t.string, bold: t.bold, size: t.size * page.height,
+                                x: t.x * page.width, y: t.y * page.height, width: page.width * (1 - 2 * t.x))
+            }
+            cairo_show_page(cr)
+        }
+        cairo_destroy(cr)
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        cairo_surface_destroy(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw WriteError(description: String(cString: cairo_status_to_string(status)))
+        }
+        let rotations = pages.map(\.rotate)
+        if rotations.contains(where: { $0 % 360 != 0 }) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            try PDFRotate.apply(rotations, to: data).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    private static func setColor(_ cr: OpaquePointer, _ c: RGB) {
+        cairo_set_source_rgb(cr, Double(c.r) / 255, Double(c.g) / 255, Double(c.b) / 255)
+    }
+}
+
+/// Adds `/Rotate` entries to the page objects of a classic-xref PDF (what cairo writes) and
+/// rebuilds the cross-reference table so the file stays valid. Works on bytes: content
+/// streams are binary.
+enum PDFRotate {
+    static func apply(_ rotations: [Int], to data: Data) throws -> Data {
+        var bytes = [UInt8](data)
+        // Page objects in file order are the pages in order in cairo's output:
+        // "<< /Type /Page" followed by a space, a newline or "%" (not "/Pages").
+        let marker = Array("/Type /Page".utf8)
+        var i = 0, pageIndex = 0
+        while let at = find(marker, in: bytes, from: i) {
+            let after = at + marker.count
+            i = after
+            guard after < bytes.count, bytes[after] != UInt8(ascii: "s") else { continue }
+            if pageIndex < rotations.count, rotations[pageIndex] % 360 != 0 {
+                let insert = Array(" /Rotate \(rotations[pageIndex]) ".utf8)
+                bytes.insert(contentsOf: insert, at: after)
+                i = after + insert.count
+            }
+            pageIndex += 1
+        }
+        // Rebuild the xref table from the "N 0 obj" offsets.
+        guard let xrefAt = findLast(Array("\nxref\n".utf8), in: bytes) else {
+            throw PDFSketch.WriteError(description: "no xref table")
+        }
+        let body = Array(bytes[..<(xrefAt + 1)])
+        var offsets: [Int: Int] = [:]
+        let obj = Array(" 0 obj".utf8)
+        for j in 0..<body.count where j == 0 || body[j - 1] == 0x0A {
+            var k = j, num = 0, digits = 0
+            while k < body.count, body[k] >= 0x30, body[k] <= 0x39 { num = num * 10 + Int(body[k] - 0x30); k += 1; digits += 1 }
+            if digits > 0, k + obj.count <= body.count, Array(body[k..<(k + obj.count)]) == obj { offsets[num] = j }
+        }
+        let count = (offsets.keys.max() ?? 0) + 1
+        var xref = "xref\n0 \(count)\n0000000000 65535 f \n"
+        for n in 1..<count {
+            if let o = offsets[n] { xref += String(format: "%010d 00000 n \n", o) } else { xref += "0000000000 65535 f \n" }
+        }
+        guard let trailerAt = find(Array("trailer".utf8), in: bytes, from: xrefAt),
+              let startxrefAt = find(Array("startxref".utf8), in: bytes, from: trailerAt) else {
+            throw PDFSketch.WriteError(description: "no trailer")
+        }
+        let trailer = Array(bytes[trailerAt..<startxrefAt])
+        return Data(body + Array(xref.utf8) + trailer + Array("startxref\n\(body.count)\n%%EOF\n".utf8))
+    }
+
+    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = from
+        while i + needle.count <= hay.count {
+            if hay[i] == needle[0], Array(hay[i..<(i + needle.count)]) == needle { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func findLast(_ needle: [UInt8], in hay: [UInt8]) -> Int? {
+        var i = hay.count - needle.count
+        while i >= 0 {
+            if hay[i] == needle[0], Array(hay[i..<(i + needle.count)]) == needle { return i }
+            i -= 1
+        }
+        return nil
+    }
+}

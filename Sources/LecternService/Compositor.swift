@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import LecternCore
+import LecternRender
+
+/// Turns a `Scene` into a finished output frame: the one frame pipeline every output and
+/// `lectern render` share. Page frames are cached, and the neighbours of the page on
+/// screen are prerendered in the background (next first, then previous), so turning to a
+/// neighbour needs no rendering.
+public final class Compositor: @unchecked Sendable {
+    public struct Settings: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var background: RGB
+        public var overscanPercent: Double
+        public init(width: Int, height: Int, background: RGB = .black, overscanPercent: Double = 0) {
+            self.width = width; self.height = height
+            self.background = background; self.overscanPercent = overscanPercent
+        }
+        var look: PageCache.Look {
+            PageCache.Look(width: width, height: height, background: background, overscanPercent: overscanPercent)
+        }
+    }
+
+    public let settings: Settings
+    public let cache: PageCache
+    private let documents: (String) throws -> PDFDocument
+    private let lock = NSLock()
+    private var idle: IdleScreen
+    private var idleFrame: Frame?
+    private var prerenders = 0
+    private var renders = 0
+    private let prerenderQueue = DispatchQueue(label: "lectern.prerender", qos: .utility)
+    private let prerenderGroup = DispatchGroup()
+    private var prerenderGeneration = 0
+
+    /// `documents` opens the document with a content id (throwing `ContentError`).
+    public init(settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20,
+                documents: @escaping (String) throws -> PDFDocument) {
+        self.settings = settings
+        self.idle = idle
+        self.cache = PageCache(capacityBytes: cacheBytes)
+        self.documents = documents
+    }
+
+    /// Renders one page of `document` into a new frame of this compositor's size.
+    public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings) throws -> Frame {
+        let shape = try document.shape(page: page)
+        let rect = Fit.rect(for: shape, width: settings.width, height: settings.height,
+                            overscanPercent: settings.overscanPercent)
+        let frame = Frame(width: settings.width, height: settings.height, color: settings.background)
+        try document.render(page: page, into: frame, rect: rect)
+        return frame
+    }
+
+    /// Where page `page` of `content` lands on the output.
+    public func pageRect(content: String, page: Int) throws -> PixelRect {
+        let shape = try documents(content).shape(page: page)
+        return Fit.rect(for: shape, width: settings.width, height: settings.height,
+                        overscanPercent: settings.overscanPercent)
+    }
+
+    /// The frame for `scene`, from the cache when it is there.
+    public func frame(for scene: Scene) throws -> Frame {
+        switch scene {
+        case .idle:
+            lock.lock(); defer { lock.unlock() }
+            if let f = idleFrame { return f }
+            let f = Frame(width: settings.width, height: settings.height, color: settings.background)
+            idle.draw(into: f, overscanPercent: settings.overscanPercent)
+            idleFrame = f
+            return f
+        case .blank(let color):
+            return Frame(width: settings.width, height: settings.height, color: color)
+        case .page(let content, let page):
+            let key = PageCache.Key(content: content, page: page, look: settings.look)
+            if let f = cache.lookup(key) { return f }
+            let f = try Self.renderPage(documents(content), page: page, settings: settings)
+            lock.lock(); renders += 1; lock.unlock()
+            cache.insert(f, for: key)
+            return f
+        }
+    }
+
+    /// Changes what the idle screen says (room renamed, address changed).
+    public func setIdle(_ screen: IdleScreen) {
+        lock.lock(); defer { lock.unlock() }
+        if screen != idle { idle = screen; idleFrame = nil }
+    }
+
+    public var idleScreen: IdleScreen {
+        lock.lock(); defer { lock.unlock() }
+        return idle
+    }
+
+    /// Starts rendering the pages next to `page` in the background: next first, then
+    /// previous. A newer call supersedes pages an older one had not started yet.
+    public func prerenderNeighbours(content: String, page: Int) {
+        lock.lock()
+        prerenderGeneration += 1
+        let generation = prerenderGeneration
+        lock.unlock()
+        prerenderGroup.enter()
+        prerenderQueue.async { [self] in
+            defer { prerenderGroup.leave() }
+            guard let doc = try? documents(content) else { return }
+            for p in [page + 1, page - 1] where p >= 1 && p <= doc.pageCount {
+                lock.lock(); let current = generation == prerenderGeneration; lock.unlock()
+                guard current else { return }
+                let key = PageCache.Key(content: content, page: p, look: settings.look)
+                if cache.contains(key) { continue }
+                guard let f = try? Self.renderPage(doc, page: p, settings: settings) else { continue }
+                cache.insert(f, for: key)
+                lock.lock(); prerenders += 1; lock.unlock()
+            }
+        }
+    }
+
+    /// Blocks until every prerender started so far has finished.
+    public func waitForPrerender() { prerenderGroup.wait() }
+
+    /// Pages rendered in the background so far.
+    public var prerenderCount: Int { lock.lock(); defer { lock.unlock() }; return prerenders }
+    /// Pages rendered on demand (cache misses) so far.
+    public var renderCount: Int { lock.lock(); defer { lock.unlock() }; return renders }
+}

@@ -1,0 +1,39 @@
+import LecternCore
+import LecternKMS
+
+/// Which output to open: `auto` takes the KMS output when a usable `/dev/dri/card*` has a
+/// connected display, and the virtual display otherwise.
+public enum DisplayChoice: String, CaseIterable, Sendable {
+    case auto, kms, virtual
+}
+
+public enum DisplaySelection {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What `auto` resolves to on this machine, with the reason (for the log).
+    public static func resolve(_ choice: DisplayChoice, driDirectory: String = "/dev/dri") -> (DisplayChoice, String) {
+        switch choice {
+        case .virtual: return (.virtual, "virtual display requested")
+        case .kms: return (.kms, "KMS requested")
+        case .auto:
+            let cards = CardProbe.cards(in: driDirectory)
+            if let card = cards.first(where: { $0.connectors.contains(where: \.connected) }) {
+                return (.kms, "\(card.path) (\(card.driver)) has a connected display")
+            }
+            if cards.isEmpty { return (.virtual, "no usable \(driDirectory)/card*: using the virtual display") }
+            return (.virtual, "no display connected to \(cards.map(\.path).joined(separator: ", ")): using the virtual display")
+        }
+    }
+
+    /// Opens the output for `choice`.
+    public static func open(_ choice: DisplayChoice, mode: DisplayMode?) throws -> Output {
+        switch resolve(choice).0 {
+        case .virtual, .auto:
+            return VirtualDisplay(mode: mode ?? .fullHD)
+        case .kms:
+            throw Failure(description: "the KMS output is not built yet; run with --display virtual")
+        }
+    }
+}

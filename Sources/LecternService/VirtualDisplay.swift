@@ -1,0 +1,55 @@
+import Foundation
+import LecternCore
+
+/// An output that keeps its frames in memory: the default when the machine has no usable
+/// `/dev/dri/card*`, and what tests look at. Double-buffered, and paced like a real display:
+/// a present becomes visible at the next refresh boundary of its mode.
+public final class VirtualDisplay: Output, @unchecked Sendable {
+    public let mode: DisplayMode
+    public var name: String { "virtual \(mode)" }
+    private var front: Frame
+    private var back: Frame
+    private let epoch = MonotonicClock.now()
+    private let presentLock = NSLock()   // one present at a time
+    private let frontLock = NSLock()     // the front buffer and counters
+    private var presents = 0
+    private var lastVBlank = 0.0
+
+    public init(mode: DisplayMode = .fullHD) {
+        self.mode = mode
+        front = Frame(width: mode.width, height: mode.height)
+        back = Frame(width: mode.width, height: mode.height)
+    }
+
+    public func present(draw: (Frame) throws -> Void) throws {
+        presentLock.lock(); defer { presentLock.unlock() }
+        try draw(back)
+        // Wait for the next refresh boundary, as a flip would.
+        let period = mode.frameInterval
+        let now = MonotonicClock.now()
+        let k = ((now - epoch) / period).rounded(.down) + 1
+        let vblank = epoch + k * period
+        MonotonicClock.sleep(until: vblank)
+        frontLock.lock()
+        swap(&front, &back)
+        presents += 1
+        lastVBlank = vblank
+        frontLock.unlock()
+    }
+
+    public func readBack() -> Frame {
+        frontLock.lock(); defer { frontLock.unlock() }
+        return front.clone()
+    }
+
+    public var presentCount: Int {
+        frontLock.lock(); defer { frontLock.unlock() }
+        return presents
+    }
+
+    /// The monotonic time of the refresh at which the last present became visible.
+    public var lastPresentTime: Double {
+        frontLock.lock(); defer { frontLock.unlock() }
+        return lastVBlank
+    }
+}
