@@ -1,3 +1,4 @@
+import CPangoCairo
 import CPoppler
 import Foundation
 import LecternCore

@@ -43,6 +43,13 @@ public final class Compositor: @unchecked Sendable {
         self.documents = documents
     }
 
+    /// The same pipeline for another output size (a display with another mode was plugged).
+    public func resized(width: Int, height: Int) -> Compositor {
+        var s = settings
+        s.width = width; s.height = height
+        return Compositor(settings: s, idle: idleScreen, cacheBytes: cache.capacityBytes, documents: documents)
+    }
+
     /// Renders one page of `document` into a new frame of this compositor's size.
     public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings) throws -> Frame {
         let shape = try document.shape(page: page)

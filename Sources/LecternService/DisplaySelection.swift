@@ -28,12 +28,13 @@ public enum DisplaySelection {
     }
 
     /// Opens the output for `choice`.
-    public static func open(_ choice: DisplayChoice, mode: DisplayMode?) throws -> Output {
+    public static func open(_ choice: DisplayChoice, mode: DisplayMode?, card: String? = nil,
+                            connector: String? = nil) throws -> Output {
         switch resolve(choice).0 {
         case .virtual, .auto:
             return VirtualDisplay(mode: mode ?? .fullHD)
         case .kms:
-            throw Failure(description: "the KMS output is not built yet; run with --display virtual")
+            return try KMSOutput(options: .init(card: card, connector: connector, mode: mode))
         }
     }
 }
