@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: pure Swift
@@ -41,8 +42,11 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
+
         // MARK: adapters (the only modules that import the C modules)
-        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo"]),
+        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode"]),
         .target(name: "LecternKMS", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
 
@@ -53,6 +57,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "LecternClient", dependencies: [
             "LecternCore", "LecternProtocol",
@@ -76,6 +81,8 @@ let package = Package(
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),
+        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),
+        .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,2 +1,37 @@
 /// The version of the Lectern wire protocol this build speaks.
 public let lecternProtocolVersion: UInt16 = 1
+
+/// Fixed numbers of the wire protocol (docs/protocol.md, "Limits").
+public enum ProtocolLimits {
+    /// Largest value the header's length field may carry, in either direction
+    /// (header included): 1 MiB of payload plus 64 KiB for the fields around it.
+    public static let maxFrameLength: UInt32 = 0x0011_0000          // 1_114_112
+    /// Largest payload of one upload chunk or one screenshot chunk.
+    public static let maxChunkLength: Int = 1 << 20                   // 1_048_576
+    /// Device ids handed out to registered devices.
+    public static let deviceIDs: ClosedRange<UInt8> = 1...254
+    /// Header byte 1 of a client that has not registered yet, and of server frames to it.
+    public static let unregisteredID: UInt8 = 0xFF
+    /// Header byte 1 of a server frame meant for every device.
+    public static let broadcastID: UInt8 = 0
+    /// Longest device name, in UTF-8 bytes.
+    public static let maxDeviceNameBytes = 64
+    /// Longest file name carried by upload-begin, in UTF-8 bytes.
+    public static let maxFileNameBytes = 255
+    /// Longest room name carried by hello, in UTF-8 bytes.
+    public static let maxRoomNameBytes = 255
+    /// Longest error message, in UTF-8 bytes.
+    public static let maxErrorMessageBytes = 1024
+    /// Size of the hello challenge.
+    public static let challengeLength = 32
+    /// Size of a resume token.
+    public static let resumeTokenLength = 16
+    /// The server sends a ping when it has sent nothing, or received nothing, for this long.
+    public static let pingIntervalSeconds: Double = 2
+    /// A peer that has been silent this long is dead.
+    public static let peerTimeoutSeconds: Double = 6
+    /// A connection that has not registered within this time is closed.
+    public static let registerTimeoutSeconds: Double = 30
+    /// The server sends an upload-progress message every this many bytes received.
+    public static let uploadProgressInterval: UInt64 = 4 << 20
+}

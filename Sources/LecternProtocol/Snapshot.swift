@@ -1,0 +1,151 @@
+import Foundation
+
+/// The state every device sees: sent as JSON in the body of `state` (0x15) right after
+/// register, in reply to state-request, and pushed to every device on every change
+/// (docs/protocol.md, "State"). The floor and device parts come from `Meeting`; the
+/// screen part is owned and filled in by the service.
+///
+/// Optional fields are always present in the JSON, as `null` when empty.
+public struct Snapshot: Codable, Equatable, Sendable {
+    /// Increases by one with every state message the server sends (per service run).
+    public var revision: UInt64
+    public var room: String
+    public var floorMode: FloorMode
+    public var floor: FloorSnapshot
+    /// Every device in the room, by ascending id (including a holder in its grace period).
+    public var devices: [DeviceSnapshot]
+    public var screen: ScreenState
+
+    public init(revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenState) {
+        self.revision = revision
+        self.room = room
+        self.floorMode = floorMode
+        self.floor = floor
+        self.devices = devices
+        self.screen = screen
+    }
+
+    /// Compact JSON with sorted keys (the wire form).
+    public func jsonBytes() -> [UInt8] {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding these plain value types cannot fail.
+        return (try? Array(e.encode(self))) ?? Array("{}".utf8)
+    }
+
+    public static func fromJSON<C: Collection>(_ bytes: C) throws -> Snapshot where C.Element == UInt8 {
+        try JSONDecoder().decode(Snapshot.self, from: Data(bytes))
+    }
+}
+
+public struct FloorSnapshot: Codable, Equatable, Sendable {
+    /// Who has the floor (the owner), or null.
+    public var holder: DeviceID?
+    /// Who holds it on loan after a hand-over, or null.
+    public var delegate: DeviceID?
+    /// Who drives the screen now: `delegate ?? holder`.
+    public var driver: DeviceID?
+    /// Devices waiting for the floor, first in line first (moderated mode).
+    public var queue: [DeviceID]
+    public var doNotDisturb: Bool
+    /// When the holder's connection dropped: milliseconds left in the grace period; else null.
+    public var graceRemainingMs: UInt64?
+
+    public init(holder: DeviceID? = nil, delegate: DeviceID? = nil, queue: [DeviceID] = [], doNotDisturb: Bool = false, graceRemainingMs: UInt64? = nil) {
+        self.holder = holder
+        self.delegate = delegate
+        self.driver = delegate ?? holder
+        self.queue = queue
+        self.doNotDisturb = doNotDisturb
+        self.graceRemainingMs = graceRemainingMs
+    }
+
+    enum CodingKeys: String, CodingKey { case holder, delegate, driver, queue, doNotDisturb, graceRemainingMs }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(holder, forKey: .holder)
+        try c.encode(delegate, forKey: .delegate)
+        try c.encode(driver, forKey: .driver)
+        try c.encode(queue, forKey: .queue)
+        try c.encode(doNotDisturb, forKey: .doNotDisturb)
+        try c.encode(graceRemainingMs, forKey: .graceRemainingMs)
+    }
+}
+
+public struct DeviceSnapshot: Codable, Equatable, Sendable {
+    public var id: DeviceID
+    public var name: String
+    public var role: Role
+    /// False while the device is in its grace period after its connection dropped.
+    public var connected: Bool
+
+    public init(id: DeviceID, name: String, role: Role, connected: Bool) {
+        self.id = id
+        self.name = name
+        self.role = role
+        self.connected = connected
+    }
+}
+
+/// What is on the output. Filled in by the service.
+public struct ScreenState: Codable, Equatable, Sendable {
+    public enum Blank: String, Codable, Sendable { case none, black, white }
+
+    /// What is shown, or null for the idle screen (room name and how to join).
+    public var content: ContentSnapshot?
+    /// 1-based page of a PDF; 0 when no PDF is shown.
+    public var page: UInt32
+    /// Pages of the PDF shown; 0 when no PDF is shown.
+    public var pageCount: UInt32
+    public var blank: Blank
+    /// State of the clip shown, or null when no clip is shown.
+    public var clip: ClipState?
+
+    public init(content: ContentSnapshot? = nil, page: UInt32 = 0, pageCount: UInt32 = 0, blank: Blank = .none, clip: ClipState? = nil) {
+        self.content = content
+        self.page = page
+        self.pageCount = pageCount
+        self.blank = blank
+        self.clip = clip
+    }
+
+    public static let idle = ScreenState()
+
+    enum CodingKeys: String, CodingKey { case content, page, pageCount, blank, clip }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(content, forKey: .content)
+        try c.encode(page, forKey: .page)
+        try c.encode(pageCount, forKey: .pageCount)
+        try c.encode(blank, forKey: .blank)
+        try c.encode(clip, forKey: .clip)
+    }
+}
+
+public struct ContentSnapshot: Codable, Equatable, Sendable {
+    public var id: ContentID
+    /// The file name given at upload.
+    public var name: String
+    public var kind: ContentKind
+
+    public init(id: ContentID, name: String, kind: ContentKind) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+    }
+}
+
+public struct ClipState: Codable, Equatable, Sendable {
+    public enum Playback: String, Codable, Sendable { case playing, paused, stopped }
+    public var state: Playback
+    public var positionMs: UInt32
+    public var durationMs: UInt32
+    public var loop: Bool
+
+    public init(state: Playback, positionMs: UInt32, durationMs: UInt32, loop: Bool) {
+        self.state = state
+        self.positionMs = positionMs
+        self.durationMs = durationMs
+        self.loop = loop
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import XCTest
+@testable import LecternProtocol
+
+/// Builds the worked example of docs/protocol.md ("Worked example") with the real
+/// encoder and checks that the document contains exactly these bytes.
+///
+/// To regenerate the section after a deliberate protocol change:
+///     LECTERN_WRITE_EXAMPLE=/tmp/example.md swift test --filter ExampleSessionTests
+/// and paste the file between the markers in docs/protocol.md.
+enum ExampleSession {
+    static let passcode = "correct horse"
+    static let presenterSalt: [UInt8] = Array(0x10...0x1F)
+    static let moderatorSalt: [UInt8] = Array(0x20...0x2F)
+    static let challenge: [UInt8] = Array(0xA0...0xBF)
+    static let resumeToken = ResumeToken(bytes: Array(0x71...0x80))!
+    static let name = "Ana's laptop"
+    static let room = "Room 4.12"
+    static let deck = ContentHasher.id(of: Array("deck.pdf example".utf8))
+
+    static func hexDump(_ bytes: [UInt8]) -> String {
+        stride(from: 0, to: bytes.count, by: 16).map { o in
+            hexString(bytes[o..<min(o + 16, bytes.count)], separator: " ")
+        }.joined(separator: "\n")
+    }
+
+    static func screen(page: UInt32) -> ScreenState {
+        ScreenState(content: ContentSnapshot(id: deck, name: "deck.pdf", kind: .pdf), page: page, pageCount: 12)
+    }
+
+    static func markdown() -> String {
+        let key = PasscodeHash.deriveKey(passcode: passcode, salt: presenterSalt, rounds: PasscodeHash.defaultRounds)
+        let macInput = RegisterProof.message(challenge: challenge, role: .presenter, name: name, resumeToken: nil)
+        let proof = RegisterProof.compute(key: key, challenge: challenge, role: .presenter, name: name, resumeToken: nil)
+
+        let meeting = Meeting(config: MeetingConfig(floorMode: .open)) { resumeToken }
+        var out: [String] = []
+        var step = 0
+        func frame(_ dir: String, _ m: Message, tag: UInt16, id: UInt8, note: String) {
+            step += 1
+            let bytes = m.encode(tag: tag, deviceID: id)
+            out.append("**\(step). \(dir) \(m.command) (0x\(hexString([m.command.rawValue]))), tag \(tag), device byte 0x\(hexString([id])), \(bytes.count) bytes.**\(note.isEmpty ? "" : " " + note)\n\n```\n\(hexDump(bytes))\n```\n")
+        }
+        func state(_ revision: UInt64, _ screen: ScreenState, note: String) {
+            step += 1
+            let s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
+            let m = Message.state(s)
+            let bytes = m.encode(tag: 0, deviceID: 0)
+            out.append("**\(step). S→C state (0x15), tag 0, device byte 0x00 (broadcast), \(bytes.count) bytes.**\(note.isEmpty ? "" : " " + note) Header, then the JSON body:\n\n```\n\(hexDump(Array(bytes.prefix(8))))\n```\n```json\n\(String(decoding: bytes[8...], as: UTF8.self))\n```\n")
+        }
+
+        out.append("Passcode `\(passcode)` (presenter), \(PasscodeHash.defaultRounds) rounds, presenter salt `\(hexString(presenterSalt))`, moderator salt `\(hexString(moderatorSalt))`, challenge `\(hexString(challenge))`, device name `\(name)`, open floor. The content `deck.pdf` (12 pages) was uploaded earlier; its content id is `\(deck.hex)`.\n")
+        out.append("Derived key = PBKDF2-HMAC-SHA256(\"\(passcode)\", salt, \(PasscodeHash.defaultRounds), 32):\n\n```\n\(hexDump(key))\n```\n")
+        out.append("MAC input (\(macInput.count) bytes) = \"lectern-register-v1\" ‖ challenge ‖ role 01 ‖ u16 name length ‖ name ‖ token length 00:\n\n```\n\(hexDump(macInput))\n```\n")
+        out.append("Proof = HMAC-SHA256(key, MAC input):\n\n```\n\(hexDump(proof))\n```\n")
+
+        frame("S→C", .hello(Hello(challenge: challenge, presenter: KDFParameters(rounds: PasscodeHash.defaultRounds, salt: presenterSalt),
+                                   moderator: KDFParameters(rounds: PasscodeHash.defaultRounds, salt: moderatorSalt), room: room, server: "lecternd 0.1")),
+              tag: 0, id: 0xFF, note: "Sent as soon as the connection is accepted.")
+        frame("C→S", .register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: name)), tag: 1, id: 0xFF,
+              note: "Version 1, role presenter, the proof above, no resume token, the name.")
+        let reg = (try? meeting.register(connection: 1, name: name, role: .presenter, resumeToken: nil, now: 0))!
+        frame("S→C", reg.reply, tag: 1, id: reg.deviceID, note: "Device id 1, presenter, not resumed, the resume token.")
+        state(1, .idle, note: "The snapshot every device gets after register.")
+        frame("C→S", .floorRequest, tag: 2, id: 1, note: "")
+        let req = (try? meeting.requestFloor(by: 1, now: 0))!
+        frame("S→C", .floorAck(req.ack), tag: 2, id: 1, note: "Outcome 1: you have the floor.")
+        state(2, .idle, note: "Pushed to everyone: device 1 holds the floor.")
+        frame("C→S", .present(content: deck, page: 1), tag: 3, id: 1, note: "Show deck.pdf from page 1.")
+        frame("S→C", .presentOK, tag: 3, id: 1, note: "")
+        state(3, screen(page: 1), note: "")
+        frame("C→S", .control(.next), tag: 4, id: 1, note: "Signal 0x01 next.")
+        frame("S→C", .controlOK, tag: 4, id: 1, note: "")
+        state(4, screen(page: 2), note: "")
+        frame("C→S", .control(.goto(page: 40)), tag: 5, id: 1, note: "Signal 0x03 goto, parameter 40.")
+        frame("S→C", .controlFailed(.pageOutOfRange(page: 40, pageCount: 12)), tag: 5, id: 1,
+              note: "Error 0x0303, connection stays open, detail 12 (the page count), message \"\(LecternError.pageOutOfRange(page: 40, pageCount: 12).message)\"")
+        step += 1
+        let unknown = FrameHeader(command: 0x42, deviceID: 1, tag: 6, length: 8).encode()
+        out.append("**\(step). C→S an unknown command 0x42, tag 6, 8 bytes.**\n\n```\n\(hexDump(unknown))\n```\n")
+        frame("S→C", .error(.unknownCommand(0x42)), tag: 6, id: 1, note: "Error 0x0004, detail 0x42; the connection stays open.")
+        frame("S→C", .ping(nonce: 1), tag: 0, id: 1, note: "After 2 s without traffic.")
+        frame("C→S", .pong(nonce: 1), tag: 0, id: 1, note: "The same nonce and tag.")
+        frame("C→S", .unregister, tag: 7, id: 1, note: "")
+        frame("S→C", .unregisterOK, tag: 7, id: 1, note: "Then the server closes the connection; the floor is released at once (no grace period) and the screen goes idle.")
+        return out.joined(separator: "\n")
+    }
+
+    static let beginMarker = "<!-- example:begin (generated by Tests/LecternProtocolTests/ExampleSessionTests.swift) -->"
+    static let endMarker = "<!-- example:end -->"
+}
+
+final class ExampleSessionTests: XCTestCase {
+    func docURL() -> URL? {
+        var dir = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("docs/protocol.md")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    func testDocumentedExampleMatchesTheEncoder() throws {
+        let generated = ExampleSession.markdown()
+        if let out = ProcessInfo.processInfo.environment["LECTERN_WRITE_EXAMPLE"] {
+            try generated.write(toFile: out, atomically: true, encoding: .utf8)
+        }
+        let url = try XCTUnwrap(docURL(), "docs/protocol.md not found")
+        let doc = try String(contentsOf: url, encoding: .utf8)
+        guard let b = doc.range(of: ExampleSession.beginMarker), let e = doc.range(of: ExampleSession.endMarker) else {
+            return XCTFail("example markers missing in docs/protocol.md")
+        }
+        let documented = doc[b.upperBound..<e.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(documented, generated.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "docs/protocol.md's worked example is out of date (see ExampleSessionTests.swift for how to regenerate)")
+    }
+
+    func testExampleExchangeIsConsistent() throws {
+        // The documented proof verifies against the stored key, and decoding the documented
+        // register frame gives back the request.
+        let stored = PasscodeHash.derive(passcode: ExampleSession.passcode, rounds: PasscodeHash.defaultRounds, salt: ExampleSession.presenterSalt)
+        let proof = RegisterProof.compute(key: stored.key, challenge: ExampleSession.challenge, role: .presenter, name: ExampleSession.name, resumeToken: nil)
+        let req = RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: ExampleSession.name)
+        XCTAssertTrue(RegisterProof.verify(req, challenge: ExampleSession.challenge, key: stored))
+        let bytes = Message.register(req).encode(tag: 1, deviceID: 0xFF)
+        var d = FrameDecoder()
+        XCTAssertEqual(try Message.decode(try XCTUnwrap(try d.decode(bytes).first), sentBy: .client), .register(req))
+    }
+}
+
+/// The error table of docs/protocol.md, generated from the code's own messages.
+enum ErrorTable {
+    static let beginMarker = "<!-- errors:begin (generated by Tests/LecternProtocolTests/ExampleSessionTests.swift) -->"
+    static let endMarker = "<!-- errors:end -->"
+
+    /// (example error, meaning of `detail`).
+    static let rows: [(LecternError, String)] = [
+        (.malformedFrame(length: 7), "the length field"),
+        (.frameTooLarge(length: 4_294_967_295), "the length field"),
+        (.malformedBody(command: 0x01, reason: "the body is shorter than its fields"), "the command byte"),
+        (.unknownCommand(0x42), "the command byte"),
+        (.wrongDeviceID(sent: 9, expected: 3), "the device byte sent"),
+        (.notRegistered, "0"),
+        (.alreadyRegistered, "0"),
+        (.unsupportedVersion(client: 2), "the client's version"),
+        (.timedOut(seconds: 6), "the silence in ms"),
+        (.wrongPasscode, "0"),
+        (.tooManyAttempts(retryAfter: 34), "ms to wait before the next attempt"),
+        (.roomFull(), "the capacity"),
+        (.roleUnavailable(.moderator), "the role byte"),
+        (.invalidName, "0"),
+        (.kicked, "0"),
+        (.replaced, "0"),
+        (.noFloor, "0"),
+        (.floorTaken(holder: 3), "the holder's id"),
+        (.moderatorOnly, "0"),
+        (.doNotDisturb, "0"),
+        (.noSuchDevice(7), "the id asked for"),
+        (.notQueued(7), "the id asked for"),
+        (.floorFree, "0"),
+        (.notHandedOver, "0"),
+        (.handedOver(to: 5), "the temporary holder's id"),
+        (.invalidTarget(3, "You can't remove yourself — disconnect instead."), "the id asked for"),
+        (.unknownContent, "0"),
+        (.notYourContent, "0"),
+        (.pageOutOfRange(page: 40, pageCount: 12), "the page count"),
+        (.nothingOnScreen, "0"),
+        (.unknownSignal(0x07), "the signal byte"),
+        (.wrongKind(is: .clip), "the kind of the content (1 pdf, 2 clip)"),
+        (.unreadableContent, "0"),
+        (.fileTooLarge(limit: 200_000_000), "the limit in bytes"),
+        (.quotaFull(quota: 4_000_000_000), "the quota in bytes"),
+        (.hashMismatch, "0"),
+        (.noUpload, "0"),
+        (.wrongOffset(expected: 1_048_576), "the offset expected"),
+        (.unsupportedFileType, "0"),
+        (.uploadIncomplete(stored: 1_000, size: 5_000), "bytes stored so far"),
+        (.beyondDeclaredSize(size: 5_000), "the announced size"),
+        (.invalidFileName, "0"),
+        (.clipsNotSupported, "0"),
+        (.noClip, "0"),
+        (.seekOutOfRange(durationMs: 61_000), "the clip's duration in ms"),
+        (.internalError, "0"),
+        (.screenshotUnavailable, "0"),
+        (.shuttingDown, "0"),
+        (.storageFailed, "0"),
+        (.tooManyConnections, "0"),
+    ]
+
+    static func markdown() -> String {
+        var lines = ["| code | name | connection | detail | message (example) |", "|---|---|---|---|---|"]
+        for (e, detail) in rows {
+            lines.append("| `\(e.code)` | \(e.code.name) | \(e.closesConnection ? "**closed**" : "stays open") | \(detail) | \(e.message.replacingOccurrences(of: "|", with: "\\|")) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+final class DocumentationTests: XCTestCase {
+    func doc() throws -> String {
+        var dir = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("docs/protocol.md")
+            if let s = try? String(contentsOf: candidate, encoding: .utf8) { return s }
+            dir = dir.deletingLastPathComponent()
+        }
+        throw XCTSkip("docs/protocol.md not found")
+    }
+
+    func testErrorTableIsCompleteAndCurrent() throws {
+        XCTAssertEqual(ErrorTable.rows.map(\.0.code), ErrorCode.all, "one row per code, in order")
+        let generated = ErrorTable.markdown()
+        if let out = ProcessInfo.processInfo.environment["LECTERN_WRITE_ERRORS"] {
+            try generated.write(toFile: out, atomically: true, encoding: .utf8)
+        }
+        let d = try doc()
+        guard let b = d.range(of: ErrorTable.beginMarker), let e = d.range(of: ErrorTable.endMarker) else {
+            return XCTFail("error table markers missing")
+        }
+        XCTAssertEqual(d[b.upperBound..<e.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines), generated)
+    }
+
+    func testEveryCommandIsDocumented() throws {
+        let d = try doc()
+        for c in Command.allCases {
+            XCTAssertTrue(d.contains("`0x\(hexString([c.rawValue]).uppercased())` \(c)"), "command \(c) missing from the command table")
+        }
+    }
+}

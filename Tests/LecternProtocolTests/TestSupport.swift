@@ -1,0 +1,78 @@
+import XCTest
+@testable import LecternProtocol
+
+/// A deterministic pseudo-random generator (SplitMix64) for fuzzing.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &self) } }
+}
+
+func cid(_ byte: UInt8) -> ContentID { ContentID(bytes: [UInt8](repeating: byte, count: 32))! }
+func token(_ byte: UInt8) -> ResumeToken { ResumeToken(bytes: [UInt8](repeating: byte, count: 16))! }
+
+/// Asserts that `body` throws a LecternError with `code`.
+func assertThrowsCode<T>(_ code: ErrorCode, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) {
+    do {
+        _ = try body()
+        XCTFail("expected error \(code), got success", file: file, line: line)
+    } catch let e as LecternError {
+        XCTAssertEqual(e.code, code, "\(e.message)", file: file, line: line)
+    } catch {
+        XCTFail("expected LecternError \(code), got \(error)", file: file, line: line)
+    }
+}
+
+/// One sample of every message, both directions.
+func sampleMessages() -> [Message] {
+    let snap = Snapshot(
+        revision: 9, room: "Room 4.12", floorMode: .moderated,
+        floor: FloorSnapshot(holder: 2, delegate: 3, queue: [4, 5], doNotDisturb: true, graceRemainingMs: 41_500),
+        devices: [DeviceSnapshot(id: 1, name: "Mod", role: .moderator, connected: true),
+                  DeviceSnapshot(id: 2, name: "Ana ✓", role: .presenter, connected: false)],
+        screen: ScreenState(content: ContentSnapshot(id: cid(0xAB), name: "deck.pdf", kind: .pdf), page: 300, pageCount: 412,
+                            blank: .white, clip: ClipState(state: .paused, positionMs: 1234, durationMs: 60_000, loop: true)))
+    return [
+        .hello(Hello(challenge: Array(0..<32), presenter: KDFParameters(rounds: 210_000, salt: Array(repeating: 7, count: 16)),
+                     moderator: nil, room: "Room 4.12", server: "lecternd test")),
+        .hello(Hello(challenge: Array(repeating: 1, count: 32), presenter: KDFParameters(rounds: 10_000, salt: [1, 2, 3, 4, 5, 6, 7, 8]),
+                     moderator: KDFParameters(rounds: 20_000, salt: Array(repeating: 9, count: 64)), room: "", server: "")),
+        .ping(nonce: 0xDEAD_BEEF), .pong(nonce: 1), .ok,
+        .error(.unknownCommand(0x42)), .error(.tooManyAttempts(retryAfter: 33.2)), .error(.frameTooLarge(length: 0xFFFF_FFFF)),
+        .state(snap), .state(Snapshot(revision: 0, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle)),
+        .stateRequest,
+        .register(RegisterRequest(role: .presenter, proof: Array(repeating: 0x11, count: 32), resumeToken: nil, name: "Ana's phone")),
+        .register(RegisterRequest(role: .moderator, proof: Array(repeating: 0x22, count: 32), resumeToken: token(5), name: "Mod")),
+        .registerOK(RegisterOK(deviceID: 7, role: .presenter, resumed: true, floorRestored: false, resumeToken: token(3))),
+        .registerOK(RegisterOK(deviceID: 254, role: .moderator, resumed: true, floorRestored: true, resumeToken: token(4))),
+        .registerFailed(.wrongPasscode), .registerFailed(.roomFull()),
+        .unregister, .unregisterOK,
+        .floorRequest, .floorAck(.holder), .floorAck(.queued(position: 3)),
+        .floorGranted(reason: .handedOver, by: 2), .floorWithdrawn(reason: .requestRejected, by: 1),
+        .floorRelease, .floorModerate(action: .kick, target: 9), .floorModerate(action: .dndOn, target: 0),
+        .control(.next), .control(.prev), .control(.goto(page: 70_000)), .control(.blank(white: true)), .control(.blank(white: false)),
+        .control(.unblank), .control(.handOver(to: 12)), .control(.takeBack), .control(.returnFloor),
+        .controlOK, .controlFailed(.noFloor),
+        .clipPlay(content: cid(1), loop: true), .clipPlay(content: cid(2), loop: false), .clipPlayOK,
+        .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeek(positionMs: 90_500), .clipSeekOK, .clipResume, .clipResumeOK,
+        .present(content: cid(3), page: 256), .presentOK, .clear,
+        .uploadBegin(UploadBegin(content: cid(4), size: 5_000_000_000, kind: nil, proof: nil, name: "talk.pdf")),
+        .uploadBegin(UploadBegin(content: cid(5), size: 10, kind: .clip, proof: Array(repeating: 3, count: 32), name: "clip.mp4")),
+        .uploadReady(UploadReady(content: cid(6), status: .sendFrom, offset: 1 << 20)),
+        .uploadReady(UploadReady(content: cid(6), status: .stored, offset: 99, kind: .pdf, pageCount: 12, durationMs: 0)),
+        .uploadChunk(UploadChunk(content: cid(7), offset: 4096, data: Array(repeating: 0x5A, count: 1000))),
+        .uploadChunk(UploadChunk(content: cid(7), offset: 0, data: [])),
+        .uploadFinish(content: cid(8)),
+        .uploadStored(UploadStored(content: cid(9), kind: .clip, size: 123_456, pageCount: 0, durationMs: 61_000)),
+        .uploadProgress(content: cid(10), stored: 8 << 20),
+        .screenshotRequest,
+        .screenshotData(ScreenshotChunk(width: 1920, height: 1080, totalSize: 100, offset: 50, data: Array(repeating: 1, count: 50))),
+    ]
+}
