@@ -13,11 +13,10 @@ build: deps
 	$(SWIFT) build
 
 # Starts lecternd in the foreground on the embedded default: the virtual display when there
-# is no usable /dev/dri/card*, the demo deck preloaded, a development data dir under .run/.
+# is no usable /dev/dri/card*, the demo deck preloaded, a development config (passcodes
+# printed) and data dir under .run/.
 run: build
-	@mkdir -p $(RUN_DIR)/data
-	.build/debug/lecternd --display $(DISPLAY_KIND) --data-dir $(RUN_DIR)/data \
-	  --room "Lectern demo room" --preload board/demo/demo-deck.pdf
+	@RUN_DIR=$(RUN_DIR) DISPLAY_KIND=$(DISPLAY_KIND) board/dev-run
 
 # Every test: unit, pixel, service over real sockets.
 test: deps
@@ -27,7 +26,20 @@ test: deps
 # Benchmarks, each against its reference tool in the same run (release build).
 bench: deps
 	$(SWIFT) build -c release --product lectern-bench
+	$(SWIFT) build -c release --product lecternd
 	.build/release/lectern-bench
 
 clean:
 	rm -rf .build $(RUN_DIR)
+
+# The Debian package: release binaries with the Swift runtime linked in (-static-stdlib,
+# so the board needs no toolchain), then board/deb/build-deb into out/.
+# DEB_SCRATCH picks the build directory, DEB_FLAGS adds build-deb options (--version V).
+DEB_SCRATCH ?= .build
+DEB_FLAGS   ?=
+.PHONY: deb
+deb: deps
+	$(SWIFT) build -c release --scratch-path $(DEB_SCRATCH) -Xswiftc -static-stdlib --product lecternd
+	$(SWIFT) build -c release --scratch-path $(DEB_SCRATCH) -Xswiftc -static-stdlib --product lectern
+	@deb=$$(board/deb/build-deb --bindir $(DEB_SCRATCH)/release --out out --strip $(DEB_FLAGS)) && \
+	  dpkg-deb --info "$$deb" | sed -n '/Package:/,/Depends:/p' && echo "deb: $$deb"

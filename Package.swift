@@ -56,9 +56,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
-        ]),
+        ], resources: [.copy("Web")]),
         .target(name: "LecternClient", dependencies: [
             "LecternCore", "LecternProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -70,11 +72,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "lectern", dependencies: [
-            "LecternClient", "LecternService", "LecternRender",
+            "LecternClient", "LecternService", "LecternRender", "LecternProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternRender", "LecternTestSupport"]),
+        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
 
         // MARK: tests
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternRender"]),
@@ -82,7 +84,9 @@ let package = Package(
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),
-        .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
+        .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
     ],
     swiftLanguageModes: [.v5]

@@ -4,6 +4,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/display.h>
 #include <libavutil/error.h>
+#include <libavutil/opt.h>
 
 /* AVERROR(e) and AVERROR_EOF are macros Swift cannot import. */
 static inline int lectern_averror_eagain(void) { return AVERROR(EAGAIN); }

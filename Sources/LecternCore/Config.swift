@@ -13,7 +13,7 @@ public struct Config: Equatable, Sendable {
     public var dataDir = "/var/lib/lectern"
     /// Seconds a dropped floor holder's content stays on screen, waiting for them.
     public var gracePeriod = 60.0
-    /// Plain passcodes shorter than this are refused.
+    /// Plain passcodes shorter than this are refused (hashes can't be measured).
     public var passcodeMinLength = 6
     /// Largest upload, in MiB.
     public var maxUploadMB = 500
@@ -25,20 +25,35 @@ public struct Config: Equatable, Sendable {
     public var pageCacheMB = 96
     /// Seconds of silence after which a peer is considered gone.
     public var keepaliveTimeout = 6.0
+    /// TCP port of the web remote (HTTP, and the wire protocol over its WebSocket at `/ws`).
+    /// nil: no web remote (the file's `http_port = 0`); 0: any free port (tests).
+    public var httpPort: Int? = 8080
 
     // [display]
+    /// `output`: "auto", "kms" or "virtual" (as `lecternd --display`).
     public var display = "auto"
+    /// "" for the first card with a display connected; "card0" or "/dev/dri/card0".
     public var card = ""
+    /// "" for the first connected connector; a name like "HDMI-A-1".
     public var connector = ""
     /// "" for the display's preferred mode.
     public var mode = ""
     public var background: RGB = .black
+    /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
 
     public init() {}
 
     public var maxUploadBytes: Int64 { Int64(maxUploadMB) << 20 }
     public var diskQuotaBytes: Int64 { Int64(diskQuotaMB) << 20 }
+    public var pageCacheBytes: Int { pageCacheMB << 20 }
+
+    /// `card` as the device path KMS opens ("card1" → "/dev/dri/card1"); nil for any card.
+    public var cardPath: String? { card.isEmpty ? nil : card.hasPrefix("/") ? card : "/dev/dri/" + card }
+    /// `connector`, nil for the first connected one.
+    public var connectorName: String? { connector.isEmpty ? nil : connector }
+    /// `mode` parsed; nil for the display's preferred mode.
+    public var displayMode: DisplayMode? { mode.isEmpty ? nil : DisplayMode(parsing: mode) }
 }
 
 /// One thing wrong with a config file, with the line it is on (when it is on one).

@@ -76,6 +76,9 @@ public final class KMSOutput: Output, @unchecked Sendable {
         connectorName = options.connector ?? "?"
         do {
             try modeset()
+        } catch let f as Failure where f.description.hasPrefix("no display connected") {
+            // No projector yet: keep running and wait for the hotplug event (reprobe()).
+            connected = false
         } catch {
             close(fd)
             throw error

@@ -144,6 +144,16 @@ public final class Meeting {
         return Registration(deviceID: id, role: role, resumeToken: token, resumed: false, floorRestored: false, events: finish(ev))
     }
 
+    /// After a restart: puts back the floor holder the service saved, as a device that is
+    /// away, in its grace period. It gets its id and the floor back when it reconnects with
+    /// its resume token before `now + gracePeriod`; after that, the usual expiry applies.
+    public func restoreAbsentHolder(id: DeviceID, name: String, role: Role, resumeToken: ResumeToken, now: Double) {
+        guard holder == nil, devices[id] == nil, id >= 1, id <= DeviceID(config.capacity), config.gracePeriod > 0 else { return }
+        devices[id] = Device(id: id, name: name, role: role, resumeToken: resumeToken, connection: nil,
+                             graceDeadline: now + config.gracePeriod)
+        holder = id
+    }
+
     private func findDevice(token: ResumeToken) -> Device? {
         var found: Device? = nil
         // Compare against every device, in constant time each, so timing reveals nothing.

@@ -32,10 +32,22 @@ public struct IdleScreen: Equatable, Sendable {
         return "Connect to \(where_)  —  port \(port)"
     }
 
-    /// Draws the whole idle picture into `frame`, inside the safe area.
+    /// Where the QR code goes (right side, vertically centred), when there is a URL.
+    func qrRect(in area: PixelRect) -> PixelRect? {
+        guard url != nil else { return nil }
+        let side = area.height * 2 / 5
+        return PixelRect(x: area.maxX - side - area.width / 24, y: area.y + (area.height - side) / 2, width: side, height: side)
+    }
+
+    /// Draws the whole idle picture into `frame`, inside the safe area: the room name and how
+    /// to connect, and a QR code of `url` (black on white, as phone scanners expect).
     public func draw(into frame: Frame, overscanPercent: Double = 0) {
         frame.fill(background)
-        let area = Fit.safeArea(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
+        var area = Fit.safeArea(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
+        if let url, let q = qrRect(in: area), let code = QRCode(url) {
+            code.draw(into: frame, at: q, dark: .black, light: .white)
+            area.width = q.x - area.x - area.width / 48   // the text keeps to the left of the code
+        }
         let c = CairoFrame(frame)
         defer { c.finish() }
         c.setColor(textColor)

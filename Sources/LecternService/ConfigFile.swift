@@ -6,11 +6,14 @@ import TOMLKit
 /// Reads `lectern.toml` through TOMLKit and checks every key: unknown keys (typos), wrong
 /// types, out-of-range values, short passcodes, an empty moderator passcode in moderated
 /// mode. Every problem comes back with its line, all at once, so an admin fixes the file
-/// in one go (`lecternd --check-config`).
+/// in one go (`lecternd --check-config`). docs/config.md documents every key; keep the two
+/// in step (LecternApplianceTests checks the shipped board/lectern.toml against this).
 public enum ConfigFile {
     public struct Result: Sendable {
         public var config: Config
+        /// What makes the file unusable: the service refuses to start (or to reload) on any.
         public var problems: [ConfigProblem]
+        /// Worth telling the admin, but the file is used.
         public var warnings: [ConfigProblem]
         public var isValid: Bool { problems.isEmpty }
     }
@@ -18,33 +21,60 @@ public enum ConfigFile {
     public struct Invalid: Error, CustomStringConvertible {
         public let path: String
         public let problems: [ConfigProblem]
+        /// Warnings found on the way (file permissions, …), for the log.
+        public var warnings: [ConfigProblem] = []
+        public init(path: String, problems: [ConfigProblem], warnings: [ConfigProblem] = []) {
+            self.path = path; self.problems = problems; self.warnings = warnings
+        }
         public var description: String {
             "\(path) is not valid:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
         }
     }
 
+    /// The passcode the installed default config carries (board/lectern.toml). Any passcode
+    /// starting with it (case-insensitively) is refused, so a freshly installed appliance
+    /// doesn't start with a passcode printed in the package until the admin sets one.
+    public static let placeholderPasscode = "CHANGE-ME"
+
+    /// The exit status of `lecternd` when the config file is not valid (sysexits.h
+    /// EX_CONFIG). systemd/lectern.service lists it in RestartPreventExitStatus=, so a bad
+    /// file stops the service with its message instead of a restart loop.
+    public static let invalidExitStatus: Int32 = 78
+
     /// Reads and checks the file at `path`; throws `Invalid` listing every problem.
     public static func load(path: String) throws -> Result {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "can't be read (permissions?)" : "does not exist"
+            let why = FileManager.default.fileExists(atPath: path)
+                ? "can't be read (permissions? it should be owned by root, group lectern, mode 640)" : "does not exist"
             throw Invalid(path: path, problems: [ConfigProblem(line: nil, "the config file \(why)")])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw Invalid(path: path, problems: [ConfigProblem(line: nil, "the file is not UTF-8 text")])
         }
         var result = parse(text)
-        if let attrs = try? FileManager.default.attributesOfItem(atPath: path),
-           let perms = (attrs[.posixPermissions] as? NSNumber)?.intValue, perms & 0o004 != 0 {
-            result.warnings.append(ConfigProblem(line: nil, "\(path) is readable by every user and holds the passcodes: chmod 640 it (owner root, group lectern)"))
-        }
-        guard result.isValid else { throw Invalid(path: path, problems: result.problems) }
+        result.warnings.insert(contentsOf: permissionWarnings(path: path), at: 0)
+        guard result.isValid else { throw Invalid(path: path, problems: result.problems, warnings: result.warnings) }
         return result
+    }
+
+    /// Warnings about who may read or change the file at `path` (it holds the passcodes).
+    public static func permissionWarnings(path: String) -> [ConfigProblem] {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return [] }
+        var warnings: [ConfigProblem] = []
+        if st.st_mode & 0o002 != 0 {
+            warnings.append(ConfigProblem(line: nil, "\(path) is writable by every user: anyone on this machine can change the passcodes: chmod 640 it (owner root, group lectern)"))
+        } else if st.st_mode & 0o004 != 0 {
+            warnings.append(ConfigProblem(line: nil, "\(path) is readable by every user and holds the passcodes: chmod 640 it (owner root, group lectern)"))
+        }
+        return warnings
     }
 
     /// Checks TOML text. Never throws: every problem is in the result.
     public static func parse(_ text: String) -> Result {
         var config = Config()
         var problems: [ConfigProblem] = []
+        var warnings: [ConfigProblem] = []
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -55,64 +85,90 @@ public enum ConfigFile {
         }
         let lines = LineLocator(text)
 
-        func check(_ t: TOMLTable, section: String?, keys: [String: (TOMLValueConvertible, Int?) -> String?]) {
+        typealias Check = (TOMLValueConvertible, Int?) -> String?
+
+        func check(_ t: TOMLTable, section: String?, keys: [String: Check]) {
             for (key, value) in t {
-                let line = lines.line(of: key, in: section)
+                let path = section.map { "\($0).\(key)" } ?? key
+                let line = lines.line(of: path)
                 guard let apply = keys[key] else {
-                    let known = keys.keys.sorted()
-                    let hint = known.min(by: { editDistance($0, key) < editDistance($1, key) })
-                        .flatMap { editDistance($0, key) <= 3 ? " (did you mean '\($0)'?)" : nil } ?? ""
-                    problems.append(ConfigProblem(line: line, "unknown key '\(section.map { "\($0)." } ?? "")\(key)'\(hint)"))
+                    problems.append(ConfigProblem(line: line, "unknown key '\(path)'\(suggestion(for: key, section: section))"))
                     continue
                 }
                 if let message = apply(value, line) { problems.append(ConfigProblem(line: line, message)) }
             }
         }
 
-        func string(_ name: String, _ set: @escaping (String) -> String?) -> (TOMLValueConvertible, Int?) -> String? {
-            { v, _ in guard let s = v.string else { return "'\(name)' must be a string, not \(v.type)" }; return set(s) }
+        func string(_ name: String, _ set: @escaping (String) -> String?) -> Check {
+            { v, _ in guard let s = v.string else { return "'\(name)' must be a string, not \(describe(v))" }; return set(s) }
         }
-        func int(_ name: String, _ range: ClosedRange<Int>, _ set: @escaping (Int) -> Void) -> (TOMLValueConvertible, Int?) -> String? {
+        func int(_ name: String, _ range: ClosedRange<Int>, _ set: @escaping (Int) -> Void) -> Check {
             { v, _ in
-                guard let i = v.int else { return "'\(name)' must be a whole number, not \(v.type)" }
-                guard range.contains(i) else { return "'\(name)' must be \(range.lowerBound)–\(range.upperBound), not \(i)" }
+                guard let i = v.int else {
+                    if let d = v.double, d == d.rounded(), range.contains(Int(exactly: d) ?? .min) {
+                        return "'\(name)' must be a whole number: write \(Int(d)), not \(d)"
+                    }
+                    return "'\(name)' must be a whole number, not \(describe(v))"
+                }
+                guard range.contains(i) else { return "'\(name)' must be from \(range.lowerBound) to \(range.upperBound), not \(i)" }
                 set(i); return nil
             }
         }
-        func number(_ name: String, _ range: ClosedRange<Double>, _ set: @escaping (Double) -> Void) -> (TOMLValueConvertible, Int?) -> String? {
+        func number(_ name: String, _ range: ClosedRange<Double>, _ set: @escaping (Double) -> Void) -> Check {
             { v, _ in
-                guard let d = v.double ?? v.int.map(Double.init) else { return "'\(name)' must be a number, not \(v.type)" }
-                guard range.contains(d) else { return "'\(name)' must be \(range.lowerBound)–\(range.upperBound), not \(d)" }
+                guard let d = v.double ?? v.int.map(Double.init) else { return "'\(name)' must be a number, not \(describe(v))" }
+                guard range.contains(d) else { return "'\(name)' must be from \(format(range.lowerBound)) to \(format(range.upperBound)), not \(format(d))" }
                 set(d); return nil
             }
         }
 
-        var passcodeLine: Int?, moderatorLine: Int?
-        let display: [String: (TOMLValueConvertible, Int?) -> String?] = [
+        var passcodeLine: Int?, moderatorLine: Int?, uploadLine: Int?, portLine: Int?, httpPortLine: Int?
+        let display: [String: Check] = [
             "output": string("display.output") { s in
-                guard ["auto", "kms", "virtual"].contains(s) else { return "'display.output' must be auto, kms or virtual, not '\(s)'" }
+                guard DisplayChoice(rawValue: s) != nil else { return "'display.output' must be \"auto\", \"kms\" or \"virtual\", not '\(s)'" }
                 config.display = s; return nil
             },
-            "card": string("display.card") { s in config.card = s; return nil },
-            "connector": string("display.connector") { s in config.connector = s; return nil },
+            "card": string("display.card") { s in
+                guard s.isEmpty || isCardName(s) else { return "'display.card' must be empty (the first card with a display connected), a name like \"card0\" or a path like \"/dev/dri/card0\", not '\(s)'" }
+                config.card = s; return nil
+            },
+            "connector": string("display.connector") { s in
+                guard s.isEmpty || isConnectorName(s) else { return "'display.connector' must be empty (the first connected one) or a connector name like \"HDMI-A-1\", not '\(s)'" }
+                config.connector = s; return nil
+            },
             "mode": string("display.mode") { s in
-                guard s.isEmpty || DisplayMode(parsing: s) != nil else { return "'display.mode' must look like 1920x1080 or 1920x1080@60, not '\(s)'" }
+                guard s.isEmpty || DisplayMode(parsing: s) != nil else { return "'display.mode' must be empty (the display's preferred mode) or look like 1920x1080 or 1920x1080@60, not '\(s)'" }
                 config.mode = s; return nil
             },
             "background": string("display.background") { s in
-                guard let c = RGB(parsing: s) else { return "'display.background' must be #rrggbb or a colour name, not '\(s)'" }
+                guard let c = RGB(parsing: s) else { return "'display.background' must be \"#rrggbb\", \"#rgb\" or one of black, white, gray, navy, not '\(s)'" }
                 config.background = c; return nil
             },
             "overscan": number("display.overscan", 0...25) { config.overscanPercent = $0 },
         ]
-        let top: [String: (TOMLValueConvertible, Int?) -> String?] = [
+        let top: [String: Check] = [
             "room": string("room") { s in
-                guard !s.trimmingCharacters(in: .whitespaces).isEmpty, s.count <= 80 else { return "'room' must be 1–80 characters" }
+                guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { return "'room' must not be blank" }
+                guard s.count <= 80, s.utf8.count <= ProtocolLimits.maxRoomNameBytes else {
+                    return "'room' must be at most 80 characters (and \(ProtocolLimits.maxRoomNameBytes) bytes of UTF-8), not \(s.count)"
+                }
                 config.room = s; return nil
             },
-            "port": int("port", 1...65535) { config.port = $0 },
-            "passcode": { v, line in passcodeLine = line; guard let s = v.string else { return "'passcode' must be a string, not \(v.type)" }; config.passcode = s; return nil },
-            "moderator_passcode": { v, line in moderatorLine = line; guard let s = v.string else { return "'moderator_passcode' must be a string, not \(v.type)" }; config.moderatorPasscode = s; return nil },
+            "port": { v, line in portLine = line; return int("port", 1...65535) { config.port = $0 }(v, line) },
+            "http_port": { v, line in
+                httpPortLine = line
+                return int("http_port", 0...65535) { config.httpPort = $0 == 0 ? nil : $0 }(v, line)
+            },
+            "passcode": { v, line in
+                passcodeLine = line
+                guard let s = v.string else { return "'passcode' must be a string, not \(describe(v))" }
+                config.passcode = s; return nil
+            },
+            "moderator_passcode": { v, line in
+                moderatorLine = line
+                guard let s = v.string else { return "'moderator_passcode' must be a string, not \(describe(v))" }
+                config.moderatorPasscode = s; return nil
+            },
             "floor": string("floor") { s in
                 guard let m = Config.FloorMode(rawValue: s) else { return "'floor' must be \"open\" or \"moderated\", not '\(s)'" }
                 config.floor = m; return nil
@@ -123,72 +179,267 @@ public enum ConfigFile {
             },
             "grace_period": number("grace_period", 0...3600) { config.gracePeriod = $0 },
             "passcode_min_length": int("passcode_min_length", 4...128) { config.passcodeMinLength = $0 },
-            "max_upload_mb": int("max_upload_mb", 1...65536) { config.maxUploadMB = $0 },
+            "max_upload_mb": { v, line in uploadLine = line; return int("max_upload_mb", 1...65536) { config.maxUploadMB = $0 }(v, line) },
             "disk_quota_mb": int("disk_quota_mb", 1...(1 << 24)) { config.diskQuotaMB = $0 },
             "max_clients": int("max_clients", 1...254) { config.maxClients = $0 },
             "page_cache_mb": int("page_cache_mb", 0...4096) { config.pageCacheMB = $0 },
             "keepalive_timeout": number("keepalive_timeout", 2...300) { config.keepaliveTimeout = $0 },
             "display": { v, _ in
-                guard let t = v.table else { return "'display' must be a table ([display])" }
+                guard let t = v.table else {
+                    return "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not \(describe(v))"
+                }
                 check(t, section: "display", keys: display); return nil
             },
         ]
         check(table, section: nil, keys: top)
 
-        // Passcodes, once everything else is known.
+        // Relations between keys, once every key is known.
+        if config.maxUploadMB > config.diskQuotaMB {
+            problems.append(ConfigProblem(line: uploadLine, "'max_upload_mb' (\(config.maxUploadMB)) is larger than 'disk_quota_mb' (\(config.diskQuotaMB)): an upload that size could never be stored"))
+        }
+        if config.port < 1024 {
+            warnings.append(ConfigProblem(line: portLine, "'port' \(config.port) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
+        }
+        if let http = config.httpPort {
+            if http == config.port {
+                problems.append(ConfigProblem(line: httpPortLine, "'http_port' is the same as 'port' (\(http)): the web remote needs a port of its own (0: no web remote)"))
+            } else if http < 1024 {
+                warnings.append(ConfigProblem(line: httpPortLine, "'http_port' \(http) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
+            }
+        }
+
         func checkPasscode(_ value: String, key: String, line: Int?, required: Bool) {
             if value.isEmpty {
-                if required { problems.append(ConfigProblem(line: line, "'\(key)' is empty\(key == "moderator_passcode" ? " but floor is \"moderated\": set one, or use floor = \"open\"" : ": nobody could connect")")) }
+                if required {
+                    problems.append(ConfigProblem(line: line, key == "moderator_passcode"
+                        ? "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\""
+                        : "'passcode' is empty: nobody could connect"))
+                }
                 return
             }
-            if PasscodeHash.isHashForm(value) {
+            if isPlaceholder(value) {
+                problems.append(ConfigProblem(line: line, "'\(key)' is still the placeholder of the installed file: set the room's \(key == "passcode" ? "presenter" : "moderator") passcode (plain, or the hash `lectern hash-passcode` prints)"))
+            } else if PasscodeHash.isHashForm(value) {
                 do { _ = try PasscodeHash.parse(value) } catch { problems.append(ConfigProblem(line: line, "'\(key)' is not a valid hash: \(error)")) }
             } else if value.count < config.passcodeMinLength {
-                problems.append(ConfigProblem(line: line, "'\(key)' is shorter than passcode_min_length (\(config.passcodeMinLength) characters)"))
+                problems.append(ConfigProblem(line: line, "'\(key)' is \(value.count) characters, shorter than passcode_min_length (\(config.passcodeMinLength))"))
             }
         }
         checkPasscode(config.passcode, key: "passcode", line: passcodeLine, required: true)
         checkPasscode(config.moderatorPasscode, key: "moderator_passcode", line: moderatorLine, required: config.floor == .moderated)
-        if !config.passcode.isEmpty, config.passcode == config.moderatorPasscode {
+        if !config.passcode.isEmpty, config.passcode == config.moderatorPasscode, !isPlaceholder(config.passcode) {
             problems.append(ConfigProblem(line: moderatorLine, "'moderator_passcode' is the same as 'passcode': every presenter could moderate"))
         }
-        problems.sort { ($0.line ?? 0) < ($1.line ?? 0) }
-        return Result(config: config, problems: problems, warnings: [])
+        return Result(config: config, problems: sortedByLine(problems), warnings: sortedByLine(warnings))
     }
 
-    /// Finds the line a key is written on (TOMLKit doesn't report lines of values).
-    struct LineLocator {
-        let lines: [Substring]
-        init(_ text: String) { lines = text.split(separator: "\n", omittingEmptySubsequences: false) }
+    static func isPlaceholder(_ passcode: String) -> Bool {
+        passcode.uppercased().hasPrefix(placeholderPasscode)
+    }
 
-        func line(of key: String, in section: String?) -> Int? {
-            var current: String? = nil
+    /// Stable: problems on the same line keep the order they were found in; problems
+    /// without a line come first.
+    static func sortedByLine(_ ps: [ConfigProblem]) -> [ConfigProblem] {
+        ps.enumerated().sorted { a, b in
+            let la = a.element.line ?? 0, lb = b.element.line ?? 0
+            return la != lb ? la < lb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// "a string ("…")", "an integer (5)": for "must be X, not Y" messages.
+    static func describe(_ v: TOMLValueConvertible) -> String {
+        switch v.type {
+        case .string: return "a string (\"\(v.string ?? "")\")"
+        case .int: return "an integer (\(v.int ?? 0))"
+        case .double: return "a floating-point number (\(format(v.double ?? 0)))"
+        case .bool: return "a boolean (\(v.bool ?? false))"
+        case .array: return "an array"
+        case .table: return "a table"
+        default: return "a \(v.type)"
+        }
+    }
+
+    static func format(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+    }
+
+    static func isCardName(_ s: String) -> Bool {
+        let name = s.hasPrefix("/dev/dri/") ? String(s.dropFirst("/dev/dri/".count)) : s
+        guard name.hasPrefix("card") else { return false }
+        let n = name.dropFirst(4)
+        return !n.isEmpty && n.count <= 3 && n.allSatisfy(\.isASCII) && n.allSatisfy(\.isNumber)
+    }
+
+    static func isConnectorName(_ s: String) -> Bool {
+        s.count <= 32 && s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+    }
+
+    /// " (did you mean 'x'?)" for a key close to a known one, or one that belongs in
+    /// another section; "" otherwise.
+    static func suggestion(for key: String, section: String?) -> String {
+        let known = section == nil ? topKeys : (sectionKeys[section!] ?? [])
+        let threshold = key.count <= 4 ? 1 : key.count <= 8 ? 2 : 3
+        let normalized = key.lowercased().replacingOccurrences(of: "-", with: "_")
+        var best: (key: String, distance: Int)? = nil
+        for k in known {
+            let d = editDistance(k, normalized)
+            if best == nil || d < best!.distance || (d == best!.distance && k < best!.key) { best = (k, d) }
+        }
+        if let best, best.distance <= threshold {
+            let prefix = section.map { "\($0)." } ?? ""
+            return " (did you mean '\(prefix)\(best.key)'?)"
+        }
+        // The right key in the wrong place: `mode = …` above [display], `port = …` under it.
+        if section == nil, let (s, _) = sectionKeys.first(where: { $0.value.contains(normalized) }) {
+            return " (did you mean '\(s).\(normalized)', in the [\(s)] section?)"
+        }
+        if section != nil, topKeys.contains(normalized) {
+            return " (did you mean the top-level '\(normalized)'? top-level keys go above the first [section])"
+        }
+        return ""
+    }
+
+    /// Every key the file may have, for suggestions and docs/config.md.
+    public static let topKeys = ["room", "port", "http_port", "passcode", "moderator_passcode", "floor", "data_dir",
+                                 "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
+                                 "max_clients", "page_cache_mb", "keepalive_timeout", "display"]
+    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
+
+    /// Finds the line a key is written on (TOMLKit doesn't report lines of values): one
+    /// pass over the text that follows `[section]` headers, dotted keys and skips comments,
+    /// multi-line strings and arrays well enough for a config file.
+    struct LineLocator {
+        private var lineOf: [String: Int] = [:]
+
+        init(_ text: String) {
+            // Lines are split on "\n" bytes, as TOML (and toml++'s line numbers) count them;
+            // Swift's Character "\r\n" would otherwise hide CRLF line ends.
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
+            var section: [String] = []
+            var inMultiline: String? = nil     // the closing delimiter we are waiting for
+            var bracketDepth = 0               // inside a multi-line array value
             for (i, raw) in lines.enumerated() {
-                let l = raw.trimmingCharacters(in: .whitespaces)
-                if l.hasPrefix("[") {
-                    current = l.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")).trimmingCharacters(in: .whitespaces)
-                    if section == nil && current == key { return i + 1 }
+                let number = i + 1
+                var l = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+                if let close = inMultiline {
+                    if Self.count(close, in: l) % 2 == 1 { inMultiline = nil }
                     continue
                 }
-                guard current == section else { continue }
-                let name = l.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) ?? ""
-                if name == key { return i + 1 }
+                if bracketDepth > 0 {
+                    bracketDepth = max(0, bracketDepth + Self.bracketBalance(Self.stripComment(l)))
+                    continue
+                }
+                l = Self.stripComment(l)
+                if l.isEmpty { continue }
+                if l.hasPrefix("[") {
+                    let inner = l.trimmingCharacters(in: CharacterSet(charactersIn: "[] \t"))
+                    section = Self.keyPath(inner)
+                    let path = section.joined(separator: ".")
+                    if lineOf[path] == nil { lineOf[path] = number }
+                    continue
+                }
+                guard let eq = Self.assignment(l) else { continue }
+                let keyText = String(l[l.startIndex..<eq])
+                let value = String(l[l.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+                let path = (section + Self.keyPath(keyText)).joined(separator: ".")
+                if lineOf[path] == nil { lineOf[path] = number }
+                for delim in ["\"\"\"", "'''"] where value.hasPrefix(delim) {
+                    if Self.count(delim, in: value) == 1 { inMultiline = delim }
+                }
+                if inMultiline == nil, value.hasPrefix("[") {
+                    bracketDepth = max(0, Self.bracketBalance(value))
+                }
+            }
+        }
+
+        /// The line of `path` ("port", "display.mode"); for a key inside an inline table
+        /// (`display = { mode = "…" }`) the line of the nearest enclosing key that has one.
+        func line(of path: String) -> Int? {
+            var parts = path.split(separator: ".").map(String.init)
+            while !parts.isEmpty {
+                if let n = lineOf[parts.joined(separator: ".")] { return n }
+                parts.removeLast()
             }
             return nil
         }
+
+        func line(of key: String, in section: String?) -> Int? {
+            line(of: section.map { "\($0).\(key)" } ?? key)
+        }
+
+        /// Where the `=` of a `key = value` line is, when the text before it is a key.
+        static func assignment(_ l: String) -> String.Index? {
+            var quote: Character? = nil
+            for i in l.indices {
+                let c = l[i]
+                if let q = quote { if c == q { quote = nil }; continue }
+                if c == "\"" || c == "'" { quote = c; continue }
+                if c == "=" { return i }
+                if !(c.isLetter || c.isNumber || c == "_" || c == "-" || c == "." || c == " " || c == "\t") { return nil }
+            }
+            return nil
+        }
+
+        /// `a."b.c" . d` → ["a", "b.c", "d"].
+        static func keyPath(_ s: String) -> [String] {
+            var parts: [String] = [], current = "", quote: Character? = nil
+            for c in s {
+                if let q = quote { if c == q { quote = nil } else { current.append(c) }; continue }
+                if c == "\"" || c == "'" { quote = c; continue }
+                if c == "." { parts.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue }
+                current.append(c)
+            }
+            parts.append(current.trimmingCharacters(in: .whitespaces))
+            return parts
+        }
+
+        /// The line without a trailing `# comment` (a `#` inside a string is kept).
+        static func stripComment(_ l: String) -> String {
+            var quote: Character? = nil, escaped = false
+            for i in l.indices {
+                let c = l[i]
+                if let q = quote {
+                    if escaped { escaped = false } else if c == "\\" && q == "\"" { escaped = true } else if c == q { quote = nil }
+                    continue
+                }
+                if c == "\"" || c == "'" { quote = c; continue }
+                if c == "#" { return l[l.startIndex..<i].trimmingCharacters(in: .whitespaces) }
+            }
+            return l
+        }
+
+        static func bracketBalance(_ s: String) -> Int {
+            var n = 0, quote: Character? = nil
+            for c in s {
+                if let q = quote { if c == q { quote = nil }; continue }
+                if c == "\"" || c == "'" { quote = c } else if c == "[" { n += 1 } else if c == "]" { n -= 1 }
+            }
+            return n
+        }
+
+        static func count(_ needle: String, in s: String) -> Int {
+            s.components(separatedBy: needle).count - 1
+        }
     }
 
+    /// Optimal-string-alignment distance: Levenshtein plus transposition of neighbours
+    /// ("prot" → "port" is 1).
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var prev = Array(0...b.count)
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
         for i in 1...a.count {
-            var cur = [i] + Array(repeating: 0, count: b.count)
             for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
-            prev = cur
         }
-        return prev[b.count]
+        return d[a.count][b.count]
     }
 }

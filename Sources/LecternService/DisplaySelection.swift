@@ -22,8 +22,11 @@ public enum DisplaySelection {
             if let card = cards.first(where: { $0.connectors.contains(where: \.connected) }) {
                 return (.kms, "\(card.path) (\(card.driver)) has a connected display")
             }
-            if cards.isEmpty { return (.virtual, "no usable \(driDirectory)/card*: using the virtual display") }
-            return (.virtual, "no display connected to \(cards.map(\.path).joined(separator: ", ")): using the virtual display")
+            // A KMS card with connectors but nothing plugged in: drive it and wait for a display.
+            if let card = cards.first(where: { !$0.connectors.isEmpty }) {
+                return (.kms, "\(card.path) (\(card.driver)) has no display connected yet: waiting for one")
+            }
+            return (.virtual, "no usable \(driDirectory)/card*: using the virtual display")
         }
     }
 

@@ -1,24 +1,22 @@
 import Foundation
 import LecternCore
+import LecternKMS
 import LecternRender
 import Logging
+import NIOCore
+import NIOPosix
 
 /// `lecternd`: wires the output, the frame pipeline, the content store and the network
 /// together. Start it with `start()`; everything after that runs on its own threads.
 public final class Service: @unchecked Sendable {
     public struct Options: Sendable {
-        public var room = "Lectern"
-        public var port = 7420
-        public var display: DisplayChoice = .auto
-        public var mode: DisplayMode?
-        public var background: RGB = .black
-        public var overscanPercent = 0.0
-        public var dataDir = "/var/lib/lectern"
+        public var config = Config()
+        /// The address to listen on.
+        public var host = "0.0.0.0"
         /// Files added to the store at start (the demo deck of `make run`).
         public var preload: [String] = []
-        /// Bytes of finished page frames kept for instant page turns.
-        public var pageCacheBytes = 96 << 20
         public init() {}
+        public init(config: Config) { self.config = config }
     }
 
     public let options: Options
@@ -26,38 +24,181 @@ public final class Service: @unchecked Sendable {
     public private(set) var output: Output!
     public private(set) var stage: Stage!
     public private(set) var store: ContentStore!
+    /// The TCP port the protocol listens on (the bound one when the config says 0).
+    public private(set) var port = 0
+    private var group: MultiThreadedEventLoopGroup?
+    private var server: Server?
+    private var hotplug: HotplugMonitor?
+    private var webServer: WebRemoteServer?
+    private let webLock = NSLock()
+    private var _httpPort: Int?
+    private var heartbeat: DispatchSourceTimer?
+    var room: Room!
 
     public init(options: Options, logger: Logger = Logger(label: "lecternd")) {
         self.options = options
+        self.config = options.config
         self.logger = logger
     }
 
-    /// Opens the output and shows the idle screen. Throws with a message for the admin when
-    /// something stops the service from starting.
+    /// The config in force (after SIGHUP reloads).
+    public private(set) var config: Config
+
+    /// Opens the output, shows the idle screen and starts listening. Throws with a message
+    /// for the admin when something stops the service from starting.
     public func start() throws {
-        let (choice, why) = DisplaySelection.resolve(options.display)
+        let config = options.config
+        guard let choice = DisplayChoice(rawValue: config.display) else {
+            throw DisplaySelection.Failure(description: "display must be auto, kms or virtual, not '\(config.display)'")
+        }
+        let (resolved, why) = DisplaySelection.resolve(choice)
         logger.info("display: \(why)")
-        output = try DisplaySelection.open(choice, mode: options.mode)
+        output = try DisplaySelection.open(resolved, mode: config.displayMode, card: config.cardPath,
+                                           connector: config.connectorName)
         logger.info("output: \(output.name)")
-        store = try ContentStore(dataDir: options.dataDir)
+        store = try ContentStore(dataDir: config.dataDir)
         for path in options.preload {
             let item = try store.add(fileAt: path)
             logger.info("preloaded \(item.name) as \(item.id) (\(item.pages) pages)")
         }
-        let mode = output.mode
-        let settings = Compositor.Settings(width: mode.width, height: mode.height,
-                                           background: options.background,
-                                           overscanPercent: options.overscanPercent)
-        let compositor = Compositor(settings: settings, idle: idleScreen(),
-                                    cacheBytes: options.pageCacheBytes,
-                                    documents: { [store] id in try store!.document(id) })
+        let m = output.mode
+        let settings = Compositor.Settings(width: m.width, height: m.height, background: config.background,
+                                           overscanPercent: config.overscanPercent)
+        let store = self.store!
+        let compositor = Compositor(settings: settings, idle: idleScreen(port: config.port),
+                                    cacheBytes: config.pageCacheBytes,
+                                    documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
-        try stage.show(.idle)
-        logger.info("first frame on \(output.name): idle screen for \(options.room)")
+        // After a crash or power cut: the same page as before, at once.
+        let saved = PresentationState.load(dataDir: config.dataDir)
+        var restored = saved?.screen(store: store)
+        if let r = restored {
+            do { try stage.show(r.scene) } catch {
+                logger.warning("could not show the saved \(r.scene): \(error)")
+                restored = nil
+            }
+        }
+        if restored == nil { try stage.show(.idle) }
+        logger.info("first frame on \(output.name): \(restored.map { "\($0.scene) (restored)" } ?? "idle screen for \(config.room)")")
+
+        if output is KMSOutput {
+            let stage = self.stage!, logger = self.logger
+            hotplug = try HotplugMonitor { fields in
+                logger.info("display event: \(fields["ACTION"] ?? "?") \(fields["DEVNAME"] ?? "")")
+                do { try stage.displayChanged() } catch { logger.error("display: \(error)") }
+            }
+        }
+
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.group = group
+        room = try Room(loop: group.next(), config: config, stage: stage, store: store, logger: logger)
+        room.stateWriter = StateWriter(dataDir: config.dataDir)
+        if let saved {
+            let room = self.room!
+            try room.loop.submit { room.restore(saved, screen: restored) }.wait()
+        }
+        let server = Server(group: group, room: room)
+        do {
+            port = try server.start(host: options.host, port: config.port)
+        } catch {
+            throw DisplaySelection.Failure(description: "can't listen on port \(config.port): \(error) (another lecternd running?)")
+        }
+        self.server = server
+        try startWebRemote(group: group)
+        if port != config.port || config.port == 0 {
+            try stage.setIdle(idleScreen(port: port))
+        }
+        logger.info("listening on \(options.host):\(port), room '\(config.room)', floor \(config.floor.rawValue)")
     }
 
-    func idleScreen() -> IdleScreen {
-        IdleScreen(room: options.room, addresses: NetworkAddresses.current(), port: options.port,
-                   background: options.background)
+    /// The port the web remote listens on (the bound one when the config says 0); nil when
+    /// it is off or not listening (yet).
+    public var httpPort: Int? { webLock.lock(); defer { webLock.unlock() }; return _httpPort }
+
+    func setWebRemote(_ server: WebRemoteServer, port: Int) {
+        webLock.lock()
+        webServer = server
+        _httpPort = port
+        webLock.unlock()
+        // The idle screen shows the address a phone opens, as text and as a QR code.
+        try? stage.setIdle(idleScreen(port: self.port))
+    }
+
+    public func stop() {
+        heartbeat?.cancel()
+        webLock.lock(); let web = webServer; webLock.unlock()
+        web?.stop()
+        server?.stop()
+        try? group?.syncShutdownGracefully()
+        room?.stateWriter?.flush()
+    }
+
+    /// Every `interval` seconds presents the current scene again through the stage (a real
+    /// flip on KMS) and, once that returned, calls `alive` (systemd's WATCHDOG=1). A stuck
+    /// flip or decoder blocks the stage, `alive` stops being called, systemd restarts us.
+    public func startHeartbeat(interval: Double, alive: @escaping @Sendable () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "lectern.heartbeat"))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        let stage = self.stage!, logger = self.logger
+        timer.setEventHandler {
+            do { try stage.heartbeat(); alive() } catch { logger.error("heartbeat: \(error)") }
+        }
+        timer.resume()
+        heartbeat = timer
+    }
+
+    func idleScreen(port: Int, room: String? = nil) -> IdleScreen {
+        let addresses = NetworkAddresses.current()
+        let url = httpPort.map { "http://\(addresses.first ?? "localhost"):\($0)/" }
+        return IdleScreen(room: room ?? config.room, addresses: addresses, port: port, url: url,
+                          background: options.config.background)
+    }
+}
+
+extension Service {
+    /// The frame on the output now (tests and the screenshot command use the protocol).
+    public var onScreen: Frame { stage.screenshot() }
+
+    /// Waits until the saved presentation state is on disk (tests).
+    public func flushState() { room.stateWriter?.flush() }
+
+    /// SIGHUP: a valid new config applies (passcodes for new registrations, room name,
+    /// limits); an invalid one is refused and the old one kept. Returns the problems.
+    public func reload(configPath: String) -> [ConfigProblem] {
+        let result: ConfigFile.Result
+        do { result = try ConfigFile.load(path: configPath) } catch let e as ConfigFile.Invalid {
+            logger.error("config reload refused, keeping the running config: \(e.description)")
+            return e.problems
+        } catch {
+            logger.error("config reload refused: \(error)")
+            return [ConfigProblem(line: nil, "\(error)")]
+        }
+        var new = result.config
+        let old = config
+        // What can't change while running keeps its running value, with a word in the log.
+        for (name, changed) in [("port", new.port != old.port), ("floor", new.floor != old.floor),
+                                ("data_dir", new.dataDir != old.dataDir), ("max_clients", new.maxClients != old.maxClients),
+                                ("grace_period", new.gracePeriod != old.gracePeriod), ("page_cache_mb", new.pageCacheMB != old.pageCacheMB),
+                                ("http_port", new.httpPort != old.httpPort),
+                                ("display", new.display != old.display || new.mode != old.mode || new.card != old.card
+                                    || new.connector != old.connector || new.background != old.background
+                                    || new.overscanPercent != old.overscanPercent)] where changed {
+            logger.warning("config reload: '\(name)' takes effect at the next restart")
+        }
+        new.port = old.port; new.floor = old.floor; new.dataDir = old.dataDir; new.maxClients = old.maxClients
+        new.gracePeriod = old.gracePeriod; new.pageCacheMB = old.pageCacheMB; new.httpPort = old.httpPort
+        new.display = old.display; new.mode = old.mode; new.card = old.card; new.connector = old.connector
+        new.background = old.background; new.overscanPercent = old.overscanPercent
+        let room = self.room!
+        do {
+            try room.loop.submit { try room.reload(new) }.wait()
+        } catch {
+            logger.error("config reload refused: \(error)")
+            return [ConfigProblem(line: nil, "\(error)")]
+        }
+        config = new
+        if new.room != old.room { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
+        logger.info("config reloaded from \(configPath)")
+        return []
     }
 }

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 import LecternCore
+import LecternKMS
 import LecternRender
+import LecternVideo
 
 /// The one owner of the output: keeps the scene that should be on it and presents it.
 /// Every change of scene goes through `show`, serialised on the stage's queue. A scene
@@ -48,6 +50,17 @@ public final class Stage: @unchecked Sendable {
         try queue.sync { try showLocked(current) }
     }
 
+    /// After a hotplug event: lets a KMS output re-probe its connector and, when a display
+    /// appeared or its mode changed, shows the current scene again at the new mode.
+    public func displayChanged() throws {
+        guard let kms = output as? KMSOutput else { return }
+        try queue.sync {
+            let wasConnected = kms.isConnected
+            let changed = try kms.reprobe()
+            if changed || (!wasConnected && kms.isConnected) { try showLocked(current) }
+        }
+    }
+
     /// Changes the idle screen's text, and shows it if the output is idle.
     public func setIdle(_ screen: IdleScreen) throws {
         try queue.sync {
@@ -56,6 +69,45 @@ public final class Stage: @unchecked Sendable {
         }
     }
 
+    // MARK: clips
+
+    private let playLock = NSLock()
+    private var playing: PlaybackControl?
+    private var presentsAtLastBeat = -1
+
+    /// Plays a clip on the output, paced to its refresh, holding the stage until it ends,
+    /// is stopped or fails; then shows again the scene that was on screen before (the slide).
+    public func play(_ decoder: ClipDecoder, loop: Bool, control: PlaybackControl) -> PlaybackResult {
+        queue.sync {
+            playLock.lock(); playing = control; playLock.unlock()
+            let mode = output.mode
+            let s = _compositor.settings
+            let rect = Fit.rect(for: decoder.info.shape, width: mode.width, height: mode.height, overscanPercent: s.overscanPercent)
+            let result = ClipPlayback.play(decoder, on: output, rect: rect, background: s.background, loop: loop, control: control)
+            decoder.close()
+            playLock.lock(); playing = nil; playLock.unlock()
+            try? showLocked(current)
+            return result
+        }
+    }
+
+    /// The watchdog's question: is the output alive? While a clip plays, its own presents
+    /// answer (or it is paused); otherwise the current scene is presented again.
+    public func heartbeat() throws {
+        playLock.lock()
+        let control = playing
+        playLock.unlock()
+        if let control {
+            let n = output.presentCount
+            defer { presentsAtLastBeat = n }
+            if control.status.state == .paused || n != presentsAtLastBeat { return }
+            throw StageError(description: "a clip is playing but nothing was presented since the last heartbeat")
+        }
+        try refresh()
+    }
+
     /// The frame on the output now, exactly.
     public func screenshot() -> Frame { output.readBack() }
 }
+
+struct StageError: Error, CustomStringConvertible { let description: String }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LecternCore
 import LecternRender
 
@@ -47,28 +48,43 @@ public enum Fixtures {
 
     // MARK: tools
 
-    public struct ToolError: Error, CustomStringConvertible { public let description: String }
+    public struct ToolError: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
-    /// Runs a program; throws with its stderr when it fails or is missing (tests fail loudly).
+    /// Runs a program; throws when it is missing (tests fail loudly). Output goes through
+    /// temporary files, not pipes, so a program that leaves a child running in the
+    /// background (QEMU) doesn't keep us waiting for an end of file.
     @discardableResult
     public static func run(_ tool: String, _ args: [String], stdin: Data? = nil) throws -> (out: Data, err: String, status: Int32) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + args
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        p.standardOutput = out; p.standardError = err; p.standardInput = inp
-        do { try p.run() } catch { throw ToolError(description: "can't run \(tool): \(error)") }
-        if let stdin { inp.fileHandleForWriting.write(stdin) }
-        try? inp.fileHandleForWriting.close()
-        var outData = Data(), errData = Data()
-        let g = DispatchGroup()
-        g.enter(); DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); g.leave() }
-        g.enter(); DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); g.leave() }
-        g.wait()
-        p.waitUntilExit()
-        let e = String(decoding: errData, as: UTF8.self)
-        if p.terminationStatus == 127 { throw ToolError(description: "\(tool) is not installed (board/install-deps installs it): \(e)") }
-        return (outData, e, p.terminationStatus)
+        let base = NSTemporaryDirectory() + "lectern-run-\(UUID().uuidString)"
+        let outPath = base + ".out", errPath = base + ".err", inPath = base + ".in"
+        defer { for p in [outPath, errPath, inPath] { unlink(p) } }
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
+        // posix_spawn and waitpid, not Foundation's Process: Process learns of the exit
+        // through a descriptor that background grandchildren (QEMU) inherit and keep open.
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_TRUNC, 0o600)
+        let argv = (["/usr/bin/env", tool] + args).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
+        guard rc == 0 else { throw ToolError(description: "can't run \(tool): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7f == 0
+        let code: Int32 = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let outData = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
+        let e = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        if code == 127 { throw ToolError(description: "\(tool) is not installed (board/install-deps installs it): \(e)") }
+        return (outData, e, code)
     }
 
     /// pdftoppm's render of one page at exactly `width`×`height` pixels.
@@ -153,5 +169,118 @@ public enum PixelCompare {
             }
         }
         return Double(total) / Double(rect.width * rect.height * 3)
+    }
+}
+
+/// A plain TCP socket with no protocol logic (no pongs): what a broken or hostile client is.
+public final class RawSocket {
+    let fd: Int32
+
+    public init(host: String = "127.0.0.1", port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &addr.sin_addr)
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else { close(); throw Fixtures.ToolError(description: "connect: \(String(cString: strerror(errno)))") }
+    }
+
+    public func send(_ bytes: [UInt8]) {
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            off += n
+        }
+    }
+
+    /// Bytes received within `timeout` seconds; empty when the peer closed; nil on time-out.
+    public func receive(timeout: Double) -> [UInt8]? {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, Int32(max(0, timeout) * 1000)) > 0 else { return nil }
+        var buf = [UInt8](repeating: 0, count: 65536)
+        let n = recv(fd, &buf, buf.count, 0)
+        return n <= 0 ? [] : Array(buf[0..<n])
+    }
+
+    public func close() { Glibc.close(fd) }
+    deinit { Glibc.close(fd) }
+}
+
+extension Fixtures {
+    /// Waits between two polls of something outside this process (a screen, a port); the
+    /// poll, not the wait, is the synchronisation.
+    @discardableResult
+    public static func wait(seconds: Double) -> Bool {
+        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        return nanosleep(&ts, nil) == 0
+    }
+}
+
+/// A program started by a test and kept running (a real lecternd), its output collected.
+public final class RunningProcess {
+    public let process = Process()
+    private let lock = NSCondition()
+    private var output = ""
+
+    public init(_ path: String, _ args: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        if let environment { process.environment = environment }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let d = h.availableData
+            guard let self else { return }
+            self.lock.lock()
+            self.output += String(decoding: d, as: UTF8.self)
+            self.lock.broadcast()
+            self.lock.unlock()
+            if d.isEmpty { h.readabilityHandler = nil }
+        }
+        try process.run()
+    }
+
+    public var text: String { lock.lock(); defer { lock.unlock() }; return output }
+
+    /// Waits until the output matches `predicate` (returns the output) or the process exits.
+    public func waitForOutput(timeout: Double = 30, _ predicate: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock(); defer { lock.unlock() }
+        while !predicate(output) {
+            if !process.isRunning && !predicate(output) {
+                throw Fixtures.ToolError(description: "process exited (\(process.terminationStatus)): \(output)")
+            }
+            if !lock.wait(until: min(deadline, Date().addingTimeInterval(0.5))) && Date() >= deadline {
+                throw Fixtures.ToolError(description: "timed out waiting for output: \(output)")
+            }
+        }
+        return output
+    }
+
+    public func kill(_ signal: Int32 = SIGTERM) {
+        if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
+    }
+
+    public func waitForExit() -> Int32 { process.waitUntilExit(); return process.terminationStatus }
+
+    deinit { kill(SIGKILL); process.waitUntilExit() }
+}
+
+extension PixelCompare {
+    /// How many pixels differ between two frames of the same size (all of them if the sizes differ).
+    public static func differingPixels(_ a: Frame, _ b: Frame) -> Int {
+        guard a.width == b.width, a.height == b.height else { return max(a.width * a.height, b.width * b.height) }
+        var n = 0
+        for y in 0..<a.height {
+            let ra = (a.baseAddress + y * a.stride).assumingMemoryBound(to: UInt32.self)
+            let rb = (b.baseAddress + y * b.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<a.width where ra[x] & 0xFFFFFF != rb[x] & 0xFFFFFF { n += 1 }
+        }
+        return n
     }
 }

@@ -1,35 +1,46 @@
 import CFFmpeg
 import LecternCore
 
-/// What libavformat says about a clip: enough to refuse what can't play at upload time.
-public struct ClipInfo: Equatable, Sendable {
-    public var codec: String
-    public var width: Int
-    public var height: Int
-    public var duration: Double
-    public var frameRate: Double
-}
-
 public enum ClipProbe {
-    /// Opens `path` with libavformat and describes its first video stream.
-    public static func probe(path: String) throws -> ClipInfo {
-        var ctx: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_open_input(&ctx, path, nil, nil) == 0, let fmt = ctx else {
-            throw ContentError.unsupportedMedia(detail: "not a video file FFmpeg can open")
+    /// What the projector plays: up to 1080p (either way round) and 60 frames a second.
+    public struct Limits: Equatable, Sendable {
+        public var maxPixels: Int
+        public var maxLongSide: Int
+        public var maxFrameRate: Double
+        public init(maxPixels: Int = 1920 * 1088, maxLongSide: Int = 1920, maxFrameRate: Double = 60.5) {
+            self.maxPixels = maxPixels; self.maxLongSide = maxLongSide; self.maxFrameRate = maxFrameRate
         }
-        defer { avformat_close_input(&ctx) }
-        guard avformat_find_stream_info(fmt, nil) >= 0 else {
-            throw ContentError.unsupportedMedia(detail: "no stream information")
+    }
+
+    /// Opens `path` as `ClipDecoder` does, describes its video and decodes its first frame.
+    /// Throws `ContentError` (mostly `.unsupportedMedia(detail:)`) saying why it can't play:
+    /// not a video, no video stream, a codec that can't be decoded, too big or too fast,
+    /// no picture decodable.
+    public static func probe(path: String, limits: Limits = Limits()) throws -> ClipInfo {
+        let decoder = try ClipDecoder(path: path)
+        defer { decoder.close() }
+        let info = decoder.info
+        let long = max(info.width, info.height)
+        if info.width * info.height > limits.maxPixels || long > limits.maxLongSide {
+            throw ContentError.unsupportedMedia(detail:
+                "the video is \(info.width)×\(info.height), larger than the projector plays (1920×1080): export it at 1080p")
         }
-        let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        guard index >= 0, let stream = fmt.pointee.streams[Int(index)], let par = stream.pointee.codecpar else {
-            throw ContentError.unsupportedMedia(detail: "no video stream")
+        if info.frameRate > limits.maxFrameRate {
+            throw ContentError.unsupportedMedia(detail:
+                "the video has \(Int(info.frameRate.rounded())) frames a second, more than the 60 the projector plays")
         }
-        let codec = String(cString: avcodec_get_name(par.pointee.codec_id))
-        let rate = stream.pointee.avg_frame_rate
-        let fps = rate.den != 0 ? Double(rate.num) / Double(rate.den) : 0
-        let duration = fmt.pointee.duration > 0 ? Double(fmt.pointee.duration) / Double(AV_TIME_BASE) : 0
-        return ClipInfo(codec: codec, width: Int(par.pointee.width), height: Int(par.pointee.height),
-                        duration: duration, frameRate: fps)
+        let first: DecodedFrame?
+        do { first = try decoder.nextFrame() } catch {
+            throw ContentError.unsupportedMedia(detail: "its video can't be decoded (\(error))")
+        }
+        guard let frame = first else {
+            throw ContentError.unsupportedMedia(detail: "no picture in it can be decoded: the file is damaged")
+        }
+        // The picture format must be one the scaler converts.
+        let scratch = Frame(width: 16, height: 16)
+        do { try frame.draw(into: scratch, rect: scratch.bounds) } catch {
+            throw ContentError.unsupportedMedia(detail: "\(error)")
+        }
+        return info
     }
 }

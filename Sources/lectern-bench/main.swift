@@ -85,3 +85,11 @@ print("page turn to a prerendered neighbour, \(compose.count) turns (refresh \(m
 print("  ready to flip  p50 \(ms(percentile(compose, 0.5)))  p99 \(ms(percentile(compose, 0.99)))")
 print("  on screen      p50 \(ms(percentile(onScreen, 0.5)))  p99 \(ms(percentile(onScreen, 0.99))) (includes waiting for the refresh)")
 print("  renders on demand during the turns: \(compositor.renderCount - 1)")
+
+try runProtocolBenchmarks(rounds: rounds)
+
+try runVideoBenchmarks()
+
+if ProcessInfo.processInfo.environment["LECTERN_BENCH_BOARD"] != "0" {
+    try runBoardBenchmarks(turns: 40)
+}

@@ -12,13 +12,14 @@ struct Lecternd: ParsableCommand {
     @Option(help: "The config file.") var config = "/etc/lectern/lectern.toml"
     @Flag(help: "Validate the config file, print every problem with its line, and exit.") var checkConfig = false
     @Option(help: "auto, kms or virtual (auto: KMS when a display is connected, else the virtual display).")
-    var display: String = "auto"
+    var display: String?
     @Option(help: "Output mode WxH[@R] (default: the display's preferred mode; 1920x1080@60 for the virtual display).")
     var mode: String?
-    @Option(help: "The wire protocol's TCP port.") var port: Int?
+    @Option(help: "The wire protocol's TCP port (0: any free port, printed at start).") var port: Int?
     @Option(help: "Where uploads and state live.") var dataDir: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(help: "The room name (overrides the config).") var room: String?
+    @Option(help: "The address to listen on.") var host = "0.0.0.0"
     @Option(name: .customLong("preload"), help: "Add this file to the store at start (repeatable).")
     var preload: [String] = []
 
@@ -29,23 +30,74 @@ struct Lecternd: ParsableCommand {
             h.logLevel = level
             return h
         }
-        var options = Service.Options()
-        guard let d = DisplayChoice(rawValue: display) else { fail("--display must be auto, kms or virtual, not '\(display)'") }
-        options.display = d
+        let logger = Logger(label: "lecternd")
+        let loaded: ConfigFile.Result
+        do { loaded = try ConfigFile.load(path: config) } catch let e as ConfigFile.Invalid {
+            // 78 (EX_CONFIG): systemd's RestartPreventExitStatus stops a restart loop on it.
+            for w in e.warnings { FileHandle.standardError.write(Data("lecternd: warning: \(w)\n".utf8)) }
+            FileHandle.standardError.write(Data("lecternd: \(e.description)\n".utf8))
+            Foundation.exit(ConfigFile.invalidExitStatus)
+        } catch {
+            fail("\(error)")
+        }
+        for w in loaded.warnings { logger.warning("\(w)") }
+        if checkConfig {
+            print("\(config): OK")
+            return
+        }
+        var c = loaded.config
+        if let display {
+            guard DisplayChoice(rawValue: display) != nil else { fail("--display must be auto, kms or virtual, not '\(display)'") }
+            c.display = display
+        }
         if let mode {
-            guard let m = DisplayMode(parsing: mode) else { fail("--mode must look like 1920x1080 or 1920x1080@60, not '\(mode)'") }
-            options.mode = m
+            guard DisplayMode(parsing: mode) != nil else { fail("--mode must look like 1920x1080 or 1920x1080@60, not '\(mode)'") }
+            c.mode = mode
         }
         if let port {
-            guard (1...65535).contains(port) else { fail("--port must be 1–65535, not \(port)") }
-            options.port = port
+            guard (0...65535).contains(port) else { fail("--port must be 0–65535, not \(port)") }
+            c.port = port
         }
-        if let room { options.room = room }
-        options.dataDir = dataDir ?? options.dataDir
+        if let room { c.room = room }
+        if let dataDir { c.dataDir = dataDir }
+        var options = Service.Options(config: c)
+        options.host = host
         options.preload = preload
-        let service = Service(options: options)
+        let service = Service(options: options, logger: logger)
         do { try service.start() } catch { fail("\(error)") }
-        dispatchMain()
+        logger.info("start to first frame on the output: \(Int(((MonotonicClock.now() - processStart) * 1000).rounded())) ms")
+        print("lecternd: listening on port \(service.port)")
+        fflush(stdout)
+
+        // systemd: ready once the first frame is on the output (start() returned), and the
+        // watchdog kept alive by presents that really reach the output.
+        let notify = SystemdNotify()
+        notify.ready(status: "showing \(c.room) on \(service.output.name), port \(service.port)")
+        service.startHeartbeat(interval: notify.watchdogInterval ?? 5) { notify.watchdog() }
+
+        // SIGHUP reloads the config; SIGTERM/SIGINT stop cleanly (the display left as found).
+        let path = config
+        signal(SIGHUP, SIG_IGN); signal(SIGTERM, SIG_IGN); signal(SIGINT, SIG_IGN)
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        hup.setEventHandler {
+            notify.reloading()
+            _ = service.reload(configPath: path)
+            notify.ready()
+        }
+        hup.resume()
+        var stops: [DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            s.setEventHandler {
+                notify.stopping()
+                logger.info("stopping")
+                service.stop()
+                Foundation.exit(0)
+            }
+            s.resume()
+            stops.append(s)
+        }
+        withExtendedLifetime((hup, stops)) { dispatchMain() }
     }
 
     func fail(_ message: String) -> Never {
@@ -54,4 +106,5 @@ struct Lecternd: ParsableCommand {
     }
 }
 
+let processStart = MonotonicClock.now()
 Lecternd.main()

@@ -36,7 +36,7 @@ final class StageTests: XCTestCase {
         XCTAssertEqual(c.renderCount, 1)
         // And the output shows exactly the frame the pipeline renders for that page.
         let expected = try Compositor.renderPage(try PDFDocument(path: dir + "/numbered.pdf"), page: 3, settings: c.settings)
-        XCTAssertEqual(stage.screenshot().rgbBytes(), expected.rgbBytes())
+        XCTAssertEqual(PixelCompare.differingPixels(stage.screenshot(), expected), 0, "pixels differ")
     }
 
     func testPrerenderStopsAtTheDocumentEnds() throws {
@@ -49,12 +49,12 @@ final class StageTests: XCTestCase {
     func testABadPageKeepsThePreviousFrame() throws {
         let (stage, _, id) = try makeStage(pages: 2)
         try stage.show(.page(content: id, page: 2))
-        let before = stage.screenshot().rgbBytes()
+        let before = stage.screenshot()
         XCTAssertThrowsError(try stage.show(.page(content: id, page: 9))) {
             XCTAssertEqual($0 as? ContentError, .pageOutOfRange(page: 9, pageCount: 2))
         }
         XCTAssertEqual(stage.scene, .page(content: id, page: 2))
-        XCTAssertEqual(stage.screenshot().rgbBytes(), before)
+        XCTAssertEqual(PixelCompare.differingPixels(stage.screenshot(), before), 0)
     }
 
     func testBlankIsExactlyOneColour() throws {
@@ -124,5 +124,21 @@ final class IdleScreenTests: XCTestCase {
     func testLightBackgroundGetsDarkText() {
         XCTAssertEqual(IdleScreen(room: "", addresses: [], port: 1, background: .white).textColor, RGB(20, 20, 20))
         XCTAssertEqual(IdleScreen(room: "", addresses: [], port: 1, background: .black).textColor, RGB(240, 240, 240))
+    }
+}
+
+final class IdleQRTests: XCTestCase {
+    func testTheIdleScreensQRCodeDecodesToTheAdvertisedAddress() throws {
+        let url = "http://192.0.2.7:8080/"
+        let screen = IdleScreen(room: "Room 4.12", addresses: ["192.0.2.7"], port: 7420, url: url)
+        let frame = Frame(width: 1920, height: 1080)
+        screen.draw(into: frame)
+        let path = Fixtures.tempDir("qr") + "/idle.png"
+        try PNG.write(frame, to: path)
+        let r = try Fixtures.run("zbarimg", ["--raw", "-q", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(String(decoding: r.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), url)
+        // The URL is also written on the screen, and the room name still fits beside the code.
+        XCTAssertTrue(frame.isUniform(PixelRect(x: 0, y: 0, width: 40, height: 40), .black))
     }
 }

@@ -1,0 +1,213 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternService
+import LecternTestSupport
+
+/// Issue 3's figures: round trips, page turns to the frame on the virtual display, upload
+/// throughput against a plain TCP copy, and a state change reaching 254 devices.
+func runProtocolBenchmarks(rounds: Int) throws {
+    let dir = Fixtures.tempDir("protobench")
+    var config = Config()
+    config.port = 0
+    config.passcode = "bench-presenter"
+    config.moderatorPasscode = "bench-moderator"
+    config.floor = .open
+    config.dataDir = dir + "/data"
+    config.display = "virtual"
+    config.httpPort = nil
+    config.diskQuotaMB = 8192
+    config.maxUploadMB = 2048
+    var options = Service.Options(config: config)
+    options.host = "127.0.0.1"
+    let service = Service(options: options)
+    try service.start()
+    defer { service.stop() }
+
+    let a = try LecternConnection(host: "127.0.0.1", port: service.port)
+    try a.register(name: "bench", role: .presenter, passcode: "bench-presenter")
+    _ = try a.requestFloor()
+
+    // Round trips.
+    var rtt: [Double] = []
+    for _ in 0..<(rounds * 100) {
+        let t0 = MonotonicClock.now()
+        _ = try a.request(.stateRequest)
+        rtt.append(MonotonicClock.now() - t0)
+    }
+    print("command round trip (state-request, loopback), \(rtt.count) requests:")
+    print("  p50 \(ms(percentile(rtt, 0.5)))  p99 \(ms(percentile(rtt, 0.99)))")
+
+    // Page turns: next → control-ok, which the service sends once the frame is on the output.
+    let deck = try Fixtures.numberedDeck(count: 12, in: dir)
+    let id = try a.upload(path: deck).content
+    try a.present(id)
+    var turns: [Double] = []
+    var page = 1
+    for i in 0..<(rounds * 10) {
+        service.stage.compositor.waitForPrerender()
+        // A presenter's pause, varied so turns land anywhere in the refresh period.
+        Fixtures.wait(seconds: Double((i * 7) % 17) / 1000)
+        let forward = (i / 10) % 2 == 0
+        if (forward && page == 12) || (!forward && page == 1) { continue }
+        let t0 = MonotonicClock.now()
+        try a.control(forward ? .next : .prev)
+        turns.append(MonotonicClock.now() - t0)
+        page += forward ? 1 : -1
+    }
+    print("page turn to a prerendered neighbour, command to frame presented (60 Hz virtual display), \(turns.count) turns:")
+    print("  p50 \(ms(percentile(turns, 0.5)))  p99 \(ms(percentile(turns, 0.99)))  (one refresh = 16.67 ms)")
+
+    // Upload throughput against a plain TCP copy of the same bytes into a file.
+    let size = 64 << 20
+    var bytes = [UInt8](repeating: 0, count: size)
+    var g = SystemRandomNumberGenerator()
+    for i in stride(from: 0, to: size, by: 8) { withUnsafeBytes(of: g.next()) { for j in 0..<8 { bytes[i + j] = $0[j] } } }
+    let pdfHead = try Data(contentsOf: URL(fileURLWithPath: deck))
+    var ups: [Double] = [], plains: [Double] = [], transfers: [Double] = []
+    for r in 0..<max(2, rounds / 2) {
+        // A fresh file each round (the store deduplicates): the deck, then random comment bytes.
+        var file = pdfHead
+        file.append(contentsOf: Array("%".utf8))
+        bytes[0] = UInt8(r)
+        file.append(contentsOf: bytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
+        let path = dir + "/up-\(r).pdf"
+        try file.write(to: URL(fileURLWithPath: path))
+        var transferStart = 0.0
+        let t0 = MonotonicClock.now()
+        _ = try a.upload(path: path) { sent, _ in if transferStart == 0 { transferStart = MonotonicClock.now() } }
+        let t1 = MonotonicClock.now()
+        ups.append(Double(file.count) / (t1 - t0))
+        transfers.append(Double(file.count) / (t1 - transferStart))
+        plains.append(try plainCopy(path: path, into: dir + "/plain-\(r)"))
+    }
+    let up = median(ups), plain = median(plains), transfer = median(transfers)
+    print("upload, \(pdfHead.count + size + 1) bytes over loopback, against a plain TCP copy into an fsync'd file (\(String(format: "%.0f", plain / 1e6)) MB/s):")
+    print(String(format: "  transfer (chunks, store, SHA-256 check, fsync): %.0f MB/s, ratio %.2f (goal >= 0.8)", transfer / 1e6, transfer / plain))
+    print(String(format: "  whole command (+ the client hashing the file first): %.0f MB/s, ratio %.2f", up / 1e6, up / plain))
+
+    // 254 devices: a state change reaching all of them. The listeners are plain sockets
+    // that only read frame headers (and answer pings), so what is measured is the
+    // service's fan-out, not 253 JSON decoders sharing this process's one core.
+    _ = try a.request(.unregister)   // leaves for good (a holder that just drops stays in its grace period)
+    let params = try LecternConnection(host: "127.0.0.1", port: service.port).hello.presenter!
+    let key = PasscodeHash.deriveKey(passcode: "bench-presenter", salt: params.salt, rounds: params.rounds)
+    var devices: [RawDevice] = []
+    for i in 0..<253 {
+        devices.append(try RawDevice(port: service.port, name: "d\(i)", key: key))
+        for d in devices { d.pump(timeout: 0) }
+    }
+    let mod = try LecternConnection(host: "127.0.0.1", port: service.port)
+    try mod.register(name: "mod", role: .moderator, passcode: "bench-moderator")
+    var fanout: [Double] = []
+    for i in 0..<(rounds * 4) {
+        for d in devices { d.pump(timeout: 0); d.statesSeen = 0 }
+        let t0 = MonotonicClock.now()
+        try mod.moderate(i % 2 == 0 ? .dndOn : .dndOff, target: 0)
+        var last = t0
+        for d in devices {
+            let deadline = MonotonicClock.now() + 5
+            while d.statesSeen == 0, MonotonicClock.now() < deadline { d.pump(timeout: 0.05) }
+            last = max(last, d.lastStateAt)
+        }
+        fanout.append(last - t0)
+    }
+    print("state change reaching all \(devices.count + 1) devices (request sent to the last device's socket holding the state frame), \(fanout.count) changes:")
+    print("  p50 \(ms(percentile(fanout, 0.5)))  p99 \(ms(percentile(fanout, 0.99)))  (goal p99 <= 50 ms)")
+}
+
+/// A device that speaks just enough of the protocol over a plain socket: registers, answers
+/// pings, and notes when state frames arrive (headers only, no JSON decoding).
+final class RawDevice {
+    let socket: RawSocket
+    var decoder = FrameDecoder()
+    var statesSeen = 0
+    var lastStateAt = 0.0
+    var id: UInt8 = 0xFF
+
+    init(port: Int, name: String, key: [UInt8]) throws {
+        socket = try RawSocket(port: port)
+        var hello: Hello?
+        while hello == nil {
+            for f in try frames(timeout: 5) { if case .hello(let h) = try Message.decode(f, sentBy: .server) { hello = h } }
+        }
+        let proof = RegisterProof.compute(key: key, challenge: hello!.challenge, role: .presenter, name: name, resumeToken: nil)
+        socket.send(Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: name)).encode(tag: 1, deviceID: 0xFF))
+        while id == 0xFF {
+            for f in try frames(timeout: 5) where f.header.tag == 1 {
+                guard case .registerOK(let ok) = try Message.decode(f, sentBy: .server) else { throw Fixtures.ToolError(description: "register failed") }
+                id = ok.deviceID
+            }
+        }
+    }
+
+    private func frames(timeout: Double) throws -> [WireFrame] {
+        guard let bytes = socket.receive(timeout: timeout) else { throw Fixtures.ToolError(description: "no answer") }
+        decoder.feed(bytes)
+        var out: [WireFrame] = []
+        while let f = try decoder.next() { out.append(f) }
+        return out
+    }
+
+    /// Reads what has arrived (waiting up to `timeout` for something).
+    func pump(timeout: Double) {
+        var wait = timeout
+        while let bytes = socket.receive(timeout: wait), !bytes.isEmpty {
+            wait = 0
+            let now = MonotonicClock.now()
+            decoder.feed(bytes)
+            while let f = try? decoder.next() {
+                if f.header.command == Command.state.rawValue { statesSeen += 1; lastStateAt = now }
+                if f.header.command == Command.ping.rawValue {
+                    var pong = f.header
+                    pong.command = Command.pong.rawValue
+                    pong.deviceID = id
+                    socket.send(pong.encode() + f.body)
+                }
+            }
+        }
+    }
+}
+
+/// Bytes per second of a plain TCP copy of `path` over loopback into a file (fsync'd).
+func plainCopy(path: String, into out: String) throws -> Double {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, len) } }
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+    listen(listener, 1)
+    let done = DispatchSemaphore(value: 0)
+    let t0 = MonotonicClock.now()
+    Thread.detachNewThread {
+        let fd = accept(listener, nil, nil)
+        let file = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var buf = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n <= 0 { break }
+            _ = buf.withUnsafeBytes { write(file, $0.baseAddress, n) }
+        }
+        fsync(file); close(file); close(fd)
+        done.signal()
+    }
+    let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, len) } }
+    data.withUnsafeBytes { raw in
+        var off = 0
+        while off < raw.count {
+            let n = send(s, raw.baseAddress! + off, min(1 << 20, raw.count - off), 0)
+            if n <= 0 { break }
+            off += n
+        }
+    }
+    close(s)
+    done.wait()
+    let t = MonotonicClock.now() - t0
+    close(listener)
+    return Double(data.count) / t
+}

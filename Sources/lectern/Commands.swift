@@ -1,0 +1,260 @@
+import ArgumentParser
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternRender
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the room: floor, queue, screen, devices.")
+    @OptionGroup var connection: ConnectionOptions
+    @Flag(help: "Print the state as JSON (docs/protocol.md, State).") var json = false
+
+    func run() throws {
+        let s = try withConnection(connection) { try $0.state() }
+        if json { print(String(decoding: s.jsonBytes(), as: UTF8.self)); return }
+        print(describe(s))
+    }
+}
+
+func describe(_ s: Snapshot) -> String {
+    func who(_ id: DeviceID?) -> String {
+        guard let id else { return "nobody" }
+        return s.devices.first { $0.id == id }.map { "\($0.name) (\(id))" } ?? "\(id)"
+    }
+    var lines = ["room: \(s.room)  floor: \(s.floorMode.rawValue)\(s.floor.doNotDisturb ? "  do-not-disturb" : "")",
+                 "holder: \(who(s.floor.holder))" + (s.floor.delegate.map { "  handed over to \(who($0))" } ?? "")]
+    if !s.floor.queue.isEmpty { lines.append("queue: " + s.floor.queue.map { who($0) }.joined(separator: ", ")) }
+    if let c = s.screen.content {
+        lines.append("screen: \(c.name) page \(s.screen.page)/\(s.screen.pageCount)\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
+    } else {
+        lines.append("screen: idle\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
+    }
+    lines.append("devices: " + s.devices.map { "\($0.id) \($0.name) [\($0.role)\($0.connected ? "" : ", away")]" }.joined(separator: "; "))
+    return lines.joined(separator: "\n")
+}
+
+struct UploadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "upload", abstract: "Upload a PDF or clip; prints its content id.")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "The file.") var file: String
+
+    func run() throws {
+        let stored = try withConnection(connection) { try Self.upload(file, $0, showProgress: true) }
+        print(stored.content.hex)
+    }
+
+    static func upload(_ file: String, _ c: LecternConnection, showProgress: Bool) throws -> UploadStored {
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            throw CLIError(code: "argument", message: "Can't read \(file).", exitCode: 1)
+        }
+        let tty = showProgress && isatty(STDERR_FILENO) == 1
+        let start = Date()
+        let stored = try c.upload(path: file) { sent, total in
+            guard tty, total > 0 else { return }
+            let f = Double(sent) / Double(total)
+            let bar = String(repeating: "#", count: Int(f * 30)) + String(repeating: " ", count: 30 - Int(f * 30))
+            let rate = Double(sent) / max(0.001, Date().timeIntervalSince(start)) / 1e6
+            FileHandle.standardError.write(Data(String(format: "\r[%@] %3d%%  %.1f/%.1f MB  %.1f MB/s", bar, Int(f * 100),
+                                                       Double(sent) / 1e6, Double(total) / 1e6, rate).utf8))
+        }
+        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        return stored
+    }
+}
+
+struct PresentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "present", abstract: "Show a PDF (a file, uploaded first, or a content id).")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "A PDF file or a content id.") var target: String
+    @Option(help: "The page to start at.") var page: UInt32 = 1
+
+    func run() throws {
+        try withConnection(connection) { c in try c.present(resolveContent(target, c), page: page) }
+    }
+}
+
+struct SignalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "signal", shouldDisplay: false)
+    static func send(_ options: ConnectionOptions, _ s: ControlSignal) throws {
+        try withConnection(options) { try $0.control(s) }
+    }
+}
+
+struct NextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "next", abstract: "Next page.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try SignalCommand.send(connection, .next) }
+}
+
+struct PrevCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "prev", abstract: "Previous page.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try SignalCommand.send(connection, .prev) }
+}
+
+struct GotoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "goto", abstract: "Go to page N.")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument var page: UInt32
+    func run() throws { try SignalCommand.send(connection, .goto(page: page)) }
+}
+
+struct BlankCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "blank", abstract: "Blank the screen (black, or white).")
+    @OptionGroup var connection: ConnectionOptions
+    @Flag var white = false
+    func run() throws { try SignalCommand.send(connection, .blank(white: white)) }
+}
+
+struct UnblankCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unblank", abstract: "Show the content again.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try SignalCommand.send(connection, .unblank) }
+}
+
+struct ClearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Back to the idle screen.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try withConnection(connection) { _ = try $0.request(.clear) } }
+}
+
+struct FloorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "floor", abstract: "request | release | grant ID | withdraw [ID] | reject ID | handover ID | takeback | return | dnd on|off")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument var action: String
+    @Argument var argument: String?
+    @Flag(help: "With request: stay connected until the floor is granted.") var wait = false
+
+    func run() throws {
+        try withConnection(connection) { c in
+            func id() throws -> DeviceID {
+                guard let a = argument, let v = UInt8(a), v >= 1, v <= 254 else {
+                    throw CLIError(code: "argument", message: "\(action) needs a device id (1–254).", exitCode: 1)
+                }
+                return v
+            }
+            switch action {
+            case "request":
+                switch try c.requestFloor() {
+                case .holder: print("you have the floor")
+                case .queued(let p):
+                    print("queued, position \(p)")
+                    if wait {
+                        let me = c.deviceID
+                        _ = try c.waitForState(timeout: 24 * 3600) { $0.floor.holder == me }
+                        print("you have the floor")
+                    }
+                }
+            case "release": _ = try c.request(.floorRelease)
+            case "grant": try c.moderate(.grant, target: id())
+            case "withdraw": try c.moderate(.withdraw, target: argument == nil ? 0 : id())
+            case "reject": try c.moderate(.reject, target: id())
+            case "handover": try c.control(.handOver(to: id()))
+            case "takeback": try c.control(.takeBack)
+            case "return": try c.control(.returnFloor)
+            case "dnd":
+                guard let a = argument, a == "on" || a == "off" else {
+                    throw CLIError(code: "argument", message: "floor dnd takes on or off.", exitCode: 1)
+                }
+                try c.moderate(a == "on" ? .dndOn : .dndOff, target: 0)
+            default:
+                throw CLIError(code: "argument", message: "Unknown floor action \(action).", exitCode: 1)
+            }
+        }
+    }
+}
+
+struct KickCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "kick", abstract: "Remove a device from the room (moderator).")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument var id: UInt8
+    func run() throws { try withConnection(connection) { try $0.moderate(.kick, target: id) } }
+}
+
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "play", abstract: "Play a clip (a file, uploaded first, or a content id).")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument var target: String
+    @Flag var loop = false
+    func run() throws {
+        try withConnection(connection) { c in _ = try c.request(.clipPlay(content: try resolveContent(target, c), loop: loop)) }
+    }
+}
+
+struct PauseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the clip.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try withConnection(connection) { _ = try $0.request(.clipPause) } }
+}
+
+struct ResumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the clip.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try withConnection(connection) { _ = try $0.request(.clipResume) } }
+}
+
+struct SeekCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "seek", abstract: "Seek the clip to SECONDS.")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument var seconds: Double
+    func run() throws {
+        guard seconds >= 0, seconds < 4_000_000 else { throw ValidationError("seconds must be 0 or more") }
+        try withConnection(connection) { _ = try $0.request(.clipSeek(positionMs: UInt32(seconds * 1000))) }
+    }
+}
+
+struct StopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop the clip.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try withConnection(connection) { _ = try $0.request(.clipStop) } }
+}
+
+struct ScreenshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "screenshot", abstract: "Save the frame on the output now, exactly, as PNG.")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument var output: String
+    func run() throws {
+        let png = try withConnection(connection) { try $0.screenshot() }
+        try png.write(to: URL(fileURLWithPath: output), options: .atomic)
+    }
+}
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "watch", abstract: "Print every state change until interrupted.")
+    @OptionGroup var connection: ConnectionOptions
+    @Flag(help: "One JSON object a line.") var json = false
+    func run() throws {
+        try withConnection(connection) { c in
+            var last: UInt64 = 0
+            while c.isOpen {
+                guard let m = c.nextEvent(timeout: 3600) else { continue }
+                switch m {
+                case .state(let s) where s.revision > last:
+                    last = s.revision
+                    print(json ? String(decoding: s.jsonBytes(), as: UTF8.self) : describe(s) + "\n")
+                case .floorGranted(let reason, let by):
+                    if !json { print("floor granted to you (\(reason)) by \(by)") }
+                case .floorWithdrawn(let reason, let by):
+                    if !json { print("floor withdrawn from you (\(reason)) by \(by)") }
+                case .error(let e):
+                    throw LecternConnection.ClientError.server(e)
+                default: break
+                }
+                fflush(stdout)
+            }
+        }
+    }
+}
+
+struct HashPasscodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "hash-passcode",
+        abstract: "Read a passcode on stdin; print the salted hash the config file accepts.")
+    func run() throws {
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw CLIError(code: "argument", message: "No passcode on standard input.", exitCode: 1)
+        }
+        print(PasscodeHash.make(passcode: line))
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import LecternClient
+import LecternProtocol
+
+/// The options every command that talks to the appliance shares (contract.md).
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: "The appliance's address.") var host = "127.0.0.1"
+    @Option(help: "The appliance's port.") var port = 7420
+    @Option(help: "The name others see for this device.") var name: String?
+    @Option(help: "A file holding the presenter passcode (else $LECTERN_PASSCODE).") var passcodeFile: String?
+    @Flag(help: "Register as moderator ($LECTERN_MODERATOR_PASSCODE or --moderator-passcode-file).") var moderator = false
+    @Option(help: "A file holding the moderator passcode.") var moderatorPasscodeFile: String?
+
+    var role: Role { moderator ? .moderator : .presenter }
+
+    var deviceName: String {
+        if let name { return name }
+        let user = ProcessInfo.processInfo.environment["USER"] ?? "lectern"
+        return String("\(user)@\(ProcessInfo.processInfo.hostName)".prefix(64))
+    }
+
+    func passcode() throws -> String {
+        let (file, env) = moderator ? (moderatorPasscodeFile, "LECTERN_MODERATOR_PASSCODE") : (passcodeFile, "LECTERN_PASSCODE")
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CLIError(code: "passcode", message: "Can't read the passcode file \(file).", exitCode: 1)
+            }
+            return text.trimmingCharacters(in: .newlines)
+        }
+        if let p = ProcessInfo.processInfo.environment[env], !p.isEmpty { return p }
+        throw CLIError(code: "passcode", message: "No passcode: set \(env) or use --\(moderator ? "moderator-" : "")passcode-file.", exitCode: 1)
+    }
+
+    /// Where this device's resume token is kept between invocations, so that a command run
+    /// after `floor request` is the same device, holding the floor.
+    var sessionFile: String {
+        if let f = ProcessInfo.processInfo.environment["LECTERN_SESSION_FILE"] { return f }
+        let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory()
+        let safe = "\(host)-\(port)-\(role)-\(deviceName)".map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }
+        return base + "/lectern-session-" + String(safe)
+    }
+
+    /// Connects and registers, resuming the previous session of this device if it is still known.
+    func connect() throws -> LecternConnection {
+        let c: LecternConnection
+        do { c = try LecternConnection(host: host, port: port) } catch let e as LecternConnection.ClientError {
+            throw CLIError(code: "connect", message: e.description, exitCode: 1)
+        }
+        let pass = try passcode()
+        let saved = (try? Data(contentsOf: URL(fileURLWithPath: sessionFile))).flatMap { ResumeToken(bytes: [UInt8]($0)) }
+        do {
+            let ok = try c.register(name: deviceName, role: role, passcode: pass, resumeToken: saved)
+            try? Data(ok.resumeToken.bytes).write(to: URL(fileURLWithPath: sessionFile), options: .atomic)
+            chmod(sessionFile, 0o600)
+        } catch let e as LecternConnection.ClientError {
+            throw CLIError(e)
+        }
+        return c
+    }
+}
+
+extension CLIError {
+    init(_ e: LecternConnection.ClientError) {
+        if let l = e.lecternError {
+            self.init(code: "\(l.code) \(l.code.name)", message: l.message, exitCode: Int32(10 + Int(l.code.rawValue >> 8)))
+        } else {
+            self.init(code: "client", message: e.description, exitCode: 1)
+        }
+    }
+}
+
+/// Runs `body` with a registered connection, turning protocol errors into CLI errors.
+func withConnection<T>(_ options: ConnectionOptions, _ body: (LecternConnection) throws -> T) throws -> T {
+    let c = try options.connect()
+    defer { c.close() }
+    do { return try body(c) } catch let e as LecternConnection.ClientError { throw CLIError(e) }
+}
+
+/// A content id, or a file to upload first (deduplicated: a file the appliance has is not sent again).
+func resolveContent(_ arg: String, _ c: LecternConnection, quiet: Bool = true) throws -> ContentID {
+    if FileManager.default.fileExists(atPath: arg) {
+        return try UploadCommand.upload(arg, c, showProgress: !quiet).content
+    }
+    if let id = ContentID(hex: arg) { return id }
+    throw CLIError(code: "argument", message: "\(arg) is neither a file nor a content id.", exitCode: 1)
+}

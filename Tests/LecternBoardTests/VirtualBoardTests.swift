@@ -1,0 +1,203 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternRender
+import LecternService
+import LecternTestSupport
+import XCTest
+
+/// lecternd on the virtual board: Debian's kernel under QEMU with a real KMS driver
+/// (bochs-display or virtio-gpu), driven from the host with `lectern` over a forwarded
+/// port, the scanout read back with QEMU's screendump. Fails loudly if QEMU can't start.
+final class VirtualBoardTests: XCTestCase {
+    static let passcode = "board-pass-1"
+
+    /// One booted board running lecternd.
+    final class Board {
+        let dir: String
+        let port: Int
+        let repo = FileManager.default.currentDirectoryPath
+        var vboard: String { repo + "/board/vboard/vboard" }
+
+        init(device: String, width: Int, height: Int, lecterndArgs: [String] = [], waitForService: Bool = true) throws {
+            dir = Fixtures.tempDir("vboard-\(device)")
+            port = Board.freePort()
+            let config = """
+            room = "Board Room"
+            port = 7420
+            passcode = "\(VirtualBoardTests.passcode)"
+            floor = "open"
+            data_dir = "\(dir)/data"
+            grace_period = 120
+            """
+            try config.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
+            chmod(dir + "/lectern.toml", 0o600)
+            let lecternd = try Fixtures.binary("lecternd")
+            // boot leaves QEMU running in the background: its output goes to a file, not to a
+            // pipe we would wait on forever.
+            let bootLog = dir + "/boot.out"
+            let r = try Fixtures.run("bash", ["-c", "exec \"$0\" \"$@\" >\"\(bootLog)\" 2>&1 </dev/null",
+                                              vboard, "boot", "--run-dir", dir, "--device", device, "--xres", "\(width)", "--yres", "\(height)",
+                                              "--forward", "\(port):7420", "--timeout", "180", "--",
+                                              lecternd, "--config", dir + "/lectern.toml", "--display", "kms",
+                                              "--data-dir", "/run/lectern"] + lecterndArgs)
+            guard r.status == 0 else {
+                let out = (try? String(contentsOfFile: bootLog, encoding: .utf8)) ?? ""
+                throw Fixtures.ToolError(description: "the virtual board did not boot (QEMU must start: this test never skips): \(out)")
+            }
+            if waitForService { try waitUntilServing() }
+        }
+
+        deinit { _ = try? Fixtures.run(vboard, ["stop", "--run-dir", dir]) }
+
+        static func freePort() -> Int {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = 0
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
+                    bind(fd, p, len)
+                    return getsockname(fd, p, &len)
+                }
+            }
+            return Int(UInt16(bigEndian: addr.sin_port))
+        }
+
+        /// Polls until the service in the guest says hello (or its log shows it gave up).
+        func waitUntilServing(timeout: Double = 120) throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2) { c.close(); return }
+                if FileManager.default.fileExists(atPath: dir + "/guest.exit") {
+                    throw Fixtures.ToolError(description: "lecternd exited in the guest: \(log)")
+                }
+                _ = Fixtures.wait(seconds: 0.25)
+            }
+            throw Fixtures.ToolError(description: "lecternd did not answer within \(timeout) s: \(log)")
+        }
+
+        var log: String { (try? String(contentsOfFile: dir + "/guest.log", encoding: .utf8)) ?? "" }
+
+        func screendump() throws -> Frame {
+            let out = dir + "/shot-\(UUID().uuidString.prefix(6)).ppm"
+            let r = try Fixtures.run(vboard, ["screendump", "--run-dir", dir, out])
+            guard r.status == 0 else { throw Fixtures.ToolError(description: "screendump failed: \(r.err)") }
+            return try PPM.decode(Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+
+        /// Runs the `lectern` CLI against the board, as the same device every time.
+        @discardableResult
+        func lectern(_ args: [String]) throws -> String {
+            let bin = try Fixtures.binary("lectern")
+            let r = try Fixtures.run("env", ["LECTERN_PASSCODE=\(VirtualBoardTests.passcode)",
+                                             "LECTERN_SESSION_FILE=\(dir)/session", bin] + args
+                                            + ["--host", "127.0.0.1", "--port", "\(port)", "--name", "board-test"])
+            guard r.status == 0 else { throw Fixtures.ToolError(description: "lectern \(args.joined(separator: " ")) failed: \(r.err)") }
+            return String(decoding: r.out, as: UTF8.self)
+        }
+
+        /// Polls the scanout until `check` holds (a present lands at the next flip).
+        func waitForScreen(timeout: Double = 30, _ what: String, _ check: (Frame) -> Bool) throws -> Frame {
+            let deadline = Date().addingTimeInterval(timeout)
+            var last: Frame?
+            while Date() < deadline {
+                let f = try screendump()
+                if check(f) { return f }
+                last = f
+                _ = Fixtures.wait(seconds: 0.2)
+            }
+            if let last { try? PNG.write(last, to: dir + "/failed.png") }
+            throw Fixtures.ToolError(description: "the screen never showed \(what) (last frame: \(dir)/failed.png); log: \(log)")
+        }
+    }
+
+    func deck() throws -> String {
+        try Fixtures.pdf([Fixtures.quadrantPage(width: 720, height: 540),
+                          PDFSketch.Page(width: 720, height: 540, background: Fixtures.green),
+                          Fixtures.quadrantPage(width: 720, height: 540)], in: Fixtures.tempDir("boarddeck"))
+    }
+
+    func testBochsAt1920x1080IdlePresentNextBlank() throws {
+        let board = try Board(device: "bochs", width: 1920, height: 1080)
+        // Idle: exactly the frame the virtual display renders for the same state.
+        let idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")
+        let expectedIdle = Frame(width: 1920, height: 1080)
+        idle.draw(into: expectedIdle)
+        _ = try board.waitForScreen("the idle screen") { PixelCompare.differingPixels($0, expectedIdle) == 0 }
+
+        // Upload and present a 4:3 deck: 240-pixel bars, content exactly the pipeline's.
+        let pdf = try deck()
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        let settings = Compositor.Settings(width: 1920, height: 1080)
+        let page1 = try Compositor.renderPage(PDFDocument(path: pdf), page: 1, settings: settings)
+        let shown = try board.waitForScreen("page 1") { PixelCompare.differingPixels($0, page1) == 0 }
+        XCTAssertTrue(shown.isUniform(PixelRect(x: 0, y: 0, width: 240, height: 1080), .black))
+        XCTAssertTrue(shown.isUniform(PixelRect(x: 1680, y: 0, width: 240, height: 1080), .black))
+        XCTAssertEqual(shown.pixel(x: 240, y: 5), .white)
+
+        try board.lectern(["next"])
+        _ = try board.waitForScreen("page 2 (green)") { $0.pixel(x: 960, y: 540) == Fixtures.green && $0.pixel(x: 100, y: 540) == .black }
+
+        try board.lectern(["blank", "--white"])
+        _ = try board.waitForScreen("blank white") { $0.isUniform($0.bounds, .white) }
+        try board.lectern(["unblank"])
+        _ = try board.waitForScreen("page 2 again") { $0.pixel(x: 960, y: 540) == Fixtures.green }
+    }
+
+    func testBochsAt1280x1024PicksThePreferredModeAndLetterboxes() throws {
+        let board = try Board(device: "bochs", width: 1280, height: 1024)
+        XCTAssertTrue(board.log.contains("1280x1024"), board.log)
+        let pdf = try deck()
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 1, settings: .init(width: 1280, height: 1024))
+        let shown = try board.waitForScreen("page 1 at 1280x1024") { $0.width == 1280 && PixelCompare.differingPixels($0, expected) == 0 }
+        XCTAssertTrue(shown.isUniform(PixelRect(x: 0, y: 0, width: 1280, height: 32), .black))
+        XCTAssertTrue(shown.isUniform(PixelRect(x: 0, y: 992, width: 1280, height: 32), .black))
+        XCTAssertEqual(shown.pixel(x: 5, y: 33), .white)
+    }
+
+    func testVirtioGPUWorksToo() throws {
+        let board = try Board(device: "virtio", width: 1920, height: 1080)
+        let pdf = try deck()
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf, "--page", "2"])
+        _ = try board.waitForScreen("page 2 on virtio-gpu") {
+            $0.pixel(x: 960, y: 540) == Fixtures.green && $0.isUniform(PixelRect(x: 0, y: 0, width: 240, height: 1080), .black)
+        }
+        try board.lectern(["blank", "--white"])
+        _ = try board.waitForScreen("blank white on virtio-gpu") { $0.isUniform($0.bounds, .white) }
+    }
+
+    func testHotplugToAnotherModeModesetsAgainAndKeepsThePage() throws {
+        let board = try Board(device: "virtio", width: 1920, height: 1080)
+        let pdf = try deck()
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        _ = try board.waitForScreen("page 1 at 1920x1080") { $0.width == 1920 && $0.pixel(x: 100, y: 540) == .black && $0.pixel(x: 245, y: 5) == .white }
+        // The "monitor" changes to 1280x1024: virtio-gpu tells the kernel, which sends a drm
+        // change uevent; lecternd re-probes, modesets the new preferred mode and redraws.
+        let r = try Fixtures.run(board.vboard, ["resize", "--run-dir", board.dir, "1280", "1024"])
+        XCTAssertEqual(r.status, 0, r.err)
+        let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 1, settings: .init(width: 1280, height: 1024))
+        _ = try board.waitForScreen("page 1 again at 1280x1024") { PixelCompare.differingPixels($0, expected) == 0 }
+        // Still serving: the page turns at the new size.
+        try board.lectern(["next"])
+        _ = try board.waitForScreen("page 2 at 1280x1024") { $0.width == 1280 && $0.pixel(x: 640, y: 512) == Fixtures.green }
+    }
+
+    func testAModeTheMonitorLacksIsAnErrorListingTheOfferedModes() throws {
+        let board = try Board(device: "bochs", width: 1920, height: 1080, lecterndArgs: ["--mode", "1234x567"], waitForService: false)
+        let r = try Fixtures.run(board.vboard, ["wait-exit", "--run-dir", board.dir, "--timeout", "120"])
+        XCTAssertNotEqual(r.status, 0)
+        let log = board.log
+        XCTAssertTrue(log.contains("does not offer 1234x567"), log)
+        XCTAssertTrue(log.contains("1920x1080"), "the offered modes are not listed: \(log)")
+    }
+}

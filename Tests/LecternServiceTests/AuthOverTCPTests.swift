@@ -1,0 +1,120 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternRender
+@testable import LecternService
+import LecternTestSupport
+import XCTest
+
+final class AuthOverTCPTests: XCTestCase {
+    func testWrongPasscodeIsOneClearErrorAndTheConnectionStays() throws {
+        let h = try Harness()
+        let c = try h.connect()
+        XCTAssertServerError(.wrongPasscode, try c.register(name: "Eve", role: .presenter, passcode: "guess-guess"))
+        XCTAssertTrue(c.isOpen)
+        try c.register(name: "Eve", role: .presenter, passcode: Harness.presenterPass)   // a retry with the right one works
+        XCTAssertNotEqual(c.deviceID, 0xFF)
+        // A presenter passcode does not make a moderator.
+        let m = try h.connect()
+        XCTAssertServerError(.wrongPasscode, try m.register(name: "Eve2", role: .moderator, passcode: Harness.presenterPass))
+    }
+
+    func testFailuresAreThrottledPerAddress() throws {
+        let h = try Harness()
+        let c = try h.connect()
+        for _ in 0..<5 {
+            XCTAssertServerError(.wrongPasscode, try c.register(name: "Eve", role: .presenter, passcode: "wrong-wrong"))
+        }
+        // The sixth attempt waits, even with the right passcode, even on a new connection.
+        XCTAssertServerError(.tooManyAttempts, try c.register(name: "Eve", role: .presenter, passcode: Harness.presenterPass))
+        let d = try h.connect()
+        XCTAssertServerError(.tooManyAttempts, try d.register(name: "Eve", role: .presenter, passcode: Harness.presenterPass))
+        // The moderator role is throttled separately, so a presenter brute force can't lock the moderator out.
+        let m = try h.connect()
+        try m.register(name: "Mod", role: .moderator, passcode: Harness.moderatorPass)
+    }
+
+    func testAReplayedRegisterFails() throws {
+        let h = try Harness()
+        let first = try h.connect()
+        let params = try XCTUnwrap(first.hello.presenter)
+        let proof = RegisterProof.compute(passcode: Harness.presenterPass, parameters: params, challenge: first.hello.challenge,
+                                          role: .presenter, name: "Alice", resumeToken: nil)
+        let captured = Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "Alice"))
+            .encode(tag: 7, deviceID: 0xFF)
+        // The captured bytes work where they were made...
+        first.sendRaw(captured)
+        guard case .registerOK = try first.reply(tag: 7) else { return XCTFail("the original register failed") }
+        // ...and nowhere else: the challenge differs.
+        let second = try h.connect()
+        XCTAssertNotEqual(second.hello.challenge, first.hello.challenge)
+        second.sendRaw(captured)
+        XCTAssertServerError(.wrongPasscode, try second.reply(tag: 7))
+    }
+
+    func testThe255thDeviceIsRefused() throws {
+        let h = try Harness()
+        let first = try h.connect()
+        let params = try XCTUnwrap(first.hello.presenter)
+        first.close()
+        let key = PasscodeHash.deriveKey(passcode: Harness.presenterPass, salt: params.salt, rounds: params.rounds)
+        var devices: [LecternConnection] = []
+        for i in 1...254 {
+            let c = try h.connect()
+            try c.register(name: "device \(i)", role: .presenter, key: key)
+            devices.append(c)
+        }
+        XCTAssertEqual(Set(devices.map(\.deviceID)).count, 254)
+        XCTAssertEqual(devices.map(\.deviceID).max(), 254)
+        let probe = try h.connect()
+        XCTAssertServerError(.roomFull, try probe.register(name: "one too many", role: .presenter, key: key))
+        // One leaves; the next one gets in with the freed id.
+        let freed = devices[99].deviceID
+        devices[99].close()
+        _ = try devices[0].waitForState { s in !s.devices.contains { $0.id == freed } }
+        let late = try h.connect()
+        try late.register(name: "late", role: .presenter, key: key)
+        XCTAssertEqual(late.deviceID, freed)
+    }
+}
+
+final class GraceOverTCPTests: XCTestCase {
+    func testADroppedHolderResumesWithinTheGracePeriodAndNotAfter() throws {
+        let h = try Harness(floor: .open) { $0.gracePeriod = 2 }
+        let watcher = try h.presenter("Watcher")
+        var a = try h.presenter("A")
+        _ = try a.requestFloor()
+        let pdf = try Fixtures.numberedDeck(count: 4, in: Fixtures.tempDir("grace"))
+        try a.present(try a.upload(path: pdf).content, page: 2)
+        let token = try XCTUnwrap(a.registration?.resumeToken)
+        let id = a.deviceID
+        a.close()
+        // The content stays on screen while the holder is away.
+        let away = try watcher.waitForState { $0.devices.first { $0.id == id }?.connected == false }
+        XCTAssertEqual(away.floor.holder, id)
+        XCTAssertNotNil(away.floor.graceRemainingMs)
+        XCTAssertEqual(away.screen.page, 2)
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.decode(watcher.screenshot()), try h.expectedFrame(pdf: pdf, page: 2)), 0, "pixels differ")
+
+        a = try h.connect()
+        let ok = try a.register(name: "A", role: .presenter, passcode: Harness.presenterPass, resumeToken: token)
+        XCTAssertTrue(ok.resumed); XCTAssertTrue(ok.floorRestored)
+        XCTAssertEqual(ok.deviceID, id)
+        try a.control(.next)   // still the holder, still its deck
+        XCTAssertEqual(try watcher.waitForState { $0.screen.page == 3 }.floor.holder, id)
+
+        // Drop again and stay away: after the grace period the screen returns to idle.
+        let token2 = ok.resumeToken
+        a.close()
+        let gone = try watcher.waitForState(timeout: 15) { $0.floor.holder == nil && $0.screen.content == nil }
+        XCTAssertEqual(gone.screen.page, 0)
+        let idle = try PNG.decode(watcher.screenshot())
+        let idleFrame = try h.service.stage.compositor.frame(for: .idle)
+        XCTAssertEqual(PixelCompare.differingPixels(idle, idleFrame), 0, "pixels differ")
+        let late = try h.connect()
+        let lateOK = try late.register(name: "A", role: .presenter, passcode: Harness.presenterPass, resumeToken: token2)
+        XCTAssertFalse(lateOK.floorRestored)
+        XCTAssertFalse(lateOK.resumed)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import LecternCore
+import LecternRender
+import LecternService
+import LecternTestSupport
+import XCTest
+
+/// The real binaries: lecternd on the virtual display with a config file, and the lectern
+/// CLI commands of contract.md against it.
+final class CLITests: XCTestCase {
+    final class Daemon {
+        let dir = Fixtures.tempDir("cli-daemon")
+        let process: RunningProcess
+        let port: Int
+
+        init(floor: String = "open", extra: String = "") throws {
+            let config = """
+            room = "CLI Room"
+            port = 7420
+            http_port = 0
+            passcode = "cli-presenter"
+            moderator_passcode = "cli-moderator"
+            floor = "\(floor)"
+            data_dir = "\(dir)/data"
+            \(extra)
+            [display]
+            output = "virtual"
+            mode = "1280x720@60"
+            """
+            try config.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
+            chmod(dir + "/lectern.toml", 0o600)
+            process = try RunningProcess(try Fixtures.binary("lecternd"), ["--config", dir + "/lectern.toml", "--host", "127.0.0.1", "--port", "0"])
+            let out = try process.waitForOutput { $0.contains("listening on port ") }
+            let line = out.components(separatedBy: "listening on port ").last ?? ""
+            port = Int(line.prefix { $0.isNumber }) ?? 0
+        }
+
+        func lectern(_ args: [String], name: String = "cli-tester", moderator: Bool = false) throws -> (out: String, err: String, status: Int32) {
+            var env = ["LECTERN_PASSCODE=cli-presenter", "LECTERN_MODERATOR_PASSCODE=cli-moderator",
+                       "LECTERN_SESSION_FILE=\(dir)/session-\(name)"]
+            env.append("PATH=/usr/bin:/bin")
+            let r = try Fixtures.run("env", env + [try Fixtures.binary("lectern")] + args
+                                     + ["--port", "\(port)", "--name", name] + (moderator ? ["--moderator"] : []))
+            return (String(decoding: r.out, as: UTF8.self), r.err, r.status)
+        }
+    }
+
+    func testPresentFromTheCommandLine() throws {
+        let d = try Daemon()
+        let pdf = try Fixtures.numberedDeck(count: 3, in: d.dir)
+        let up = try d.lectern(["upload", pdf])
+        XCTAssertEqual(up.status, 0, up.err)
+        let id = up.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(id.count, 64)
+        XCTAssertEqual(try d.lectern(["floor", "request"]).status, 0)
+        // The next invocation is the same device (its resume token), still holding the floor.
+        let p = try d.lectern(["present", pdf])
+        XCTAssertEqual(p.status, 0, p.err)
+        XCTAssertEqual(try d.lectern(["next"]).status, 0)
+        let shot = d.dir + "/shot.png"
+        XCTAssertEqual(try d.lectern(["screenshot", shot]).status, 0)
+        let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1280, height: 720))
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: shot), expected), 0, "pixels differ")
+
+        let status = try d.lectern(["status", "--json"])
+        XCTAssertEqual(status.status, 0)
+        XCTAssertTrue(status.out.contains("\"page\":2"), status.out)
+        XCTAssertTrue(try d.lectern(["status"]).out.contains("page 2/3"))
+
+        // Errors: the server's message and a non-zero exit carrying its area.
+        let bad = try d.lectern(["goto", "99"])
+        XCTAssertEqual(bad.status, 13)   // 0x03xx: content and screen
+        XCTAssertTrue(bad.err.contains("There's no page 99") || bad.err.contains("99"), bad.err)
+        let other = try d.lectern(["next"], name: "someone-else")
+        XCTAssertEqual(other.status, 12)   // 0x02xx: the floor
+        XCTAssertTrue(other.err.contains("floor"), other.err)
+    }
+
+    func testWrongPasscodeAndMissingPasscode() throws {
+        let d = try Daemon()
+        let r = try Fixtures.run("env", ["LECTERN_PASSCODE=nope-nope", try Fixtures.binary("lectern"), "status", "--port", "\(d.port)"])
+        XCTAssertEqual(r.status, 11)
+        XCTAssertTrue(r.err.contains("Wrong passcode"), r.err)
+        let r2 = try Fixtures.run("env", ["-u", "LECTERN_PASSCODE", try Fixtures.binary("lectern"), "status", "--port", "\(d.port)"])
+        XCTAssertEqual(r2.status, 1)
+        XCTAssertTrue(r2.err.contains("LECTERN_PASSCODE"), r2.err)
+    }
+
+    func testHashPasscodeIsAcceptedByTheConfig() throws {
+        let r = try Fixtures.run(try Fixtures.binary("lectern"), ["hash-passcode"], stdin: Data("a-long-passcode\n".utf8))
+        XCTAssertEqual(r.status, 0, r.err)
+        let hash = String(decoding: r.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(hash.hasPrefix("pbkdf2-sha256$"), hash)
+        XCTAssertFalse(hash.contains("a-long-passcode"))
+        let d = try Daemon(extra: "")
+        _ = d
+        // A daemon configured with the hash lets the plain passcode in.
+        let dir = Fixtures.tempDir("hash")
+        try """
+        port = 7420
+        http_port = 0
+        passcode = "\(hash)"
+        floor = "open"
+        data_dir = "\(dir)/data"
+        [display]
+        output = "virtual"
+        """.write(toFile: dir + "/l.toml", atomically: true, encoding: .utf8)
+        chmod(dir + "/l.toml", 0o600)
+        let p = try RunningProcess(try Fixtures.binary("lecternd"), ["--config", dir + "/l.toml", "--host", "127.0.0.1", "--port", "0"])
+        let out = try p.waitForOutput { $0.contains("listening on port ") }
+        let port = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
+        let s = try Fixtures.run("env", ["LECTERN_PASSCODE=a-long-passcode", "LECTERN_SESSION_FILE=\(dir)/s",
+                                         try Fixtures.binary("lectern"), "status", "--port", "\(port)"])
+        XCTAssertEqual(s.status, 0, s.err)
+    }
+
+    func testAnInvalidConfigStopsTheServiceWithItsProblems() throws {
+        let dir = Fixtures.tempDir("badconf")
+        try "port = \"seventy\"\npasscod = \"x\"\n".write(toFile: dir + "/l.toml", atomically: true, encoding: .utf8)
+        let r = try Fixtures.run(try Fixtures.binary("lecternd"), ["--config", dir + "/l.toml", "--check-config"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("line 1"), r.err)
+        XCTAssertTrue(r.err.contains("line 2"), r.err)
+        let start = try Fixtures.run(try Fixtures.binary("lecternd"), ["--config", dir + "/l.toml"])
+        XCTAssertNotEqual(start.status, 0)
+        XCTAssertTrue(start.err.contains("passcod"), start.err)
+    }
+}

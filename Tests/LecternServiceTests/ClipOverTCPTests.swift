@@ -1,0 +1,96 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternRender
+@testable import LecternService
+import LecternTestSupport
+import XCTest
+
+/// Clips through the protocol on the virtual display: play over a slide, pause, seek, stop,
+/// and the slide comes back when the clip ends or stops.
+final class ClipOverTCPTests: XCTestCase {
+    /// A 4:3 H.264 clip of one colour, made with the ffmpeg CLI (libx264).
+    func makeClip(_ dir: String, color: String = "red", seconds: Double = 2, name: String = "clip.mp4") throws -> String {
+        let path = dir + "/" + name
+        let r = try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=640x480:r=25:d=\(seconds)",
+                                            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        return path
+    }
+
+    func isRed(_ c: RGB) -> Bool { c.r > 200 && c.g < 70 && c.b < 70 }
+
+    func waitForScreen(_ conn: LecternConnection, _ what: String, timeout: Double = 15, _ check: (Frame) -> Bool) throws -> Frame {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let f = try PNG.decode(conn.screenshot())
+            if check(f) { return f }
+            Fixtures.wait(seconds: 0.05)
+        }
+        throw Fixtures.ToolError(description: "the screen never showed \(what)")
+    }
+
+    func testPlayPauseSeekStopAndTheSlideComesBack() throws {
+        let h = try Harness(floor: .open)
+        let a = try h.presenter("A")
+        _ = try a.requestFloor()
+        let dir = Fixtures.tempDir("clips")
+        let deck = try Fixtures.numberedDeck(count: 3, in: dir)
+        try a.present(try a.upload(path: deck).content, page: 2)
+        let slide = try h.expectedFrame(pdf: deck, page: 2)
+
+        let clip = try a.upload(path: try makeClip(dir, seconds: 3))
+        XCTAssertEqual(clip.kind, .clip)
+        _ = try a.request(.clipPlay(content: clip.content, loop: false))
+        let playing = try waitForScreen(a, "the red clip, pillarboxed") { f in
+            self.isRed(f.pixel(x: 960, y: 540)) && f.isUniform(PixelRect(x: 0, y: 0, width: 240, height: 1080), .black)
+                && f.isUniform(PixelRect(x: 1680, y: 0, width: 240, height: 1080), .black)
+        }
+        XCTAssertTrue(isRed(playing.pixel(x: 241, y: 2)))
+        let s = try a.waitForState { $0.screen.clip?.state == .playing }
+        XCTAssertEqual(s.screen.content?.kind, .clip)
+        XCTAssertEqual(Double(s.screen.clip?.durationMs ?? 0), 3000, accuracy: 100)
+
+        _ = try a.request(.clipPause)
+        XCTAssertEqual(try a.waitForState { $0.screen.clip?.state == .paused }.screen.clip?.state, .paused)
+        _ = try a.request(.clipSeek(positionMs: 1000))
+        XCTAssertServerError(.seekOutOfRange, try a.request(.clipSeek(positionMs: 60_000)))
+        _ = try a.request(.clipResume)
+        _ = try a.request(.clipStop)
+        // Stop: exactly the slide that was on screen before, and no clip in the state.
+        _ = try waitForScreen(a, "the slide again") { PixelCompare.differingPixels($0, slide) == 0 }
+        let after = try a.waitForState { $0.screen.clip == nil }
+        XCTAssertEqual(after.screen.page, 2)
+        XCTAssertServerError(.noClip, try a.request(.clipPause))
+
+        // A clip that plays to its end brings the slide back too.
+        let short = try a.upload(path: try makeClip(dir, color: "blue", seconds: 1, name: "short.mp4"))
+        _ = try a.request(.clipPlay(content: short.content, loop: false))
+        _ = try a.waitForState(timeout: 15) { $0.screen.clip != nil }
+        _ = try a.waitForState(timeout: 15) { $0.screen.clip == nil }
+        _ = try waitForScreen(a, "the slide after the end") { PixelCompare.differingPixels($0, slide) == 0 }
+
+        // The wrong command for the kind says which to use; others can't drive.
+        XCTAssertServerError(.wrongKind, try a.present(short.content))
+        let b = try h.presenter("B")
+        XCTAssertServerError(.floorTaken, try b.request(.clipPlay(content: short.content, loop: false)))
+    }
+
+    func testAClipThatCantPlayIsRefusedAtUpload() throws {
+        let h = try Harness()
+        let a = try h.presenter("A")
+        let dir = Fixtures.tempDir("badclip")
+        // An MP4 with audio only: refused, saying why.
+        let path = dir + "/voice.mp4"
+        let r = try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        do {
+            _ = try a.upload(path: path)
+            XCTFail("an audio-only file was accepted")
+        } catch let e as LecternConnection.ClientError {
+            XCTAssertEqual(e.lecternError?.code, .unreadableContent)
+            XCTAssertTrue(e.description.contains("video"), e.description)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternRender
+@testable import LecternService
+import LecternTestSupport
+import XCTest
+
+final class UploadOverTCPTests: XCTestCase {
+    /// A valid PDF of about `megabytes` MiB: a small deck followed by comment lines after
+    /// %%EOF (which readers ignore), so uploads span several chunks.
+    func bigPDF(megabytes: Double) throws -> String {
+        let dir = Fixtures.tempDir("big")
+        let path = try Fixtures.numberedDeck(count: 3, in: dir)
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var g = SystemRandomNumberGenerator()
+        let target = Int(megabytes * 1048576)
+        while data.count < target {
+            let line = "%" + String((0..<100).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement(using: &g)! }) + "\n"
+            data.append(contentsOf: Array(line.utf8))
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// upload-begin without a possession proof; returns the id, the reply and the begin's tag.
+    func begin(_ c: LecternConnection, _ data: Data, name: String = "deck.pdf") throws -> (ContentID, UploadReady, UInt16) {
+        let id = ContentHasher.id(of: [UInt8](data))
+        let tag = c.send(.uploadBegin(UploadBegin(content: id, size: UInt64(data.count), kind: nil, proof: nil, name: name)))
+        guard case .uploadReady(let ready) = try c.reply(tag: tag) else { throw LecternConnection.ClientError.unexpected("ready") }
+        return (id, ready, tag)
+    }
+
+    func testAnInterruptedUploadResumesFromTheLastStoredByte() throws {
+        let h = try Harness()
+        let path = try bigPDF(megabytes: 6)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let first = try h.presenter("A")
+        let (id, ready, beginTag) = try begin(first, data)
+        XCTAssertEqual(ready.status, .sendFrom); XCTAssertEqual(ready.offset, 0)
+        // Send 4 MiB, wait until the service says it has them (the progress message), then drop.
+        for i in 0..<4 {
+            first.send(.uploadChunk(UploadChunk(content: id, offset: UInt64(i << 20), data: [UInt8](data[(i << 20)..<((i + 1) << 20)]))))
+        }
+        guard case .uploadProgress(_, let stored) = try first.reply(tag: beginTag) else { return XCTFail("no progress") }
+        XCTAssertEqual(stored, 4 << 20)
+        first.close()
+
+        // Another connection (the same device reconnecting) continues at 4 MiB.
+        let second = try h.presenter("A again")
+        var progress: [UInt64] = []
+        let result = try second.upload(path: path) { sent, _ in progress.append(sent) }
+        XCTAssertEqual(progress.first, 4 << 20, "the upload did not resume where it stopped")
+        XCTAssertEqual(progress.last, UInt64(data.count))
+        XCTAssertEqual(result.content, id)
+        XCTAssertEqual(result.pageCount, 3)
+        let storedFile = try Data(contentsOf: URL(fileURLWithPath: h.service.store.path(of: id.hex)))
+        XCTAssertEqual(storedFile, data)
+        // The same file again is not sent again (a valid possession proof)...
+        let third = try h.presenter("C")
+        var resent: [UInt64] = []
+        _ = try third.upload(path: path) { sent, _ in resent.append(sent) }
+        XCTAssertEqual(resent, [UInt64(data.count)])
+        // ...but knowing the id alone is not enough to claim it: without a proof, send from 0.
+        let (_, noProof, _) = try begin(third, data)
+        XCTAssertEqual(noProof.status, .sendFrom)
+        XCTAssertEqual(noProof.offset, 0)
+    }
+
+    func testACorruptedUploadIsRejectedByItsHash() throws {
+        let h = try Harness()
+        let c = try h.presenter("A")
+        let path = try Fixtures.numberedDeck(count: 2, in: Fixtures.tempDir("c"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (id, _, _) = try begin(c, data)
+        var corrupted = [UInt8](data)
+        corrupted[corrupted.count / 2] ^= 0xFF
+        c.send(.uploadChunk(UploadChunk(content: id, offset: 0, data: corrupted)))
+        XCTAssertServerError(.hashMismatch, try c.request(.uploadFinish(content: id)))
+        XCTAssertNil(h.service.store.item(id.hex))
+        XCTAssertServerError(.unknownContent, try h.moderator().present(id))
+        // Starting over with the right bytes works.
+        XCTAssertEqual(try c.upload(path: path).content, id)
+    }
+
+    func testSizeLimitAndQuotaSayWhich() throws {
+        let h = try Harness { $0.maxUploadMB = 2; $0.diskQuotaMB = 3 }
+        let c = try h.presenter("A")
+        let tooBig = try Data(contentsOf: URL(fileURLWithPath: try bigPDF(megabytes: 2.5)))
+        do {
+            _ = try begin(c, tooBig)
+            XCTFail("a 2.5 MiB file passed a 2 MiB limit")
+        } catch let e as LecternConnection.ClientError {
+            XCTAssertEqual(e.lecternError?.code, .fileTooLarge)
+            XCTAssertTrue(e.description.contains("limit"), e.description)
+        }
+        // 1.5 MiB fits; another 1.8 MiB fits the size limit but not the 3 MiB quota.
+        _ = try c.upload(path: try bigPDF(megabytes: 1.5))
+        let second = try Data(contentsOf: URL(fileURLWithPath: try bigPDF(megabytes: 1.8)))
+        do {
+            _ = try begin(c, second)
+            XCTFail("the quota was not enforced")
+        } catch let e as LecternConnection.ClientError {
+            XCTAssertEqual(e.lecternError?.code, .quotaFull)
+            XCTAssertTrue(e.description.lowercased().contains("storage") || e.description.lowercased().contains("quota"), e.description)
+        }
+    }
+
+    func testNonPDFUploadIsRefusedWithAReason() throws {
+        let h = try Harness()
+        let c = try h.presenter("A")
+        let dir = Fixtures.tempDir("np")
+        let path = dir + "/notes.pdf"
+        try Data("just some text, not a PDF".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertServerError(.unsupportedFileType, try c.upload(path: path))
+    }
+}

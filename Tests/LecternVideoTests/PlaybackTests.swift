@@ -1,0 +1,367 @@
+import Dispatch
+import Foundation
+import LecternCore
+import LecternTestSupport
+import LecternVideo
+import XCTest
+
+/// Playing on an output: the right frame at the right refresh, bars exact, pause, seek,
+/// stop, loop, damaged files, memory.
+final class PlaybackTests: XCTestCase {
+    let mode = DisplayMode.fullHD
+
+    /// Plays `path` to the end on a test output; the output reads each presented frame's number.
+    func play(_ path: String, clock: PlaybackClock = VirtualClock(), background: RGB = .black, loop: Bool = false,
+              control: PlaybackControl = PlaybackControl()) throws -> (TestOutput, PlaybackResult, ClipDecoder, PixelRect) {
+        let d = try ClipDecoder(path: path)
+        let out = TestOutput(mode: mode, clock: clock)
+        let rect = Fit.rect(for: d.info.shape, width: mode.width, height: mode.height)
+        let rot = d.info.rotation
+        out.reader = { Reader.number($0, rect: rect, rotation: rot) }
+        let result = ClipPlayback.play(d, on: out, background: background, loop: loop, control: control, clock: clock)
+        return (out, result, d, rect)
+    }
+
+    // MARK: timing
+
+    /// Real time at 60 Hz: every frame in order, each on the refresh its timestamp says.
+    func checkRealTime(_ spec: ClipSpec, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (out, result, d, _) = try play(Clips.make(spec), clock: MonotonicPlaybackClock())
+        d.close()
+        XCTAssertEqual(result.end, .ended, file: file, line: line)
+        let shown = out.shown
+        let numbers = shown.compactMap { $0.number }
+        XCTAssertEqual(numbers.count, shown.count, "\(spec.name): unreadable frames", file: file, line: line)
+        XCTAssertEqual(numbers, numbers.sorted(), "\(spec.name): out of order", file: file, line: line)
+        XCTAssertEqual(Set(numbers).count, numbers.count, "\(spec.name): a frame shown twice", file: file, line: line)
+        XCTAssertEqual(result.status.presented + result.status.dropped, spec.frameCount, file: file, line: line)
+        XCTAssertEqual(result.status.presented, shown.count, file: file, line: line)
+        // A shared, loaded machine stalls now and then (the exact cadence is checked on a
+        // virtual clock below): a few drops and late refreshes, never early, never drift.
+        XCTAssertLessThanOrEqual(result.status.dropped, spec.frameCount / 10, "\(spec.name): dropped", file: file, line: line)
+        let p = mode.frameInterval
+        let t0 = shown[0].time - Double(numbers[0]) / Double(spec.fps)
+        var late = 0
+        for s in shown {
+            let due = t0 + Double(s.number!) / Double(spec.fps)
+            let off = s.time - due
+            XCTAssertGreaterThan(off, -p / 2 - 0.002, "\(spec.name): frame \(s.number!) early by \(-off)", file: file, line: line)
+            if off > p / 2 + 0.001 { late += 1 }
+            XCTAssertLessThan(off, 4 * p, "\(spec.name): frame \(s.number!) late by \(off)", file: file, line: line)
+        }
+        XCTAssertLessThanOrEqual(late, max(2, spec.frameCount / 4), "\(spec.name): frames off their refresh", file: file, line: line)
+        XCTAssertEqual(shown.last!.time - shown.first!.time,
+                       Double(numbers.last! - numbers.first!) / Double(spec.fps), accuracy: 4 * p, file: file, line: line)
+    }
+
+    /// The same on a virtual clock (drawing takes no time): exactly every frame, each on the
+    /// refresh nearest its time.
+    func checkCadence(_ spec: ClipSpec, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (out, result, d, _) = try play(Clips.make(spec))
+        d.close()
+        XCTAssertEqual(result.end, .ended, file: file, line: line)
+        XCTAssertEqual(result.status.dropped, 0, file: file, line: line)
+        XCTAssertEqual(out.shown.map { $0.number }, Array(0..<spec.frameCount), file: file, line: line)
+        let p = mode.frameInterval
+        let t0 = out.shown[0].time
+        for (n, s) in out.shown.enumerated() {
+            let off = s.time - (t0 + Double(n) / Double(spec.fps))
+            XCTAssertLessThanOrEqual(abs(off), p / 2 + 1e-6, "\(spec.name): frame \(n) off by \(off)", file: file, line: line)
+        }
+    }
+
+    func testCadence25fps() throws { try checkCadence(ClipSpec(width: 640, height: 480, fps: 25, seconds: 1.5, container: "h264")) }
+    func testCadence30fps() throws { try checkCadence(ClipSpec(width: 640, height: 480, fps: 30, seconds: 1.5)) }
+    func testCadence60fps() throws {
+        try checkCadence(ClipSpec(width: 640, height: 480, fps: 60, seconds: 1, profile: "main", bframes: 2, container: "mkv"))
+    }
+
+    func testRealTime30fpsMP4() throws { try checkRealTime(ClipSpec(width: 640, height: 480, fps: 30, seconds: 1.5)) }
+    func testRealTime25fpsRawAnnexB() throws {
+        try checkRealTime(ClipSpec(width: 640, height: 480, fps: 25, seconds: 1.5, container: "h264"))
+    }
+    func testRealTime60fpsMatroska() throws {
+        try checkRealTime(ClipSpec(width: 640, height: 480, fps: 60, seconds: 1, profile: "main", bframes: 2, container: "mkv"))
+    }
+
+    // MARK: geometry
+
+    /// After playing, the screen shows the last frame in `rect` and exactly `background`
+    /// around it, though the buffers held an older slide.
+    func checkGeometry(_ spec: ClipSpec, expect: PixelRect, background: RGB = .black,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let (out, result, d, rect) = try play(Clips.make(spec), background: background)
+        d.close()
+        XCTAssertEqual(rect, expect, spec.name, file: file, line: line)
+        XCTAssertEqual(result.end, .ended, file: file, line: line)
+        XCTAssertEqual(out.shown.compactMap { $0.number }, Array(0..<spec.frameCount), file: file, line: line)
+        // Both buffers: the last and the one before.
+        XCTAssertGreaterThanOrEqual(out.presentCount, 2)
+        let f = out.readBack()
+        let w = f.width, h = f.height
+        for bar in [PixelRect(x: 0, y: 0, width: w, height: rect.y),
+                    PixelRect(x: 0, y: rect.maxY, width: w, height: h - rect.maxY),
+                    PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height),
+                    PixelRect(x: rect.maxX, y: rect.y, width: w - rect.maxX, height: rect.height)] where !bar.isEmpty {
+            XCTAssertTrue(f.isUniform(bar, background), "\(spec.name): bar \(bar) not exactly \(background)", file: file, line: line)
+        }
+        // The picture reaches the rect's edges (its ground is blue to every edge).
+        let midX = rect.x + rect.width / 2, midY = rect.y + rect.height / 2
+        for (x, y) in [(rect.x, midY), (rect.maxX - 1, midY), (midX, rect.y), (midX, rect.maxY - 1)] {
+            XCTAssertTrue(Reader.isBlueish(f.pixel(x: x, y: y)), "\(spec.name): (\(x), \(y)) is \(f.pixel(x: x, y: y))",
+                          file: file, line: line)
+        }
+        XCTAssertTrue(Reader.redCornerIsTopLeftOfSource(f, rect: rect, rotation: d.info.rotation), file: file, line: line)
+    }
+
+    func testFourByThreeIsPillarboxed() throws {
+        try checkGeometry(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.5), expect: PixelRect(x: 240, y: 0, width: 1440, height: 1080))
+    }
+    func testFullHDFillsTheScreen() throws {
+        try checkGeometry(ClipSpec(width: 1920, height: 1080, fps: 30, seconds: 0.4, container: "mkv"),
+                          expect: PixelRect(x: 0, y: 0, width: 1920, height: 1080))
+    }
+    func testPortraitIsPillarboxed() throws {
+        try checkGeometry(ClipSpec(width: 1080, height: 1920, fps: 30, seconds: 0.4),
+                          expect: PixelRect(x: 656, y: 0, width: 608, height: 1080))
+    }
+    /// 720×576 with 16:11 pixels is 1.818:1, wider than the screen: 1920×1056 at y = 12.
+    func testAnamorphicIsLetterboxed() throws {
+        try checkGeometry(ClipSpec(width: 720, height: 576, fps: 25, seconds: 0.4, sar: "16/11"),
+                          expect: PixelRect(x: 0, y: 12, width: 1920, height: 1056))
+    }
+    func testBarsTakeTheBackground() throws {
+        try checkGeometry(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.4, container: "h264"),
+                          expect: PixelRect(x: 240, y: 0, width: 1440, height: 1080), background: RGB(40, 40, 40))
+    }
+    func testRotatedClipIsTurned() throws {
+        try checkGeometry(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.4, rotateTag: 90),
+                          expect: PixelRect(x: 555, y: 0, width: 810, height: 1080))
+    }
+
+    // MARK: controls
+
+    /// Runs a real-time play on another thread; returns a way to wait for its result.
+    func playInBackground(_ path: String, control: PlaybackControl) throws -> (TestOutput, () -> PlaybackResult?) {
+        let d = try ClipDecoder(path: path)
+        let out = TestOutput(mode: mode)
+        let rect = Fit.rect(for: d.info.shape, width: mode.width, height: mode.height)
+        out.reader = { Reader.number($0, rect: rect) }
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        Thread.detachNewThread {
+            box.result = ClipPlayback.play(d, on: out, control: control)
+            d.close()
+            done.signal()
+        }
+        return (out, { done.wait(timeout: .now() + 15) == .success ? box.result : nil })
+    }
+
+    final class ResultBox: @unchecked Sendable { var result: PlaybackResult? }
+
+    func waitFor(_ what: String, timeout: Double = 3, _ condition: () -> Bool) {
+        let end = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > end { return XCTFail("timed out waiting for \(what)") }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    func testPauseHoldsTheFrameAndResumeGoesOn() throws {
+        let spec = ClipSpec(width: 640, height: 480, fps: 30, seconds: 2)
+        let control = PlaybackControl()
+        let (out, finish) = try playInBackground(Clips.make(spec), control: control)
+        waitFor("frames") { out.presentCount >= 15 }
+        control.pause()
+        waitFor("pause") { control.status.state == .paused }
+        let held = out.presentCount
+        let number = try XCTUnwrap(out.shown.last?.number)
+        XCTAssertEqual(control.status.position, Double(number) / 30, accuracy: 0.001)
+        Thread.sleep(forTimeInterval: 0.4)
+        XCTAssertEqual(out.presentCount, held, "presented while paused")
+        XCTAssertEqual(Reader.number(out.readBack(), rect: PixelRect(x: 240, y: 0, width: 1440, height: 1080)), number)
+        control.resume()
+        let result = try XCTUnwrap(finish())
+        XCTAssertEqual(result.end, .ended)
+        let numbers = out.shown.compactMap { $0.number }
+        XCTAssertEqual(numbers.count, out.shown.count)
+        // Nothing skipped across the pause: the frame after the held one came next, on time.
+        let i = try XCTUnwrap(numbers.firstIndex(of: number))
+        XCTAssertEqual(numbers[i + 1], number + 1)
+        let gap = out.shown[i + 1].time - out.shown[i].time
+        XCTAssertTrue(gap > 0.4 && gap < 2, "held for \(gap) s")
+        XCTAssertEqual(numbers.last, spec.frameCount - 1)
+        XCTAssertEqual(result.status.state, .stopped)
+    }
+
+    func testSeekWhilePlayingAndWhilePaused() throws {
+        let spec = ClipSpec(width: 640, height: 480, fps: 30, seconds: 3)
+        let control = PlaybackControl()
+        let (out, finish) = try playInBackground(Clips.make(spec), control: control)
+        waitFor("frames") { out.presentCount >= 5 }
+        control.seek(to: 2.0)
+        waitFor("the seek") { (out.shown.last?.number ?? 0) >= 60 }
+        let numbers = out.shown.compactMap { $0.number }
+        let jump = try XCTUnwrap(numbers.firstIndex { $0 >= 40 })
+        XCTAssertEqual(numbers[jump], 60, "seek to 2.0 s at 30 fps lands on frame 60: \(numbers)")
+        XCTAssertLessThan(numbers[jump - 1], 30)
+
+        control.pause()
+        waitFor("pause") { control.status.state == .paused }
+        let before = out.presentCount
+        control.seek(to: 1.0)
+        waitFor("the frame sought to") { out.presentCount == before + 1 }
+        XCTAssertEqual(out.shown.last?.number, 30)
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(out.presentCount, before + 1, "still paused after the seek")
+        XCTAssertEqual(control.status.state, .paused)
+        XCTAssertEqual(control.status.position, 1.0, accuracy: 0.001)
+        control.resume()
+        waitFor("playing again") { (out.shown.last?.number ?? 0) >= 33 }
+        let after = out.shown.compactMap { $0.number }
+        XCTAssertEqual(Array(after[(after.lastIndex(of: 30)!)...].prefix(4)), [30, 31, 32, 33])
+        control.stop()
+        let result = try XCTUnwrap(finish())
+        XCTAssertEqual(result.end, .stopped)
+    }
+
+    func testStopEndsPromptly() throws {
+        let control = PlaybackControl()
+        let (out, finish) = try playInBackground(Clips.make(ClipSpec(width: 640, height: 480, fps: 5, seconds: 3, gop: 5)),
+                                                 control: control)
+        waitFor("frames") { out.presentCount >= 2 }
+        let t0 = Date()
+        control.stop()
+        let result = try XCTUnwrap(finish())
+        XCTAssertEqual(result.end, .stopped)
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 0.12, "a 5 fps clip waits 200 ms between frames; stop must not")
+        XCTAssertLessThan(out.presentCount, 10)
+    }
+
+    func testLoopStartsAgainOnTime() throws {
+        let spec = ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.6, gop: 5)
+        let clock = VirtualClock()
+        let control = PlaybackControl()
+        let n = spec.frameCount
+        let d = try ClipDecoder(path: Clips.make(spec))
+        defer { d.close() }
+        let out = TestOutput(mode: mode, clock: clock)
+        let rect = Fit.rect(for: d.info.shape, width: 1920, height: 1080)
+        out.reader = { Reader.number($0, rect: rect) }
+        out.inspect = { _ in if out.presentCount + 1 >= 2 * n + 5 { control.stop() } }
+        let result = ClipPlayback.play(d, on: out, loop: true, control: control, clock: clock)
+        XCTAssertEqual(result.end, .stopped)
+        let shown = out.shown
+        XCTAssertEqual(shown.map { $0.number }, (0..<(2 * n + 5)).map { $0 % n })
+        // Continuous time across the loop: shown k frames in is at k / 25 s.
+        for (k, s) in shown.enumerated() {
+            XCTAssertEqual(s.time - shown[0].time, Double(k) / 25, accuracy: mode.frameInterval / 2 + 1e-6, "frame \(k)")
+        }
+        XCTAssertEqual(result.status.dropped, 0)
+        XCTAssertTrue(result.status.loop)
+    }
+
+    // MARK: damaged files
+
+    /// A damaged clip shows what decodes, in order, then ends cleanly: no trap, no hang.
+    func checkDamaged(_ path: String, frames: Int, atLeast: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let d: ClipDecoder
+        do { d = try ClipDecoder(path: path) } catch {
+            return XCTFail("\(path): can't open (\(error))", file: file, line: line)
+        }
+        defer { d.close() }
+        let clock = VirtualClock()
+        let out = TestOutput(mode: mode, clock: clock)
+        let rect = Fit.rect(for: d.info.shape, width: 1920, height: 1080)
+        out.reader = { Reader.number($0, rect: rect) }
+        let result = ClipPlayback.play(d, on: out, control: PlaybackControl(), clock: clock)
+        switch result.end {
+        case .ended, .failed: break
+        case .stopped: XCTFail("\(path): stopped?", file: file, line: line)
+        }
+        // The intact start plays exactly; past the damage, frames the decoder conceals may
+        // show parts of other pictures or be unreadable, and lost ones are skipped.
+        let numbers = out.shown.map { $0.number }
+        XCTAssertEqual(numbers.prefix(atLeast).map { $0 }, (0..<atLeast).map { $0 }, "\(path): \(numbers)", file: file, line: line)
+        XCTAssertTrue(numbers.allSatisfy { ($0 ?? 0) < frames }, "\(path): \(numbers)", file: file, line: line)
+        XCTAssertLessThanOrEqual(numbers.count, frames, file: file, line: line)
+        XCTAssertEqual(result.status.presented, numbers.count, file: file, line: line)
+        // Time never ran away: the play took about as long as what was shown.
+        if let first = out.shown.first, let last = out.shown.last {
+            XCTAssertLessThan(last.time - first.time, Double(frames) / 25 + 1.5, file: file, line: line)
+        }
+    }
+
+    func testTruncatedFilesPlayWhatTheyCan() throws {
+        let n = 50
+        for spec in [ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
+                     ClipSpec(fps: 25, seconds: 2, container: "h264")] {
+            let cut = try Clips.truncated(Clips.make(spec), fraction: 0.6)
+            try checkDamaged(cut, frames: n, atLeast: n * 4 / 10)
+            // And the probe still accepts it (the start decodes).
+            XCTAssertNoThrow(try ClipProbe.probe(path: cut))
+        }
+    }
+
+    func testFlippedBytesPlayWhatTheyCan() throws {
+        let n = 50
+        for spec in [ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
+                     ClipSpec(fps: 25, seconds: 2, container: "h264")] {
+            let path = try Clips.make(spec)
+            // Keyframes (every 12) hold most of the bytes: half way in is past the first GOP.
+            try checkDamaged(try Clips.flipped(path, at: 0.5, count: 300), frames: n, atLeast: 12)
+            try checkDamaged(try Clips.flipped(path, at: 0.75, count: 200_000), frames: n, atLeast: 24)
+        }
+    }
+
+    /// Bytes flipped all over (a seeded scatter, the header spared): never a trap or a hang.
+    func testScatteredDamageEndsCleanly() throws {
+        for spec in [ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
+                     ClipSpec(fps: 25, seconds: 2, container: "h264")] {
+            let original = try Data(contentsOf: URL(fileURLWithPath: Clips.make(spec)))
+            var seed: UInt64 = 0x9E3779B97F4A7C15
+            for round in 0..<8 {
+                var data = original
+                for _ in 0..<(4 + round * 4) {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    let at = data.count / 10 + Int(seed >> 33) % (data.count - data.count / 10)
+                    data[at] ^= UInt8(truncatingIfNeeded: seed >> 20) | 1
+                }
+                let path = Clips.dir + "/scatter\(round)-" + spec.name
+                try data.write(to: URL(fileURLWithPath: path))
+                guard let d = try? ClipDecoder(path: path) else { continue }   // refused at open: fine
+                let clock = VirtualClock()
+                let out = TestOutput(mode: mode, clock: clock)
+                let result = ClipPlayback.play(d, on: out, control: PlaybackControl(), clock: clock)
+                d.close()
+                XCTAssertNotEqual(result.end, .stopped)
+                XCTAssertLessThanOrEqual(result.status.presented, 50 + 2, "\(path)")
+                if let first = out.shown.first, let last = out.shown.last {
+                    XCTAssertLessThan(last.time - first.time, 2 + 2 * 1.0 + 0.1, "\(path): time ran away")
+                }
+            }
+        }
+    }
+
+    // MARK: resources
+
+    func testHundredPlaysDoNotGrowMemory() throws {
+        let path = try Clips.make(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.6, gop: 5))
+        func once() throws {
+            let clock = VirtualClock()
+            let d = try ClipDecoder(path: path)
+            let out = TestOutput(mode: mode, clock: clock)
+            let r = ClipPlayback.play(d, on: out, control: PlaybackControl(), clock: clock)
+            d.close()
+            XCTAssertEqual(r.end, .ended)
+            XCTAssertEqual(r.status.presented, 15)
+        }
+        for _ in 0..<5 { try once() }
+        let before = residentBytes()
+        for _ in 0..<100 { try once() }
+        let after = residentBytes()
+        let grown = Double(after - before) / 1_048_576
+        print("resident memory: \(before / 1_048_576) MB before, \(after / 1_048_576) MB after 100 plays")
+        XCTAssertLessThan(grown, 20, "resident memory grew \(grown) MB over 100 plays")
+    }
+}
