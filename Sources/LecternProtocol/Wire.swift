@@ -9,6 +9,12 @@ public struct ByteReader {
         self.index = self.bytes.startIndex
     }
 
+    /// Over an array without copying it (a frame body of up to 1 MiB).
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes[...]
+        self.index = self.bytes.startIndex
+    }
+
     public var remaining: Int { bytes.endIndex - index }
     public var isAtEnd: Bool { index >= bytes.endIndex }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Dispatch
 import Foundation
 import LecternCore
@@ -41,6 +42,9 @@ final class Room: @unchecked Sendable {
         var session: UploadSession
         var handle: FileHandle?
         var beginTag: UInt16
+        /// SHA-256 of the bytes so far, when the upload started at byte 0 (a resumed one is
+        /// hashed from the file at the end).
+        var hasher: SHA256?
         /// After a failed chunk, later chunks of this file are dropped silently.
         var failed = false
     }
@@ -605,7 +609,8 @@ final class Room: @unchecked Sendable {
         do {
             let handle = try uploadArea.open(hex, at: offset)
             if before > offset { usedBytes -= min(usedBytes, before - offset) }
-            c.uploads[b.content] = Upload(session: UploadSession(begin: b, alreadyStored: offset), handle: handle, beginTag: tag)
+            c.uploads[b.content] = Upload(session: UploadSession(begin: b, alreadyStored: offset), handle: handle, beginTag: tag,
+                                          hasher: offset == 0 ? SHA256() : nil)
             writers[b.content] = c.id
             send(.uploadReady(UploadReady(content: b.content, status: .sendFrom, offset: offset)), to: c, tag: tag)
         } catch {
@@ -621,6 +626,7 @@ final class Room: @unchecked Sendable {
             if usedBytes + UInt64(ch.data.count) > quota { throw LecternError.quotaFull(quota: quota) }
             let progress = try u.session.accept(offset: ch.offset, count: ch.data.count)
             guard let handle = u.handle else { throw LecternError.noUpload }
+            u.hasher?.update(data: ch.data)
             do { try handle.write(contentsOf: ch.data) } catch {
                 throw LecternError(.storageFailed, message: "The appliance can't store the file: \(error)")
             }
@@ -647,7 +653,7 @@ final class Room: @unchecked Sendable {
             do {
                 try u.handle?.synchronize()
                 try u.handle?.close()
-                let actual = try uploadArea.sha256(hex)
+                let actual = try u.hasher.map { $0.finalize().map { String(format: "%02x", $0) }.joined() } ?? uploadArea.sha256(hex)
                 if actual != hex {
                     uploadArea.remove(hex)
                     result = .failure(.hashMismatch)

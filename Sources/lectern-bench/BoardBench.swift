@@ -34,8 +34,13 @@ func runBoardBenchmarks(turns: Int) throws {
         if c == nil { Fixtures.wait(seconds: 0.2) }
     }
     guard let c else { throw Fixtures.ToolError(description: "lecternd did not come up in the guest") }
-    let log = (try? String(contentsOfFile: dir + "/guest.log", encoding: .utf8)) ?? ""
-    let firstFrame = log.components(separatedBy: "start to first frame on the output: ").dropFirst().first?.prefix { $0.isNumber } ?? "?"
+    var firstFrame: Substring = "?"
+    let logDeadline = Date().addingTimeInterval(10)
+    while firstFrame == "?", Date() < logDeadline {   // the guest's log reaches us through 9p
+        let log = (try? String(contentsOfFile: dir + "/guest.log", encoding: .utf8)) ?? ""
+        if let v = log.components(separatedBy: "start to first frame on the output: ").dropFirst().first?.prefix(while: { $0.isNumber }), !v.isEmpty { firstFrame = v }
+        else { Fixtures.wait(seconds: 0.2) }
+    }
     try c.register(name: "bench", role: .presenter, passcode: "bench-board-pass")
     _ = try c.requestFloor()
     let deck = try Fixtures.numberedDeck(count: 12, in: dir)
