@@ -22,7 +22,7 @@ final class VirtualBoardTests: XCTestCase {
 
         init(device: String, width: Int, height: Int, lecterndArgs: [String] = [], waitForService: Bool = true) throws {
             dir = Fixtures.tempDir("vboard-\(device)")
-            port = Board.freePort()
+            port = try Fixtures.freePort()
             let config = """
             room = "Board Room"
             port = 7420
@@ -50,23 +50,6 @@ final class VirtualBoardTests: XCTestCase {
         }
 
         deinit { _ = try? Fixtures.run(vboard, ["stop", "--run-dir", dir]) }
-
-        static func freePort() -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = 0
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
-                    bind(fd, p, len)
-                    return getsockname(fd, p, &len)
-                }
-            }
-            return Int(UInt16(bigEndian: addr.sin_port))
-        }
 
         /// Polls until the service in the guest says hello (or its log shows it gave up).
         func waitUntilServing(timeout: Double = 120) throws {

@@ -179,20 +179,7 @@ final class ChromeDriver {
 
     deinit { quit() }
 
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
-        }
-        guard ok else { throw WebDriverError("no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: addr.sin_port))
-    }
+    static func freePort() throws -> Int { try Fixtures.freePort() }
 }
 
 /// One browser window.
