@@ -141,11 +141,28 @@ public struct ClipState: Codable, Equatable, Sendable {
     public var positionMs: UInt32
     public var durationMs: UInt32
     public var loop: Bool
+    /// Frames shown so far in this play, and frames dropped because they would have come late.
+    public var presentedFrames: UInt32
+    public var droppedFrames: UInt32
 
-    public init(state: Playback, positionMs: UInt32, durationMs: UInt32, loop: Bool) {
+    public init(state: Playback, positionMs: UInt32, durationMs: UInt32, loop: Bool,
+                presentedFrames: UInt32 = 0, droppedFrames: UInt32 = 0) {
         self.state = state
         self.positionMs = positionMs
         self.durationMs = durationMs
         self.loop = loop
+        self.presentedFrames = presentedFrames
+        self.droppedFrames = droppedFrames
+    }
+
+    enum CodingKeys: String, CodingKey { case state, positionMs, durationMs, loop, presentedFrames, droppedFrames }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = try c.decode(Playback.self, forKey: .state)
+        positionMs = try c.decode(UInt32.self, forKey: .positionMs)
+        durationMs = try c.decode(UInt32.self, forKey: .durationMs)
+        loop = try c.decode(Bool.self, forKey: .loop)
+        presentedFrames = try c.decodeIfPresent(UInt32.self, forKey: .presentedFrames) ?? 0
+        droppedFrames = try c.decodeIfPresent(UInt32.self, forKey: .droppedFrames) ?? 0
     }
 }

@@ -251,7 +251,9 @@ final class Room: @unchecked Sendable {
         let state: ClipState.Playback = c.status.state == .paused ? .paused : c.status.state == .stopped ? .stopped : .playing
         return ScreenState(content: c.content, page: 0, pageCount: 0, blank: .none,
                            clip: ClipState(state: state, positionMs: UInt32(max(0, c.status.position) * 1000),
-                                           durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop))
+                                           durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop,
+                                           presentedFrames: UInt32(clamping: c.status.presented),
+                                           droppedFrames: UInt32(clamping: c.status.dropped)))
     }
 
     // MARK: meeting events

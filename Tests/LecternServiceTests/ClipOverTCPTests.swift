@@ -52,6 +52,9 @@ final class ClipOverTCPTests: XCTestCase {
         XCTAssertEqual(s.screen.content?.kind, .clip)
         XCTAssertEqual(Double(s.screen.clip?.durationMs ?? 0), 3000, accuracy: 100)
 
+        // The counts travel in the state: frames shown climb while it plays.
+        let counted = try a.waitForState { ($0.screen.clip?.presentedFrames ?? 0) > 5 }
+        XCTAssertLessThanOrEqual(counted.screen.clip?.droppedFrames ?? 99, counted.screen.clip?.presentedFrames ?? 0)
         _ = try a.request(.clipPause)
         XCTAssertEqual(try a.waitForState { $0.screen.clip?.state == .paused }.screen.clip?.state, .paused)
         _ = try a.request(.clipSeek(positionMs: 1000))
