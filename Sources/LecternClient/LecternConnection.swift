@@ -168,13 +168,24 @@ public final class LecternConnection: @unchecked Sendable {
 
     /// The frame on the output now, as PNG bytes.
     public func screenshot() throws -> Data {
-        let tag = send(.screenshotRequest)
+        try image(tag: send(.screenshotRequest), what: "screenshot")
+    }
+
+    /// A page of an upload as the output would show it, at most `maxWidth`×`maxHeight`
+    /// (0 = the output's size on that side), as PNG (docs/protocol.md, page-preview).
+    public func pagePreview(_ content: ContentID, page: UInt32, maxWidth: UInt16, maxHeight: UInt16 = 0) throws -> Data {
+        try image(tag: send(.pagePreview(PagePreviewRequest(content: content, page: page, maxWidth: maxWidth, maxHeight: maxHeight))),
+                  what: "page preview")
+    }
+
+    /// Collects the screenshot-data pieces answering the request sent with `tag`.
+    private func image(tag: UInt16, what: String) throws -> Data {
         var png = Data()
         while true {
-            guard case .screenshotData(let piece) = try reply(tag: tag, what: "screenshot") else {
-                throw ClientError.unexpected("screenshot")
+            guard case .screenshotData(let piece) = try reply(tag: tag, what: what) else {
+                throw ClientError.unexpected(what)
             }
-            guard Int(piece.offset) == png.count else { throw ClientError.unexpected("screenshot piece out of order") }
+            guard Int(piece.offset) == png.count else { throw ClientError.unexpected("\(what) piece out of order") }
             png.append(contentsOf: piece.data)
             if png.count >= Int(piece.totalSize) { return png }
         }

@@ -61,6 +61,17 @@ public enum Fit {
         return rect(aspect: source.displayAspect, in: area)
     }
 
+    /// The size of a preview of a `width`×`height` output: the largest size with the
+    /// output's aspect that fits in `maxWidth`×`maxHeight` (0 = no limit on that side) and
+    /// is no larger than the output itself.
+    public static func previewSize(width: Int, height: Int, maxWidth: Int, maxHeight: Int) -> (width: Int, height: Int) {
+        guard width > 0, height > 0 else { return (max(1, width), max(1, height)) }
+        let mw = maxWidth > 0 ? min(maxWidth, width) : width
+        let mh = maxHeight > 0 ? min(maxHeight, height) : height
+        let r = rect(aspect: Double(width) / Double(height), in: PixelRect(x: 0, y: 0, width: mw, height: mh))
+        return (max(1, r.width), max(1, r.height))
+    }
+
     /// The largest rectangle of display aspect `aspect` (width/height) centred in `area`.
     public static func rect(aspect: Double, in area: PixelRect) -> PixelRect {
         guard aspect.isFinite, aspect > 0, !area.isEmpty else { return area }

@@ -58,12 +58,14 @@ public enum Command: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     // screenshot (new)
     case screenshotRequest = 0x50
     case screenshotData = 0x51
+    // page preview (new)
+    case pagePreview = 0x52
 
     public var sender: Sender {
         switch self {
         case .register, .unregister, .floorRequest, .floorRelease, .floorModerate, .control, .stateRequest,
              .clipPlay, .clipPause, .clipStop, .clipSeek, .clipResume, .present, .clear,
-             .uploadBegin, .uploadChunk, .uploadFinish, .screenshotRequest:
+             .uploadBegin, .uploadChunk, .uploadFinish, .screenshotRequest, .pagePreview:
             return .client
         case .ping, .pong:
             return .either
@@ -116,6 +118,7 @@ public enum Command: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .uploadProgress: "upload-progress"
         case .screenshotRequest: "screenshot-request"
         case .screenshotData: "screenshot-data"
+        case .pagePreview: "page-preview"
         }
     }
 }

@@ -193,6 +193,22 @@ public struct ScreenshotChunk: Equatable, Sendable {
     }
 }
 
+/// page-preview (0x52): a page of an upload as the output would show it, small.
+public struct PagePreviewRequest: Equatable, Sendable {
+    public var content: ContentID
+    /// 1-based; 0 means 1.
+    public var page: UInt32
+    /// The largest image the client wants; 0 = no limit on that side (the output's size).
+    public var maxWidth: UInt16
+    public var maxHeight: UInt16
+    public init(content: ContentID, page: UInt32, maxWidth: UInt16, maxHeight: UInt16 = 0) {
+        self.content = content
+        self.page = page
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
+    }
+}
+
 /// Every message of protocol version 1, both directions.
 public enum Message: Equatable, Sendable {
     // session
@@ -245,6 +261,8 @@ public enum Message: Equatable, Sendable {
     // screenshot
     case screenshotRequest
     case screenshotData(ScreenshotChunk)
+    // page preview (answered with screenshot-data)
+    case pagePreview(PagePreviewRequest)
 
     public var command: Command {
         switch self {
@@ -290,6 +308,7 @@ public enum Message: Equatable, Sendable {
         case .uploadProgress: .uploadProgress
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
+        case .pagePreview: .pagePreview
         }
     }
 
@@ -422,6 +441,8 @@ public enum Message: Equatable, Sendable {
             w.bytes(c.bytes); w.u64(stored)
         case .screenshotData(let s):
             w.u32(s.width); w.u32(s.height); w.u32(s.totalSize); w.u32(s.offset); w.bytes(s.data)
+        case .pagePreview(let p):
+            w.bytes(p.content.bytes); w.u32(p.page); w.u16(p.maxWidth); w.u16(p.maxHeight)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
              .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
              .presentOK, .clear, .screenshotRequest:
@@ -600,6 +621,10 @@ public enum Message: Equatable, Sendable {
             guard data.count <= ProtocolLimits.maxChunkLength else { throw WireError.invalid("a chunk carries at most \(ProtocolLimits.maxChunkLength) bytes") }
             guard UInt64(offset) + UInt64(data.count) <= UInt64(total) else { throw WireError.invalid("the chunk ends past the total size") }
             m = .screenshotData(ScreenshotChunk(width: w, height: h, totalSize: total, offset: offset, data: data))
+        case .pagePreview:
+            let c = try contentID(&r)
+            let page = try r.u32()
+            m = .pagePreview(PagePreviewRequest(content: c, page: page, maxWidth: try r.u16(), maxHeight: try r.u16()))
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

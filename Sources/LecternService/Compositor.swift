@@ -89,6 +89,19 @@ public final class Compositor: @unchecked Sendable {
         }
     }
 
+    /// Page `page` of `content` as the output would show it (same background, bars and
+    /// overscan), at `width`×`height`: the page rendered at that size by the same pipeline
+    /// — sharper and cheaper than scaling the full frame down — and kept in the page cache.
+    public func preview(content: String, page: Int, width: Int, height: Int) throws -> Frame {
+        var s = settings
+        s.width = width; s.height = height
+        let key = PageCache.Key(content: content, page: page, look: s.look)
+        if let f = cache.lookup(key) { return f }
+        let f = try Self.renderPage(documents(content), page: page, settings: s)
+        cache.insert(f, for: key)
+        return f
+    }
+
     /// Changes what the idle screen says (room renamed, address changed).
     public func setIdle(_ screen: IdleScreen) {
         lock.lock(); defer { lock.unlock() }

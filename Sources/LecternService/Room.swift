@@ -455,6 +455,7 @@ final class Room: @unchecked Sendable {
             case .uploadChunk(let ch): try uploadChunk(ch, c: c, tag: tag)
             case .uploadFinish(let content): try uploadFinish(content, c: c, me: me, tag: tag)
             case .screenshotRequest: screenshot(c: c, tag: tag)
+            case .pagePreview(let p): try pagePreview(p, me: me, c: c, tag: tag)
             default:
                 throw LecternError.unknownCommand(h.command)
             }
@@ -709,6 +710,42 @@ final class Room: @unchecked Sendable {
             loop.execute { [self] in
                 for piece in ScreenshotChunk.split(png: png, width: UInt32(frame.width), height: UInt32(frame.height)) {
                     send(.screenshotData(piece), to: c, tag: tag)
+                }
+            }
+        }
+    }
+
+    // MARK: page previews
+
+    /// A page of an upload as the output would show it, small (the web remote's "next
+    /// slide"). For those who may present the file: its uploaders and the moderator —
+    /// the audience sees slides when they are shown, not before.
+    private func pagePreview(_ p: PagePreviewRequest, me: DeviceID, c: Connection, tag: UInt16) throws {
+        guard let item = store.item(p.content.hex) else { throw LecternError.unknownContent }
+        if meeting.devices[me]?.role != .moderator && owners[p.content]?.contains(me) != true {
+            throw LecternError(.notYourContent, message: "Only the person who uploaded it or the moderator can preview its pages.")
+        }
+        guard item.kind == .pdf else {
+            throw LecternError(.wrongKind, detail: UInt64(ContentKind.clip.rawValue), message: "That is a clip — only PDF pages have previews.")
+        }
+        let page = max(1, Int(p.page))
+        guard page <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(page), pageCount: UInt32(item.pages)) }
+        let hex = p.content.hex
+        work.async { [self] in
+            let compositor = stage.compositor
+            let size = Fit.previewSize(width: compositor.settings.width, height: compositor.settings.height,
+                                       maxWidth: Int(p.maxWidth), maxHeight: Int(p.maxHeight))
+            let result: Result<[ScreenshotChunk], LecternError>
+            do {
+                let frame = try compositor.preview(content: hex, page: page, width: size.width, height: size.height)
+                result = .success(ScreenshotChunk.split(png: [UInt8](PNG.encode(frame)), width: UInt32(frame.width), height: UInt32(frame.height)))
+            } catch {
+                result = .failure(Self.lecternError(error))
+            }
+            loop.execute { [self] in
+                switch result {
+                case .success(let pieces): for piece in pieces { send(.screenshotData(piece), to: c, tag: tag) }
+                case .failure(let e): fail(c, tag: tag, e, request: Command.pagePreview.rawValue)
                 }
             }
         }

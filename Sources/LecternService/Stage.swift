@@ -10,7 +10,10 @@ import LecternVideo
 /// that can't be rendered leaves the previous frame on the output and throws.
 public final class Stage: @unchecked Sendable {
     public let output: Output
+    /// Replaced only on `queue`, under `compositorLock`, so readers off the queue (page
+    /// previews while a clip holds the queue) never wait for the stage.
     private var _compositor: Compositor
+    private let compositorLock = NSLock()
     private let queue = DispatchQueue(label: "lectern.stage")
     private var current: Scene = .idle
 
@@ -20,7 +23,7 @@ public final class Stage: @unchecked Sendable {
     }
 
     /// The frame pipeline for the output's current mode.
-    public var compositor: Compositor { queue.sync { _compositor } }
+    public var compositor: Compositor { compositorLock.withLock { _compositor } }
 
     /// The scene on the output now.
     public var scene: Scene { queue.sync { current } }
@@ -34,7 +37,8 @@ public final class Stage: @unchecked Sendable {
     private func showLocked(_ scene: Scene) throws {
         let mode = output.mode
         if mode.width != _compositor.settings.width || mode.height != _compositor.settings.height {
-            _compositor = _compositor.resized(width: mode.width, height: mode.height)
+            let resized = _compositor.resized(width: mode.width, height: mode.height)
+            compositorLock.withLock { _compositor = resized }
         }
         let frame = try _compositor.frame(for: scene)
         try output.present(frame)

@@ -221,6 +221,24 @@ struct ScreenshotCommand: ParsableCommand {
     }
 }
 
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Save a page of a PDF as the output would show it, small, as PNG (without showing it).")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "A PDF file (uploaded first) or a content id.") var target: String
+    @Argument(help: "Where to write the PNG.") var output: String
+    @Option(help: "The page.") var page: UInt32 = 1
+    @Option(help: "Largest width in pixels (0: the output's).") var width: UInt16 = 480
+    @Option(help: "Largest height in pixels (0: the output's).") var height: UInt16 = 0
+    func run() throws {
+        let png = try withConnection(connection) { c in
+            try c.pagePreview(resolveContent(target, c), page: page, maxWidth: width, maxHeight: height)
+        }
+        try png.write(to: URL(fileURLWithPath: output), options: .atomic)
+    }
+}
+
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "watch", abstract: "Print every state change until interrupted.")
     @OptionGroup var connection: ConnectionOptions

@@ -13,7 +13,7 @@ struct Lectern: ParsableCommand {
         subcommands: [StatusCommand.self, UploadCommand.self, PresentCommand.self, NextCommand.self, PrevCommand.self,
                       GotoCommand.self, BlankCommand.self, UnblankCommand.self, ClearCommand.self, FloorCommand.self,
                       KickCommand.self, PlayCommand.self, PauseCommand.self, ResumeCommand.self, SeekCommand.self,
-                      StopCommand.self, ScreenshotCommand.self, WatchCommand.self, RenderCommand.self,
+                      StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
                       HashPasscodeCommand.self, DemoDeckCommand.self])
 }
 

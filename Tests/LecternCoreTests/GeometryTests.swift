@@ -75,6 +75,19 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(Fit.safeArea(width: 100, height: 100, overscanPercent: 80), PixelRect(x: 25, y: 25, width: 50, height: 50))
     }
 
+    func testPreviewSize() {
+        func size(_ w: Int, _ h: Int, _ mw: Int, _ mh: Int) -> [Int] {
+            let s = Fit.previewSize(width: w, height: h, maxWidth: mw, maxHeight: mh)
+            return [s.width, s.height]
+        }
+        XCTAssertEqual(size(1920, 1080, 480, 0), [480, 270], "width bounds, aspect kept")
+        XCTAssertEqual(size(1920, 1080, 480, 200), [356, 200], "height bounds when tighter")
+        XCTAssertEqual(size(1920, 1080, 0, 0), [1920, 1080], "no limit: the output's size")
+        XCTAssertEqual(size(1920, 1080, 4000, 4000), [1920, 1080], "never larger than the output")
+        XCTAssertEqual(size(1280, 1024, 320, 0), [320, 256])
+        XCTAssertEqual(size(1920, 1080, 1, 1), [1, 1], "tiny, but never empty")
+    }
+
     func testModeParsing() {
         XCTAssertEqual(DisplayMode(parsing: "1920x1080"), DisplayMode(width: 1920, height: 1080, refresh: 60))
         XCTAssertEqual(DisplayMode(parsing: "1280x1024@75"), DisplayMode(width: 1280, height: 1024, refresh: 75))

@@ -31,6 +31,11 @@ final class MessageTests: XCTestCase {
                        [0x02, 0x01, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0x0A, 0x0B, 0x00, 0x01, 0x78])
         XCTAssertEqual(Message.error(.kicked).encodeBody()[2], 1, "fatal flag")
         XCTAssertEqual(Message.floorRequest.encode(tag: 0x0102, deviceID: 3), [0x06, 3, 1, 2, 0, 0, 0, 8])
+        // page-preview: content id, u32 page, u16 max width, u16 max height — 40 bytes.
+        let preview = Message.pagePreview(PagePreviewRequest(content: cid(1), page: 0x0102_0304, maxWidth: 480, maxHeight: 0x0A0B)).encodeBody()
+        XCTAssertEqual(preview.count, 40)
+        XCTAssertEqual(Array(preview[32...]), [1, 2, 3, 4, 0x01, 0xE0, 0x0A, 0x0B])
+        XCTAssertEqual(Command.pagePreview.sender, .client)
     }
 
     func testTruncatedBodiesAreMalformed() {

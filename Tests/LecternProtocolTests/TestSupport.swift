@@ -74,5 +74,7 @@ func sampleMessages() -> [Message] {
         .uploadProgress(content: cid(10), stored: 8 << 20),
         .screenshotRequest,
         .screenshotData(ScreenshotChunk(width: 1920, height: 1080, totalSize: 100, offset: 50, data: Array(repeating: 1, count: 50))),
+        .pagePreview(PagePreviewRequest(content: cid(11), page: 70_000, maxWidth: 480, maxHeight: 0)),
+        .pagePreview(PagePreviewRequest(content: cid(12), page: 0, maxWidth: 0, maxHeight: 65_535)),
     ]
 }

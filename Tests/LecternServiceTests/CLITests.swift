@@ -62,6 +62,16 @@ final class CLITests: XCTestCase {
         let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1280, height: 720))
         XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: shot), expected), 0, "pixels differ")
 
+        // The next slide, small, without showing it.
+        let next = d.dir + "/next.png"
+        let pv = try d.lectern(["preview", id, next, "--page", "3", "--width", "320"])
+        XCTAssertEqual(pv.status, 0, pv.err)
+        let small = try Compositor.renderPage(PDFDocument(path: pdf), page: 3, settings: .init(width: 320, height: 180))
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: next), small), 0, "preview pixels differ")
+        let notMine = try d.lectern(["preview", id, next], name: "someone-else")
+        XCTAssertEqual(notMine.status, 13, notMine.err)
+        XCTAssertTrue(notMine.err.contains("uploaded it or the moderator"), notMine.err)
+
         let status = try d.lectern(["status", "--json"])
         XCTAssertEqual(status.status, 0)
         XCTAssertTrue(status.out.contains("\"page\":2"), status.out)

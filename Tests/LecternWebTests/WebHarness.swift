@@ -87,6 +87,39 @@ final class WebHarness {
         try Compositor.renderPage(PDFDocument(path: pdf), page: page, settings: service.stage.compositor.settings)
     }
 
+    /// The pipeline's frame of a page at a preview size, with the service's look.
+    func expectedPreview(pdf: String, page: Int, width: Int, height: Int) throws -> Frame {
+        var s = service.stage.compositor.settings
+        s.width = width; s.height = height
+        return try Compositor.renderPage(PDFDocument(path: pdf), page: page, settings: s)
+    }
+
+    /// Waits until the page's next-slide thumbnail shows `page`, then checks it pixel for
+    /// pixel against the pipeline's render of that page at the thumbnail's size.
+    func assertNextSlide(_ b: WebSession, pdf: String, page: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        try b.poll("the next slide: page \(page)") {
+            try b.execute("""
+                const n = window.Lectern.app.next, img = document.getElementById('next-img');
+                return !document.getElementById('upnext').hidden && n.key.endsWith('#' + arguments[0])
+                  && n.done === n.key && n.url === img.src && img.complete && img.naturalWidth > 0
+                """, [page]) as? Bool == true
+        }
+        let b64 = try b.executeAsync("""
+            const done = arguments[arguments.length - 1];
+            window.Lectern.app.next.png.arrayBuffer().then((buf) => {
+              const u = new Uint8Array(buf);
+              let s = '';
+              for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+              done(btoa(s));
+            }, (e) => done('failed: ' + e));
+            """) as? String ?? ""
+        guard let png = Data(base64Encoded: b64) else { return XCTFail("the thumbnail's bytes: \(b64.prefix(80))", file: file, line: line) }
+        let shown = try PNG.decode(png)
+        XCTAssertEqual([shown.width, shown.height], [480, 270], "480 wide, the output's aspect", file: file, line: line)
+        let diff = PixelCompare.differingPixels(shown, try expectedPreview(pdf: pdf, page: page, width: shown.width, height: shown.height))
+        XCTAssertEqual(diff, 0, "the next-slide thumbnail differs from page \(page) in \(diff) pixels", file: file, line: line)
+    }
+
     /// Waits until the service's screen is on `page`, then checks the output pixel for pixel.
     func assertOutputShows(pdf: String, page: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let deadline = Date().addingTimeInterval(20)

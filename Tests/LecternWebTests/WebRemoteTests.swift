@@ -212,10 +212,25 @@ final class WebRemoteTests: XCTestCase {
         try h.assertOutputShows(pdf: pdf, page: 1)
         try b.poll("page 1 in the page") { try b.text("#page-label") == "1 / 3" }
         XCTAssertEqual(try b.text("#next-label"), "Next: page 2")
+        // The next slide as the output will show it, under the live picture.
+        try h.assertNextSlide(b, pdf: pdf, page: 2)
+        XCTAssertEqual(try b.text("#next-page"), "Page 2 of 3")
+
+        // Someone else in the room sees the screen, not what comes next.
+        let viewer = try h.browser(width: 360, height: 740)
+        try h.joinAndWait(viewer, name: "Eve's phone")
+        try viewer.poll("the viewer's preview request answered") {
+            try viewer.execute("const n = window.Lectern.app.next; return n.key !== '' && n.done === n.key") as? Bool == true
+        }
+        XCTAssertFalse(try viewer.displayed(XCTUnwrap(viewer.find("#upnext"))), "a viewer sees the next slide")
+        XCTAssertEqual(try viewer.text("#next-label"), "Next: page 2")
+        try viewer.close()
 
         try b.click("#next")
         try h.assertOutputShows(pdf: pdf, page: 2)
         try b.poll("page 2 in the page") { try b.text("#page-label") == "2 / 3" }
+        try h.assertNextSlide(b, pdf: pdf, page: 3)
+        try shoot(b, "presenter-next", width: 1366, height: 768)
 
         // The keys a clicker sends.
         try b.execute("document.activeElement && document.activeElement.blur()")
@@ -241,6 +256,8 @@ final class WebRemoteTests: XCTestCase {
         try b.type(goto, "3")
         try b.click("#goto-form button")
         try h.assertOutputShows(pdf: pdf, page: 3)
+        try b.poll("no next slide after the last") { try b.execute("return document.getElementById('upnext').hidden") as? Bool == true }
+        XCTAssertEqual(try b.text("#next-label"), "Last page")
         try b.poll("the preview to settle") {
             try b.execute("return window.Lectern.app.previewURL === document.getElementById('preview-img').src && !window.Lectern.app.previewBusy") as? Bool == true
         }
@@ -402,6 +419,7 @@ final class WebRemoteTests: XCTestCase {
         try phone.click("#next")
         try h.assertOutputShows(pdf: pdf, page: 2)
         try phone.poll("the queue") { try phone.text("#queue-list").contains("Ana") }
+        try h.assertNextSlide(phone, pdf: pdf, page: 3)
         try phone.poll("the preview to settle") {
             try phone.execute("return window.Lectern.app.previewURL === document.getElementById('preview-img').src && !window.Lectern.app.previewBusy") as? Bool == true
         }

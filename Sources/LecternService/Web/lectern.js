@@ -225,7 +225,7 @@ const C = {
   clipSeek: 0x26, clipSeekOK: 0x27, clipResume: 0x28, clipResumeOK: 0x29,
   present: 0x30, presentOK: 0x31, clear: 0x32,
   uploadBegin: 0x38, uploadReady: 0x39, uploadChunk: 0x3A, uploadFinish: 0x3B, uploadStored: 0x3C, uploadProgress: 0x3D,
-  screenshotRequest: 0x50, screenshotData: 0x51,
+  screenshotRequest: 0x50, screenshotData: 0x51, pagePreview: 0x52,
 };
 const FAILURES = new Set([C.registerFailed, C.controlFailed, C.error]);
 const MAX_FRAME = 0x110000;          // 1 MiB + 64 KiB, header included
@@ -508,12 +508,20 @@ class Link {
 
   present(id, page = 1) { return this.request(C.present, new Writer().bytes(fromHex(id)).u32(page).done()); }
 
-  screenshot() {
+  screenshot() { return this.image(C.screenshotRequest, new Uint8Array(0)); }
+
+  // A page of an upload as the output would show it, at most maxWidth × maxHeight (§6.9).
+  pagePreview(id, page, maxWidth, maxHeight = 0) {
+    return this.image(C.pagePreview, new Writer().bytes(fromHex(id)).u32(page).u16(maxWidth).u16(maxHeight).done());
+  }
+
+  // A request answered with screenshot-data pieces: resolves to { width, height, png }.
+  image(command, body) {
     if (!this.isOpen) return Promise.reject(new ConnectionLost('Not connected to the appliance.'));
     return new Promise((resolve, reject) => {
       const tag = this.newTag();
       this.pending.set(tag, { resolve, reject });
-      this.send(C.screenshotRequest, new Uint8Array(0), tag);
+      this.send(command, body, tag);
     });
   }
 
@@ -618,7 +626,7 @@ const app = {
   state: null,
   stateAt: 0,
   files: [],               // uploads this session owns: { id, name, kind, pages, durationMs }
-  previewKey: '',
+  next: { key: '', done: '', serial: 0, url: null, png: null, width: 0, height: 0 },   // the next-slide thumbnail; done: the key last answered
   previewBusy: false,
   previewAgain: false,
   previewURL: null,
@@ -791,9 +799,10 @@ function joined(ok, s) {
   $('passcode').value = '';
   show('in');
   if (ok.floorRestored) toast('You have the floor again.', 'info');
-  app.previewKey = '';
+  app.next.key = '';
   renderAll();
   refreshPreview();
+  refreshNext();
 }
 
 async function join(ev) {
@@ -840,6 +849,7 @@ function onState(s) {
   app.stateAt = Date.now();
   renderAll();
   if (JSON.stringify(s.screen) !== screenBefore) refreshPreview();
+  refreshNext();
 }
 
 // floor-granted and floor-withdrawn (§6.3), in words; `who` is the device that caused it.
@@ -1122,6 +1132,38 @@ async function refreshPreview() {
   }
 }
 
+// ── the next slide: page n+1 of the deck on screen, as the output will show it (§6.9) ──
+
+const NEXT_WIDTH = 480;   // sharp on a phone at 2× and a laptop column alike
+
+async function refreshNext() {
+  const screen = app.phase === 'in' && app.state ? app.state.screen : null;
+  const pdf = screen && screen.content && screen.content.kind === 'pdf' && screen.page < screen.pageCount;
+  const key = pdf ? screen.content.id + '#' + (screen.page + 1) : '';
+  const next = app.next;
+  if (key === next.key) return;
+  next.key = key;
+  const serial = ++next.serial;
+  const box = $('upnext');
+  if (!key) { box.hidden = true; return; }
+  $('next-page').textContent = 'Page ' + (screen.page + 1) + ' of ' + screen.pageCount;
+  try {
+    const shot = await app.link.pagePreview(screen.content.id, screen.page + 1, NEXT_WIDTH);
+    if (serial !== next.serial) return;   // the screen moved on meanwhile
+    const url = URL.createObjectURL(shot.png);
+    const img = $('next-img');
+    img.onload = () => { if (next.url && next.url !== url) URL.revokeObjectURL(next.url); next.url = url; };
+    img.src = url;
+    next.png = shot.png; next.width = shot.width; next.height = shot.height;
+    box.hidden = false;
+    next.done = key;
+  } catch (e) {
+    // Only the deck's uploader and moderators see what comes next (§6.9); for everybody
+    // else, and if the appliance can't render it, the page number below the picture says enough.
+    if (serial === next.serial) { box.hidden = true; next.done = key; }
+  }
+}
+
 // ── driving ──
 
 const drive = {
@@ -1270,6 +1312,7 @@ function init() {
   $('login-form').addEventListener('submit', join);
   $('leave').addEventListener('click', leave);
   $('next').addEventListener('click', drive.next);
+  $('upnext').addEventListener('click', () => { if (canDrive()) drive.next(); });
   $('prev').addEventListener('click', drive.prev);
   $('blank-black').addEventListener('click', () => drive.blank(false));
   $('blank-white').addEventListener('click', () => drive.blank(true));
