@@ -105,12 +105,15 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/var/lib/lectern", isDirectory: &isDir) && isDir.boolValue)
     }
 
-    /// The Avahi static service: _lectern._tcp on the default port, the protocol version in TXT.
+    /// The Avahi static service: _lectern._tcp on the default port, the protocol version in TXT,
+    /// and the web remote as _http._tcp.
     func testTheAvahiServiceFileAnnouncesTheProtocol() throws {
         let xml = try repoFile("board/avahi/lectern.service")
         XCTAssertTrue(xml.contains("<type>_lectern._tcp</type>"))
         XCTAssertTrue(xml.contains("<port>\(Config().port)</port>"), "the port must be Config's default")
         XCTAssertTrue(xml.contains("<txt-record>proto=\(lecternProtocolVersion)</txt-record>"))
+        // The web remote as _http._tcp on http_port's default.
+        XCTAssertTrue(xml.contains("<type>_http._tcp</type>\n    <port>\(try XCTUnwrap(Config().httpPort))</port>"), "the web remote's service")
         // Well-formed XML (avahi-daemon ignores a file it can't parse).
         let doc = try XMLDocumentCheck.parse(xml)
         XCTAssertEqual(doc, "service-group")
