@@ -45,6 +45,8 @@ public final class LecternConnection: @unchecked Sendable {
         let inbox = self.inbox
         let bootstrap = ClientBootstrap(group: Self.group)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // Uploads wait while more than 4 MiB are queued (a file is never read into memory whole).
+            .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 2 << 20, high: 4 << 20))
             .connectTimeout(.milliseconds(Int64(timeout * 1000)))
             .channelInitializer { channel in
                 channel.pipeline.eventLoop.makeCompletedFuture {
@@ -220,10 +222,10 @@ public final class LecternConnection: @unchecked Sendable {
         try handle.seek(toOffset: ready.offset)
         var chunkTags: [UInt16] = []
         for range in UploadPlan.chunks(size: size, from: ready.offset) {
-            guard let data = try handle.read(upToCount: Int(range.count)), data.count == range.count else {
-                throw ClientError.unexpected("\(path) changed while uploading")
+            guard inbox.waitUntilWritable(timeout: timeout) else {
+                throw channel.isActive ? ClientError.timedOut("upload") : ClientError.closed
             }
-            chunkTags.append(send(.uploadChunk(UploadChunk(content: id, offset: range.lowerBound, data: [UInt8](data)))))
+            chunkTags.append(try sendChunk(id, range, from: handle.fileDescriptor, path: path))
             // A failed chunk is answered with its tag: stop at the first one.
             if let failure = inbox.firstFailure(tags: chunkTags) { throw ClientError.server(failure) }
             while let m = inbox.next(tag: beginTag, command: Command.uploadProgress.rawValue, timeout: 0) {
@@ -245,6 +247,29 @@ public final class LecternConnection: @unchecked Sendable {
             }
             if !channel.isActive { throw ClientError.closed }
         }
+    }
+
+    /// Sends one upload-chunk whose data is read from `fd` straight into the frame's buffer.
+    private func sendChunk(_ id: ContentID, _ range: Range<UInt64>, from fd: Int32, path: String) throws -> UInt16 {
+        let tag = newTag()
+        let count = Int(range.count)
+        var prefix = ByteWriter(capacity: FrameHeader.size + 40)
+        FrameHeader(command: Command.uploadChunk.rawValue, deviceID: deviceID, tag: tag,
+                    length: UInt32(FrameHeader.size + 40 + count)).encode(into: &prefix)
+        prefix.bytes(id.bytes)
+        prefix.u64(range.lowerBound)
+        var buf = channel.allocator.buffer(capacity: prefix.bytes.count + count)
+        buf.writeBytes(prefix.bytes)
+        var read = 0
+        while read < count {
+            let n = buf.writeWithUnsafeMutableBytes(minimumWritableBytes: count - read) { out in
+                max(0, pread(fd, out.baseAddress, count - read, off_t(range.lowerBound) + off_t(read)))
+            }
+            if n == 0 { throw ClientError.unexpected("\(path) changed while uploading") }
+            read += n
+        }
+        channel.writeAndFlush(buf, promise: nil)
+        return tag
     }
 }
 
@@ -275,6 +300,10 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) { inbox.close() }
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        inbox.setWritable(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
     func errorCaught(context: ChannelHandlerContext, error: Error) { context.close(promise: nil) }
 }
 
@@ -307,6 +336,17 @@ final class Inbox: @unchecked Sendable {
     }
 
     func close() { cond.lock(); closed = true; cond.broadcast(); cond.unlock() }
+
+    private var writable = true
+    func setWritable(_ w: Bool) { cond.lock(); writable = w; cond.broadcast(); cond.unlock() }
+
+    /// Waits until the connection takes more data (or is closed); false on time-out or close.
+    func waitUntilWritable(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        cond.lock(); defer { cond.unlock() }
+        while !writable && !closed && Date() < deadline { cond.wait(until: deadline) }
+        return writable && !closed
+    }
 
     /// Takes the first message with `tag` (and `command`, if given), waiting up to `timeout`.
     func next(tag: UInt16, command: UInt8?, timeout: Double) -> Message? {

@@ -16,13 +16,18 @@ public final class PDFDocument: @unchecked Sendable {
     /// Opens `path`, or throws the `ContentError` a presenter should see.
     public init(path: String) throws {
         self.path = path
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        // Only the first KiB is read here: poppler reads the rest as it needs it.
+        let head: Data
+        do {
+            let h = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? h.close() }
+            head = try h.read(upToCount: 1024) ?? Data()
+        } catch {
             throw ContentError.unreadable(path: (path as NSString).lastPathComponent, reason: "no such file or not readable")
         }
-        if data.isEmpty { throw ContentError.empty }
+        if head.isEmpty { throw ContentError.empty }
         // A PDF starts with %PDF- (readers accept it within the first KiB).
-        guard data.prefix(1024).range(of: Data("%PDF-".utf8)) != nil else { throw ContentError.notAPDF }
+        guard head.range(of: Data("%PDF-".utf8)) != nil else { throw ContentError.notAPDF }
 
         guard let uri = g_filename_to_uri(URL(fileURLWithPath: path).standardizedFileURL.path, nil, nil) else {
             throw ContentError.unreadable(path: path, reason: "bad file name")

@@ -28,6 +28,8 @@ final class Room: @unchecked Sendable {
         var closing = false
         /// A state push was skipped because the peer is not reading: send the newest later.
         var statePending = false
+        /// Reading from the peer is paused until its upload's queued chunks are stored.
+        var readingPaused = false
 
         init(id: ConnectionID, transport: PeerTransport, address: String, now: Double, keepAliveTimeout: Double) {
             self.id = id; self.transport = transport; self.address = address
@@ -40,11 +42,9 @@ final class Room: @unchecked Sendable {
     /// An upload in progress on one connection.
     struct Upload {
         var session: UploadSession
-        var handle: FileHandle?
+        /// Stores (and hashes) the chunks off the loop.
+        var writer: PartWriter
         var beginTag: UInt16
-        /// SHA-256 of the bytes so far, when the upload started at byte 0 (a resumed one is
-        /// hashed from the file at the end).
-        var hasher: SHA256?
         /// After a failed chunk, later chunks of this file are dropped silently.
         var failed = false
     }
@@ -70,6 +70,9 @@ final class Room: @unchecked Sendable {
     private var owners: [ContentID: Set<DeviceID>] = [:]
     /// Which connection is writing each partial upload (the newest begin wins).
     private var writers: [ContentID: ConnectionID] = [:]
+    /// The newest part-file writer of each file being uploaded (kept after its connection
+    /// closed until its queued chunks are stored, so a resumed upload starts after them).
+    private var parts: [ContentID: PartWriter] = [:]
     private var usedBytes: UInt64
     private var expiryTask: Scheduled<Void>?
     private let work = DispatchQueue(label: "lectern.room.work", qos: .userInitiated, attributes: .concurrent)
@@ -173,7 +176,7 @@ final class Room: @unchecked Sendable {
         guard let c = connections.removeValue(forKey: id) else { return }
         c.keepAliveTask?.cancel()
         for (content, u) in c.uploads {
-            try? u.handle?.close()
+            u.writer.close()   // what arrived is stored; the upload resumes from it
             if writers[content] == id { writers[content] = nil }
         }
         if c.deviceID != nil {
@@ -594,6 +597,7 @@ final class Room: @unchecked Sendable {
             startUpload(b, c: c, tag: tag, from: 0)
             return
         }
+        parts[b.content]?.waitForQueued()   // the part file's size counts what is still queued
         let stored = uploadArea.storedBytes(hex)
         let free = quota > usedBytes ? quota - usedBytes : 0
         try UploadSession.checkBegin(b, maxFileSize: maxSize, quota: quota, freeQuota: free, alreadyStored: stored)
@@ -604,16 +608,19 @@ final class Room: @unchecked Sendable {
         let hex = b.content.hex
         // The newest begin for a file takes over its partial file (a device that reconnected).
         if let other = writers[b.content], other != c.id, let oc = connections[other], var u = oc.uploads[b.content] {
-            try? u.handle?.close(); u.handle = nil; u.failed = true
+            u.failed = true
             oc.uploads[b.content] = u
         }
-        if let old = c.uploads[b.content] { try? old.handle?.close() }
+        // Whoever wrote this file before finishes what it queued and lets go of it first.
+        parts.removeValue(forKey: b.content)?.closeAndWait()
+        c.uploads[b.content]?.writer.closeAndWait()
         let before = uploadArea.storedBytes(hex)
         do {
             let handle = try uploadArea.open(hex, at: offset)
             if before > offset { usedBytes -= min(usedBytes, before - offset) }
-            c.uploads[b.content] = Upload(session: UploadSession(begin: b, alreadyStored: offset), handle: handle, beginTag: tag,
-                                          hasher: offset == 0 ? SHA256() : nil)
+            let writer = PartWriter(handle: handle, hashing: offset == 0, label: String(hex.prefix(12)))
+            c.uploads[b.content] = Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: writer, beginTag: tag)
+            parts[b.content] = writer
             writers[b.content] = c.id
             send(.uploadReady(UploadReady(content: b.content, status: .sendFrom, offset: offset)), to: c, tag: tag)
         } catch {
@@ -627,15 +634,30 @@ final class Room: @unchecked Sendable {
         do {
             let quota = UInt64(config.diskQuotaBytes)
             if usedBytes + UInt64(ch.data.count) > quota { throw LecternError.quotaFull(quota: quota) }
+            if let e = u.writer.failure { throw LecternError(.storageFailed, message: "The appliance can't store the file: \(e)") }
             let progress = try u.session.accept(offset: ch.offset, count: ch.data.count)
-            guard let handle = u.handle else { throw LecternError.noUpload }
-            u.hasher?.update(data: ch.data)
-            do { try handle.write(contentsOf: ch.data) } catch {
-                throw LecternError(.storageFailed, message: "The appliance can't store the file: \(error)")
-            }
+            // upload-progress says what is in the file: sent once the chunk is written.
+            let content = ch.content, beginTag = u.beginTag, id = c.id
+            u.writer.append(ch.data, written: progress.map { p in { [weak self] in
+                self?.loop.execute { [weak self] in
+                    guard let self, let c = connections[id] else { return }
+                    send(.uploadProgress(content: content, stored: p), to: c, tag: beginTag)
+                }
+            } })
             usedBytes += UInt64(ch.data.count)
             c.uploads[ch.content] = u
-            if let p = progress { send(.uploadProgress(content: ch.content, stored: p), to: c, tag: u.beginTag) }
+            if !c.readingPaused && u.writer.queuedBytes > PartWriter.highWater {
+                // The disk is slower than the network: stop reading until the queue drains.
+                c.readingPaused = true
+                c.transport.setReading(false)
+                u.writer.onDrained { [weak self] in
+                    self?.loop.execute { [weak self] in
+                        guard let c = self?.connections[id], c.readingPaused else { return }
+                        c.readingPaused = false
+                        c.transport.setReading(true)
+                    }
+                }
+            }
         } catch {
             u.failed = true
             c.uploads[ch.content] = u
@@ -648,15 +670,14 @@ final class Room: @unchecked Sendable {
         try u.session.checkFinish()
         c.uploads[content] = nil
         if writers[content] == c.id { writers[content] = nil }
+        if parts[content] === u.writer { parts[content] = nil }
         let hex = content.hex, name = u.session.name, wanted = u.session.kind
         let uploader = meeting.devices[me]?.name ?? ""
         let size = u.session.size
-        work.async { [self] in
+        u.writer.finish { [self] written in
             var result: Result<ContentStore.Item, LecternError>
             do {
-                try u.handle?.synchronize()
-                try u.handle?.close()
-                let actual = try u.hasher.map { $0.finalize().map { String(format: "%02x", $0) }.joined() } ?? uploadArea.sha256(hex)
+                let actual = try written.get() ?? uploadArea.sha256(hex)
                 if actual != hex {
                     uploadArea.remove(hex)
                     result = .failure(.hashMismatch)

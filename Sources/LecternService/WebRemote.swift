@@ -301,6 +301,8 @@ final class WebSocketTransport: PeerTransport {
         channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .binary, data: buf), promise: nil)
     }
 
+    func setReading(_ on: Bool) { channel.setOption(ChannelOptions.autoRead, value: on).whenComplete { _ in } }
+
     /// A closing handshake (1000), then the TCP connection closes: what was written before
     /// (a fatal error) goes out first.
     func close() {

@@ -15,6 +15,11 @@ func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
 
 let dir = Fixtures.tempDir("bench")
 let rounds = Int(ProcessInfo.processInfo.environment["LECTERN_BENCH_ROUNDS"] ?? "") ?? 5
+/// LECTERN_BENCH_ONLY=render,protocol,video,board runs only those parts (default: all).
+func wants(_ part: String) -> Bool {
+    guard let only = ProcessInfo.processInfo.environment["LECTERN_BENCH_ONLY"], !only.isEmpty else { return true }
+    return only.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == part }
+}
 
 // MARK: a realistic deck: text, boxes and a photo-like gradient of many small boxes
 var pages: [PDFSketch.Page] = []
@@ -39,19 +44,20 @@ let mode = DisplayMode.fullHD
 let settings = Compositor.Settings(width: mode.width, height: mode.height)
 let rect = Fit.rect(for: try PDFDocument(path: pdf).shape(page: 1), width: mode.width, height: mode.height)
 
-// MARK: render per page, ours against pdftoppm
-var ours: [Double] = [], theirs: [Double] = []
-for _ in 0..<rounds {
-    let t0 = MonotonicClock.now()
-    let doc = try PDFDocument(path: pdf)
-    for p in 1...doc.pageCount { _ = try Compositor.renderPage(doc, page: p, settings: settings) }
-    ours.append((MonotonicClock.now() - t0) / Double(pages.count))
+if wants("render") {
+    // MARK: render per page, ours against pdftoppm
+    var ours: [Double] = [], theirs: [Double] = []
+    for _ in 0..<rounds {
+        let t0 = MonotonicClock.now()
+        let doc = try PDFDocument(path: pdf)
+        for p in 1...doc.pageCount { _ = try Compositor.renderPage(doc, page: p, settings: settings) }
+        ours.append((MonotonicClock.now() - t0) / Double(pages.count))
 
-    let t1 = MonotonicClock.now()
-    let r = try Fixtures.run("pdftoppm", ["-f", "1", "-l", "\(pages.count)", "-scale-to-x", "\(rect.width)",
-                                          "-scale-to-y", "\(rect.height)", pdf, dir + "/ref"])
-    precondition(r.status == 0, r.err)
-    theirs.append((MonotonicClock.now() - t1) / Double(pages.count))
+        let t1 = MonotonicClock.now()
+        let r = try Fixtures.run("pdftoppm", ["-f", "1", "-l", "\(pages.count)", "-scale-to-x", "\(rect.width)",
+                                              "-scale-to-y", "\(rect.height)", pdf, dir + "/ref"])
+        precondition(r.status == 0, r.err)
+        theirs.append((MonotonicClock.now() - t1) / Double(pages.count))
 }
 let ratio = median(ours) / median(theirs)
 print("pdf render, \(pages.count) pages at \(mode.width)x\(mode.height) (content \(rect.width)x\(rect.height)), median of \(rounds) rounds:")
@@ -85,11 +91,12 @@ print("page turn to a prerendered neighbour, \(compose.count) turns (refresh \(m
 print("  ready to flip  p50 \(ms(percentile(compose, 0.5)))  p99 \(ms(percentile(compose, 0.99)))")
 print("  on screen      p50 \(ms(percentile(onScreen, 0.5)))  p99 \(ms(percentile(onScreen, 0.99))) (includes waiting for the refresh)")
 print("  renders on demand during the turns: \(compositor.renderCount - 1)")
+}
 
-try runProtocolBenchmarks(rounds: rounds)
+if wants("protocol") { try runProtocolBenchmarks(rounds: rounds) }
 
-try runVideoBenchmarks()
+if wants("video") { try runVideoBenchmarks() }
 
-if ProcessInfo.processInfo.environment["LECTERN_BENCH_BOARD"] != "0" {
+if wants("board") && ProcessInfo.processInfo.environment["LECTERN_BENCH_BOARD"] != "0" {
     try runBoardBenchmarks(turns: 40)
 }

@@ -1,0 +1,112 @@
+import Crypto
+import Dispatch
+import Foundation
+
+/// Stores one upload's chunks in its part file off the room's loop: in order, on a serial
+/// queue, hashing them as they go, so receiving the next chunk overlaps storing this one.
+///
+/// The room keeps what is queued bounded: past `highWater` bytes it stops reading from the
+/// uploader's socket and starts again once the queue is below `lowWater` (`onDrained`).
+/// Nothing here touches the room's state; the room reads `failure`, `queuedBytes` and asks
+/// for `finish` or `close`.
+final class PartWriter: @unchecked Sendable {
+    static let highWater = 8 << 20
+    static let lowWater = 2 << 20
+
+    private let queue: DispatchQueue
+    private let handle: FileHandle
+    private let lock = NSLock()
+    private var hasher: SHA256?
+    private var firstFailure: Error?
+    private var queued = 0
+    private var closed = false
+    private var drained: (() -> Void)?
+
+    /// `hashing`: the upload starts at byte 0, so its SHA-256 is computed as it arrives
+    /// (a resumed upload is hashed from the file at the end).
+    init(handle: FileHandle, hashing: Bool, label: String) {
+        self.handle = handle
+        self.hasher = hashing ? SHA256() : nil
+        self.queue = DispatchQueue(label: "lectern.upload." + label, qos: .userInitiated)
+    }
+
+    /// The first write that failed, if any (later chunks are dropped).
+    var failure: Error? { lock.withLock { firstFailure } }
+
+    /// Bytes handed over and not yet written.
+    var queuedBytes: Int { lock.withLock { queued } }
+
+    /// Calls `action` once (on the writer's queue) when fewer than `lowWater` bytes are queued.
+    func onDrained(_ action: @escaping () -> Void) {
+        lock.lock()
+        if queued < Self.lowWater { lock.unlock(); action(); return }
+        drained = action
+        lock.unlock()
+    }
+
+    /// Queues `data` to be hashed and appended; `written` runs on the writer's queue once
+    /// it is in the file (not when a write failed or the writer was closed).
+    func append(_ data: [UInt8], written: (() -> Void)? = nil) {
+        lock.withLock { queued += data.count }
+        queue.async { [self] in
+            lock.lock()
+            let skip = closed || firstFailure != nil
+            lock.unlock()
+            var failed: Error?
+            if !skip {
+                hasher?.update(data: data)
+                do { try handle.write(contentsOf: data) } catch { failed = error }
+            }
+            lock.lock()
+            queued -= data.count
+            if let failed, firstFailure == nil { firstFailure = failed }
+            var action: (() -> Void)?
+            if queued < Self.lowWater { action = drained; drained = nil }
+            lock.unlock()
+            if !skip && failed == nil { written?() }
+            action?()
+        }
+    }
+
+    /// After every queued chunk: fsync, close, and the SHA-256 in hex (nil when this writer
+    /// was not hashing). `done` runs on the writer's queue.
+    func finish(_ done: @escaping (Result<String?, Error>) -> Void) {
+        queue.async { [self] in
+            lock.lock()
+            let failure = firstFailure
+            let alreadyClosed = closed
+            closed = true
+            lock.unlock()
+            if let failure { try? handle.close(); return done(.failure(failure)) }
+            if alreadyClosed { return done(.failure(CocoaError(.fileWriteUnknown))) }
+            do {
+                try handle.synchronize()
+                try handle.close()
+                done(.success(hasher.map { $0.finalize().map { String(format: "%02x", $0) }.joined() }))
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// Closes the file after the queued chunks are written (the connection went away: what
+    /// arrived is kept, and the upload resumes from it).
+    func close() {
+        queue.async { [self] in
+            lock.lock()
+            let wasClosed = closed
+            closed = true
+            lock.unlock()
+            if !wasClosed { try? handle.close() }
+        }
+    }
+
+    /// Returns once every chunk queued so far is written (the file stays open).
+    func waitForQueued() { queue.sync {} }
+
+    /// Returns once every queued chunk is written and the file is closed.
+    func closeAndWait() {
+        close()
+        queue.sync {}
+    }
+}
