@@ -10,15 +10,6 @@ import XCTest
 /// Clips through the protocol on the virtual display: play over a slide, pause, seek, stop,
 /// and the slide comes back when the clip ends or stops.
 final class ClipOverTCPTests: XCTestCase {
-    /// A 4:3 H.264 clip of one colour, made with the ffmpeg CLI (libx264).
-    func makeClip(_ dir: String, color: String = "red", seconds: Double = 2, name: String = "clip.mp4") throws -> String {
-        let path = dir + "/" + name
-        let r = try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=640x480:r=25:d=\(seconds)",
-                                            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", path])
-        XCTAssertEqual(r.status, 0, r.err)
-        return path
-    }
-
     func isRed(_ c: RGB) -> Bool { c.r > 200 && c.g < 70 && c.b < 70 }
 
     func waitForScreen(_ conn: LecternConnection, _ what: String, timeout: Double = 15, _ check: (Frame) -> Bool) throws -> Frame {
