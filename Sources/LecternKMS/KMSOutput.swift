@@ -79,10 +79,9 @@ public final class KMSOutput: Output, @unchecked Sendable {
         } catch let f as Failure where f.description.hasPrefix("no display connected") {
             // No projector yet: keep running and wait for the hotplug event (reprobe()).
             connected = false
-        } catch {
-            close(fd)
-            throw error
         }
+        // Any other failure: self is whole by now, so deinit runs and closes the card (a
+        // close here too would close whatever reused the number meanwhile).
     }
 
     deinit {

@@ -206,8 +206,15 @@ public final class RawSocket {
         return n <= 0 ? [] : Array(buf[0..<n])
     }
 
-    public func close() { Glibc.close(fd) }
-    deinit { Glibc.close(fd) }
+    private var closed = false
+    /// Closes once: a second close(2) could close an fd number the process reused meanwhile
+    /// (a socket the service in this process just accepted).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+    deinit { close() }
 }
 
 extension Fixtures {

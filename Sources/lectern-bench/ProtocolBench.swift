@@ -6,7 +6,8 @@ import LecternService
 import LecternTestSupport
 
 /// Issue 3's figures: round trips, page turns to the frame on the virtual display, upload
-/// throughput against a plain TCP copy, and a state change reaching 254 devices.
+/// throughput against a plain TCP copy, and a state change reaching 254 devices; and the
+/// page previews of the web remote (issue 7).
 func runProtocolBenchmarks(rounds: Int) throws {
     let dir = Fixtures.tempDir("protobench")
     var config = Config()
@@ -58,6 +59,20 @@ func runProtocolBenchmarks(rounds: Int) throws {
     }
     print("page turn to a prerendered neighbour, command to frame presented (60 Hz virtual display), \(turns.count) turns:")
     print("  p50 \(ms(percentile(turns, 0.5)))  p99 \(ms(percentile(turns, 0.99)))  (one refresh = 16.67 ms)")
+
+    // The web remote's next-slide thumbnail: page-preview at 480 px, first asked (rendered)
+    // and asked again (from the page cache), request to the last PNG byte.
+    var cold: [Double] = [], warm: [Double] = []
+    for p in 1...12 {
+        for list in [0, 1] {
+            let t0 = MonotonicClock.now()
+            _ = try a.pagePreview(id, page: UInt32(p), maxWidth: 480)
+            if list == 0 { cold.append(MonotonicClock.now() - t0) } else { warm.append(MonotonicClock.now() - t0) }
+        }
+    }
+    print("page preview (480x270 PNG, the web remote's next slide), \(cold.count) pages:")
+    print("  rendered  p50 \(ms(percentile(cold, 0.5)))  p99 \(ms(percentile(cold, 0.99)))")
+    print("  cached    p50 \(ms(percentile(warm, 0.5)))  p99 \(ms(percentile(warm, 0.99)))")
 
     // Upload throughput against a plain TCP copy of the same bytes into a file.
     let size = 64 << 20
