@@ -14,6 +14,8 @@ final class PartWriter: @unchecked Sendable {
     static let lowWater = 2 << 20
 
     private let queue: DispatchQueue
+    /// Hashing runs beside the writes, on its own queue, in the same order.
+    private let hashQueue: DispatchQueue
     private let handle: FileHandle
     private let lock = NSLock()
     private var hasher: SHA256?
@@ -28,6 +30,7 @@ final class PartWriter: @unchecked Sendable {
         self.handle = handle
         self.hasher = hashing ? SHA256() : nil
         self.queue = DispatchQueue(label: "lectern.upload." + label, qos: .userInitiated)
+        self.hashQueue = DispatchQueue(label: "lectern.upload-hash." + label, qos: .userInitiated)
     }
 
     /// The first write that failed, if any (later chunks are dropped).
@@ -48,13 +51,13 @@ final class PartWriter: @unchecked Sendable {
     /// it is in the file (not when a write failed or the writer was closed).
     func append(_ data: [UInt8], written: (() -> Void)? = nil) {
         lock.withLock { queued += data.count }
+        if hasher != nil { hashQueue.async { [self] in hasher?.update(data: data) } }
         queue.async { [self] in
             lock.lock()
             let skip = closed || firstFailure != nil
             lock.unlock()
             var failed: Error?
             if !skip {
-                hasher?.update(data: data)
                 do { try handle.write(contentsOf: data) } catch { failed = error }
             }
             lock.lock()
@@ -82,6 +85,7 @@ final class PartWriter: @unchecked Sendable {
             do {
                 try handle.synchronize()
                 try handle.close()
+                hashQueue.sync {}
                 done(.success(hasher.map { $0.finalize().map { String(format: "%02x", $0) }.joined() }))
             } catch {
                 done(.failure(error))

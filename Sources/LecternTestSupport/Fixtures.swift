@@ -61,9 +61,9 @@ public enum Fixtures {
         let base = NSTemporaryDirectory() + "lectern-run-\(UUID().uuidString)"
         let outPath = base + ".out", errPath = base + ".err", inPath = base + ".in"
         defer { for p in [outPath, errPath, inPath] { unlink(p) } }
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
         // posix_spawn and waitpid, not Foundation's Process: Process learns of the exit
         // through a descriptor that background grandchildren (QEMU) inherit and keep open.
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()

@@ -95,7 +95,7 @@ print("  renders on demand during the turns: \(compositor.renderCount - 1)")
 
 if wants("protocol") { try runProtocolBenchmarks(rounds: rounds) }
 
-if wants("video") { try runVideoBenchmarks() }
+if wants("video") { runVideoBenchmarks() }
 
 if wants("board") && ProcessInfo.processInfo.environment["LECTERN_BENCH_BOARD"] != "0" {
     try runBoardBenchmarks(turns: 40)
