@@ -15,10 +15,11 @@ import LecternCore
 /// forward and dropping what shows before (non-reference frames well before the target are
 /// not even decoded). Raw streams can only be read again from the first byte.
 ///
-/// Not thread-safe: one thread decodes, seeks and draws. A damaged stream never traps:
+/// Not thread-safe: one thread at a time decodes, seeks and draws (the service opens it on
+/// one thread and hands it to the stage's, hence `@unchecked Sendable`). A damaged stream never traps:
 /// packets that fail to decode are skipped and counted (`decodeErrors`), and a read error
 /// ends the stream as if it were the end (`readError` says why).
-public final class ClipDecoder {
+public final class ClipDecoder: @unchecked Sendable {
     public let path: String
     public let info: ClipInfo
     /// Packets or frames the decoder rejected (a damaged stream); playback goes on past them.
