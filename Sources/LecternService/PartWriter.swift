@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 
 /// Stores one upload's chunks in its part file off the room's loop: in order, on a serial
-/// queue, hashing them as they go, so receiving the next chunk overlaps storing this one.
+/// queue, and hashes them in order on a second one, so receiving the next chunk, hashing
+/// and writing overlap.
 ///
 /// The room keeps what is queued bounded: past `highWater` bytes it stops reading from the
 /// uploader's socket and starts again once the queue is below `lowWater` (`onDrained`).
@@ -18,7 +19,8 @@ final class PartWriter: @unchecked Sendable {
     private let hashQueue: DispatchQueue
     private let handle: FileHandle
     private let lock = NSLock()
-    private var hasher: SHA256?
+    private let hashing: Bool
+    private var hasher: SHA256?   // used on hashQueue only (and in finish, after it drained)
     private var firstFailure: Error?
     private var queued = 0
     private var closed = false
@@ -28,6 +30,7 @@ final class PartWriter: @unchecked Sendable {
     /// (a resumed upload is hashed from the file at the end).
     init(handle: FileHandle, hashing: Bool, label: String) {
         self.handle = handle
+        self.hashing = hashing
         self.hasher = hashing ? SHA256() : nil
         self.queue = DispatchQueue(label: "lectern.upload." + label, qos: .userInitiated)
         self.hashQueue = DispatchQueue(label: "lectern.upload-hash." + label, qos: .userInitiated)
@@ -39,7 +42,8 @@ final class PartWriter: @unchecked Sendable {
     /// Bytes handed over and not yet written.
     var queuedBytes: Int { lock.withLock { queued } }
 
-    /// Calls `action` once (on the writer's queue) when fewer than `lowWater` bytes are queued.
+    /// Calls `action` once when fewer than `lowWater` bytes are queued: at once if that is
+    /// so now, else on the writer's queue when it gets there.
     func onDrained(_ action: @escaping () -> Void) {
         lock.lock()
         if queued < Self.lowWater { lock.unlock(); action(); return }
@@ -51,7 +55,7 @@ final class PartWriter: @unchecked Sendable {
     /// it is in the file (not when a write failed or the writer was closed).
     func append(_ data: [UInt8], written: (() -> Void)? = nil) {
         lock.withLock { queued += data.count }
-        if hasher != nil { hashQueue.async { [self] in hasher?.update(data: data) } }
+        if hashing { hashQueue.async { [self] in hasher?.update(data: data) } }
         queue.async { [self] in
             lock.lock()
             let skip = closed || firstFailure != nil
