@@ -169,8 +169,9 @@ public final class LecternConnection: @unchecked Sendable {
     }
 
     /// The frame on the output now, as PNG bytes.
-    public func screenshot() throws -> Data {
-        try image(tag: send(.screenshotRequest), what: "screenshot")
+    /// The frame on the output as PNG: exactly, or scaled to at most `maxWidth`×`maxHeight`.
+    public func screenshot(maxWidth: UInt16 = 0, maxHeight: UInt16 = 0) throws -> Data {
+        try image(tag: send(.screenshotRequest(maxWidth: maxWidth, maxHeight: maxHeight)), what: "screenshot")
     }
 
     /// A page of an upload as the output would show it, at most `maxWidth`×`maxHeight`

@@ -259,7 +259,8 @@ public enum Message: Equatable, Sendable {
     case uploadStored(UploadStored)
     case uploadProgress(content: ContentID, stored: UInt64)
     // screenshot
-    case screenshotRequest
+    /// The output's frame, at most `maxWidth`×`maxHeight` (0, 0: the output's size, exactly).
+    case screenshotRequest(maxWidth: UInt16 = 0, maxHeight: UInt16 = 0)
     case screenshotData(ScreenshotChunk)
     // page preview (answered with screenshot-data)
     case pagePreview(PagePreviewRequest)
@@ -443,9 +444,11 @@ public enum Message: Equatable, Sendable {
             w.u32(s.width); w.u32(s.height); w.u32(s.totalSize); w.u32(s.offset); w.bytes(s.data)
         case .pagePreview(let p):
             w.bytes(p.content.bytes); w.u32(p.page); w.u16(p.maxWidth); w.u16(p.maxHeight)
+        case .screenshotRequest(let mw, let mh):
+            if mw != 0 || mh != 0 { w.u16(mw); w.u16(mh) }   // empty: the full frame (as in the first version)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
              .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-             .presentOK, .clear, .screenshotRequest:
+             .presentOK, .clear:
             break
         }
         return w.bytes
@@ -642,7 +645,13 @@ public enum Message: Equatable, Sendable {
         case .clipResumeOK: m = .clipResumeOK
         case .presentOK: m = .presentOK
         case .clear: m = .clear
-        case .screenshotRequest: m = .screenshotRequest
+        case .screenshotRequest:
+            if body.isEmpty {
+                m = .screenshotRequest()
+            } else {
+                let mw = try r.u16()
+                m = .screenshotRequest(maxWidth: mw, maxHeight: try r.u16())
+            }
         }
         try r.expectEnd()
         return m

@@ -457,7 +457,7 @@ final class Room: @unchecked Sendable {
             case .uploadBegin(let b): try uploadBegin(b, c: c, me: me, tag: tag)
             case .uploadChunk(let ch): try uploadChunk(ch, c: c, tag: tag)
             case .uploadFinish(let content): try uploadFinish(content, c: c, me: me, tag: tag)
-            case .screenshotRequest: screenshot(c: c, tag: tag)
+            case .screenshotRequest(let mw, let mh): screenshot(maxWidth: Int(mw), maxHeight: Int(mh), c: c, tag: tag)
             case .pagePreview(let p): try pagePreview(p, me: me, c: c, tag: tag)
             default:
                 throw LecternError.unknownCommand(h.command)
@@ -724,9 +724,13 @@ final class Room: @unchecked Sendable {
 
     // MARK: screenshot
 
-    private func screenshot(c: Connection, tag: UInt16) {
+    /// The output's frame, exactly, or scaled down like a page preview (the web remote's
+    /// live picture on a phone needs a tenth of the pixels).
+    private func screenshot(maxWidth: Int, maxHeight: Int, c: Connection, tag: UInt16) {
         work.async { [self] in
-            let frame = stage.screenshot()
+            let full = stage.screenshot()
+            let size = Fit.previewSize(width: full.width, height: full.height, maxWidth: maxWidth, maxHeight: maxHeight)
+            let frame = full.scaled(width: size.width, height: size.height)
             let png = [UInt8](PNG.encode(frame))
             loop.execute { [self] in
                 for piece in ScreenshotChunk.split(png: png, width: UInt32(frame.width), height: UInt32(frame.height)) {

@@ -215,8 +215,10 @@ struct ScreenshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "screenshot", abstract: "Save the frame on the output now, exactly, as PNG.")
     @OptionGroup var connection: ConnectionOptions
     @Argument var output: String
+    @Option(help: "Scale down to at most this width in pixels (0: the output's, exactly).") var width: UInt16 = 0
+    @Option(help: "Scale down to at most this height in pixels (0: the output's, exactly).") var height: UInt16 = 0
     func run() throws {
-        let png = try withConnection(connection) { try $0.screenshot() }
+        let png = try withConnection(connection) { try $0.screenshot(maxWidth: width, maxHeight: height) }
         try png.write(to: URL(fileURLWithPath: output), options: .atomic)
     }
 }

@@ -36,6 +36,9 @@ final class MessageTests: XCTestCase {
         XCTAssertEqual(preview.count, 40)
         XCTAssertEqual(Array(preview[32...]), [1, 2, 3, 4, 0x01, 0xE0, 0x0A, 0x0B])
         XCTAssertEqual(Command.pagePreview.sender, .client)
+        // screenshot-request: empty for the full frame (as before), or u16 max width, u16 max height.
+        XCTAssertEqual(Message.screenshotRequest().encodeBody(), [])
+        XCTAssertEqual(Message.screenshotRequest(maxWidth: 640, maxHeight: 0x0102).encodeBody(), [0x02, 0x80, 0x01, 0x02])
     }
 
     func testTruncatedBodiesAreMalformed() {
@@ -53,6 +56,7 @@ final class MessageTests: XCTestCase {
                 do {
                     let got = try Message.decode(header: header, body: Array(body.prefix(n)))
                     if m.command == .screenshotData || m.command == .uploadChunk { continue }
+                    if m.command == .screenshotRequest && n == 0 { continue }   // empty: the full frame
                     XCTFail("\(m.command) decoded from \(n) of \(body.count) bytes: \(got)")
                 } catch {
                     XCTAssertEqual(error.code, .malformedBody, "\(m.command) at \(n)")

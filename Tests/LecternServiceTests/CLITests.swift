@@ -61,6 +61,11 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try d.lectern(["screenshot", shot]).status, 0)
         let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1280, height: 720))
         XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: shot), expected), 0, "pixels differ")
+        let smallShot = d.dir + "/small.png"
+        XCTAssertEqual(try d.lectern(["screenshot", smallShot, "--width", "320"]).status, 0)
+        let scaled = try PNG.read(path: smallShot)
+        XCTAssertEqual([scaled.width, scaled.height], [320, 180])
+        XCTAssertEqual(PixelCompare.differingPixels(scaled, try PNG.read(path: shot).scaled(width: 320, height: 180)), 0)
 
         // The next slide, small, without showing it.
         let next = d.dir + "/next.png"

@@ -54,6 +54,34 @@ final class PagePreviewOverTCPTests: XCTestCase {
         XCTAssertEqual(PixelCompare.differingPixels(try PNG.decode(a.screenshot()), try h.expectedFrame(pdf: pdf, page: 1)), 0)
     }
 
+    /// screenshot-request with a size: the output's frame, scaled (the web remote's live
+    /// picture on a phone); without one, the frame exactly, as before.
+    func testASmallScreenshotIsTheOutputScaledDown() throws {
+        let h = try Harness(floor: .open)
+        let a = try h.presenter("A")
+        _ = try a.requestFloor()
+        let pdf = try Fixtures.numberedDeck(count: 3, in: Fixtures.tempDir("small-shot"))
+        try a.present(try a.upload(path: pdf).content, page: 2)
+        let full = try PNG.decode(a.screenshot())
+        XCTAssertEqual(PixelCompare.differingPixels(full, try h.expectedFrame(pdf: pdf, page: 2)), 0, "no size: exactly the frame")
+
+        let small = try PNG.decode(a.screenshot(maxWidth: 480))
+        XCTAssertEqual([small.width, small.height], [480, 270])
+        XCTAssertEqual(PixelCompare.differingPixels(small, full.scaled(width: 480, height: 270)), 0, "the output's frame, scaled")
+        // And it looks like page 2 rendered at that size (bars, boxes, the number), not page 3.
+        let page2 = try expected(h, pdf: pdf, page: 2, width: 480, height: 270)
+        let page3 = try expected(h, pdf: pdf, page: 3, width: 480, height: 270)
+        let whole = PixelRect(x: 0, y: 0, width: 480, height: 270)
+        let near = PixelCompare.meanDifference(small, whole, page2), far = PixelCompare.meanDifference(small, whole, page3)
+        XCTAssertLessThan(near, 4, "mean difference from page 2 at 480x270")
+        XCTAssertLessThan(near * 3, far, "closer to page 2 than to page 3")
+
+        try a.control(.blank(white: true))
+        let white = try PNG.decode(a.screenshot(maxWidth: 320, maxHeight: 320))
+        XCTAssertEqual([white.width, white.height], [320, 180])
+        XCTAssertTrue(white.isUniform(white.bounds, .white))
+    }
+
     func testPreviewsAreForThoseWhoMayPresentTheFile() throws {
         let h = try Harness(floor: .moderated)
         let mod = try h.moderator()

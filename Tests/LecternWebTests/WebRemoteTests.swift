@@ -197,8 +197,13 @@ final class WebRemoteTests: XCTestCase {
         let b = try h.browser(width: 1366, height: 768)
         try shoot(b, "login", width: 1366, height: 768)
         try h.joinAndWait(b, name: "Ana's laptop")
-        try b.poll("the preview of the idle screen") {
-            try b.execute("const i = document.getElementById('preview-img'); return !i.hidden && i.complete && i.naturalWidth") as? Int == 1920
+        // The live picture is the output scaled to the box (in device pixels), not 1920 wide.
+        try b.poll("the preview of the idle screen, at the box's size") {
+            try b.execute("""
+                const i = document.getElementById('preview-img'), w = window.Lectern.app.previewWidth;
+                return !i.hidden && i.complete && w > 0 && w < 1920 && Math.abs(i.naturalWidth - w) <= 2
+                  && Math.abs(i.naturalWidth / i.naturalHeight - 16 / 9) < 0.01
+                """) as? Bool == true
         }
 
         try b.click("#floor-request")

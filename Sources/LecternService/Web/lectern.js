@@ -508,7 +508,11 @@ class Link {
 
   present(id, page = 1) { return this.request(C.present, new Writer().bytes(fromHex(id)).u32(page).done()); }
 
-  screenshot() { return this.image(C.screenshotRequest, new Uint8Array(0)); }
+  // The output's frame; scaled to at most maxWidth × maxHeight when given (§6.8).
+  screenshot(maxWidth = 0, maxHeight = 0) {
+    const body = maxWidth || maxHeight ? new Writer().u16(maxWidth).u16(maxHeight).done() : new Uint8Array(0);
+    return this.image(C.screenshotRequest, body);
+  }
 
   // A page of an upload as the output would show it, at most maxWidth × maxHeight (§6.9).
   pagePreview(id, page, maxWidth, maxHeight = 0) {
@@ -628,6 +632,7 @@ const app = {
   files: [],               // uploads this session owns: { id, name, kind, pages, durationMs }
   next: { key: '', done: '', serial: 0, url: null, png: null, width: 0, height: 0 },   // the next-slide thumbnail; done: the key last answered
   previewBusy: false,
+  previewWidth: 0,         // the width asked for the live picture, in device pixels
   previewAgain: false,
   previewURL: null,
   retry: 0,
@@ -1117,7 +1122,12 @@ async function refreshPreview() {
   if (app.previewBusy) { app.previewAgain = true; return; }
   app.previewBusy = true;
   try {
-    const shot = await app.link.screenshot();
+    // As many pixels as the box shows, not the output's 1920 × 1080: a phone on a busy
+    // Wi-Fi gets its picture sooner.
+    const box = $('preview');
+    const dpr = window.devicePixelRatio || 1;
+    app.previewWidth = Math.min(65535, Math.max(160, Math.round(box.clientWidth * dpr)));
+    const shot = await app.link.screenshot(app.previewWidth, Math.min(65535, Math.max(90, Math.round(box.clientHeight * dpr))));
     const url = URL.createObjectURL(shot.png);
     const img = $('preview-img');
     img.onload = () => { if (app.previewURL && app.previewURL !== url) URL.revokeObjectURL(app.previewURL); app.previewURL = url; };
