@@ -36,6 +36,16 @@ public enum Fixtures {
         return path
     }
 
+    /// A 640×480 (4:3) H.264 clip of one colour, `seconds` long at 25 fps, made with the
+    /// ffmpeg CLI (libx264); throws, saying why, when ffmpeg fails.
+    public static func clip(in dir: String, color: String = "red", seconds: Double = 2, name: String = "clip.mp4") throws -> String {
+        let path = dir + "/" + name
+        let r = try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=640x480:r=25:d=\(seconds)",
+                                   "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", path])
+        guard r.status == 0 else { throw ToolError(description: "ffmpeg made no clip: \(r.err)") }
+        return path
+    }
+
     /// A deck of `count` 4:3 pages, page n has a box whose width grows with n and the page number as text.
     public static func numberedDeck(count: Int, in dir: String, name: String = "numbered.pdf") throws -> String {
         let pages = (1...count).map { n in

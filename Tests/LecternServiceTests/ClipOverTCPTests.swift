@@ -31,7 +31,7 @@ final class ClipOverTCPTests: XCTestCase {
         try a.present(try a.upload(path: deck).content, page: 2)
         let slide = try h.expectedFrame(pdf: deck, page: 2)
 
-        let clip = try a.upload(path: try makeClip(dir, seconds: 3))
+        let clip = try a.upload(path: try Fixtures.clip(in: dir, seconds: 3))
         XCTAssertEqual(clip.kind, .clip)
         _ = try a.request(.clipPlay(content: clip.content, loop: false))
         let playing = try waitForScreen(a, "the red clip, pillarboxed") { f in
@@ -59,7 +59,7 @@ final class ClipOverTCPTests: XCTestCase {
         XCTAssertServerError(.noClip, try a.request(.clipPause))
 
         // A clip that plays to its end brings the slide back too.
-        let short = try a.upload(path: try makeClip(dir, color: "blue", seconds: 1, name: "short.mp4"))
+        let short = try a.upload(path: try Fixtures.clip(in: dir, color: "blue", seconds: 1, name: "short.mp4"))
         _ = try a.request(.clipPlay(content: short.content, loop: false))
         _ = try a.waitForState(timeout: 15) { $0.screen.clip != nil }
         _ = try a.waitForState(timeout: 15) { $0.screen.clip == nil }

@@ -98,7 +98,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
 
         XCTAssertServerError(.pageOutOfRange, try alice.pagePreview(stored.content, page: 3, maxWidth: 320))
         XCTAssertServerError(.unknownContent, try alice.pagePreview(ContentHasher.id(of: Array("nothing".utf8)), page: 1, maxWidth: 320))
-        let clipID = try alice.upload(path: makeClip(dir, color: "blue", seconds: 1)).content
+        let clipID = try alice.upload(path: Fixtures.clip(in: dir, color: "blue", seconds: 1)).content
         XCTAssertServerError(.wrongKind, try alice.pagePreview(clipID, page: 1, maxWidth: 320))
 
         // Not registered: nothing.
@@ -119,7 +119,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
         let dir = Fixtures.tempDir("preview-clip")
         let pdf = try Fixtures.numberedDeck(count: 2, in: dir)
         let deck = try a.upload(path: pdf).content
-        let clip = try makeClip(dir, seconds: 1, name: "loop.mp4")
+        let clip = try Fixtures.clip(in: dir, seconds: 1, name: "loop.mp4")
         try a.present(deck, page: 1)
         _ = try a.request(.clipPlay(content: try a.upload(path: clip).content, loop: true))
         _ = try a.waitForState { $0.screen.clip?.state == .playing }

@@ -57,15 +57,6 @@ final class Harness {
     }
 }
 
-/// A 4:3 H.264 clip of one colour, made with the ffmpeg CLI (libx264).
-func makeClip(_ dir: String, color: String = "red", seconds: Double = 2, name: String = "clip.mp4") throws -> String {
-    let path = dir + "/" + name
-    let r = try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=640x480:r=25:d=\(seconds)",
-                                        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", path])
-    XCTAssertEqual(r.status, 0, r.err)
-    return path
-}
-
 func XCTAssertServerError<T>(_ code: ErrorCode, _ body: @autoclosure () throws -> T, _ message: String = "",
                              file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertThrowsError(try body(), message, file: file, line: line) { error in

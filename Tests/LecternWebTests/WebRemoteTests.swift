@@ -306,6 +306,24 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertNil(try h.snapshot().floor.holder)
         try p.poll("the toast") { try p.execute("return document.getElementById('toast').textContent") as? String == "Chair took the floor from you." }
 
+        // Reject: Ben asks again, the moderator turns him down from the queue.
+        try p.click("#floor-request")
+        try mod.poll("Ben queued again") { try mod.text("#queue-list").contains("Ben's phone") }
+        try mod.click("#queue-list button[data-action=reject][data-device='\(ben.id)']")
+        try p.poll("the rejection in words") {
+            try p.execute("return document.getElementById('toast').textContent") as? String == "Chair turned down your request for the floor."
+        }
+        XCTAssertEqual(try h.snapshot().floor.queue, [])
+        try mod.poll("the queue to empty") { try mod.text("#queue-empty") == "Nobody is waiting." }
+
+        // The moderator blanks the screen from the page, without the floor, and unblanks it.
+        try mod.click("#blank-black")
+        try mod.poll("blank black") { try h.snapshot().screen.blank == .black }
+        XCTAssertTrue(h.service.stage.screenshot().isUniform(PixelRect(x: 0, y: 0, width: 1920, height: 1080), .black))
+        try mod.poll("the button pressed") { try mod.execute("return document.getElementById('blank-black').getAttribute('aria-pressed')") as? String == "true" }
+        try mod.click("#blank-black")
+        try mod.poll("unblanked") { try h.snapshot().screen.blank == .none }
+
         // Do-not-disturb from the moderator's switch: the presenter sees it, and a request
         // is refused in words.
         try mod.click("label.switch")
@@ -323,6 +341,84 @@ final class WebRemoteTests: XCTestCase {
         try p.poll("the kicked message") { try p.text("#login-error") == LecternError.kicked.message }
         XCTAssertNil(try h.device(named: "Ben's phone"))
         XCTAssertTrue(try p.displayed(XCTUnwrap(p.find("#login-form"))))
+    }
+
+    /// A real clip from the browser: uploaded with the progress bar, played on the output,
+    /// the position bar moving, pause, seek by the bar, resume, stop. Then a deck turned by
+    /// swiping the picture, and the floor released.
+    func testClipsSwipeAndReleaseFromTheBrowser() throws {
+        let h = try WebHarness(floor: .open)
+        let clip = try Fixtures.clip(in: h.dir, color: "red", seconds: 6, name: "intro.mp4")
+        let pdf = try Fixtures.numberedDeck(count: 3, in: h.dir)
+        let b = try h.browser(width: 1366, height: 768)
+        try h.joinAndWait(b, name: "Cleo")
+        try b.click("#floor-request")
+        try b.poll("the floor") { try b.text("#floor-status") == "You have the floor." }
+
+        try b.type(try XCTUnwrap(b.find("#file-input")), clip)
+        let play = try b.wait(for: "#file-list button[data-action=play]", timeout: 30)
+        XCTAssertEqual(try b.execute("return document.getElementById('upload-bar').value") as? Double, 1)
+        XCTAssertTrue(try b.displayed(XCTUnwrap(b.find("#clip-card"))))
+        try b.click(play)
+        try b.poll("the clip playing on the service") { try h.snapshot().screen.clip?.state == .playing }
+        // On the output: the red clip in the 4:3 area, black bars beside it.
+        try h.poll("red on the output") {
+            let f = h.service.stage.screenshot(), c = f.pixel(x: 960, y: 540)
+            return c.r > 200 && c.g < 70 && c.b < 70 && f.pixel(x: 100, y: 540) == .black
+        }
+        // The position bar moves with the clip and knows its length.
+        try b.poll("the position bar moving") {
+            try b.execute("const r = document.getElementById('clip-position'); return Number(r.max) === 6000 && Number(r.value) > 300") as? Bool == true
+        }
+        XCTAssertEqual(try b.text("#clip-state"), "Playing")
+
+        try b.click("#clip-pause")
+        try b.poll("paused on the service") { try h.snapshot().screen.clip?.state == .paused }
+        try b.poll("paused in the page") { try b.text("#clip-state") == "Paused" }
+
+        // Seek by the bar: what a finger lifting off the slider does.
+        try b.execute("const r = document.getElementById('clip-position'); r.value = '4000'; r.dispatchEvent(new Event('change'))")
+        try b.poll("the service at 4 s") { (try h.snapshot().screen.clip?.positionMs ?? 0) >= 3900 }
+        XCTAssertEqual(try b.execute("return document.getElementById('clip-time').textContent") as? String, "0:04 / 0:06")
+
+        try b.click("#clip-resume")
+        try b.poll("playing again") { try h.snapshot().screen.clip?.state == .playing }
+        try b.click("#clip-stop")
+        try b.poll("the clip gone") { try h.snapshot().screen.clip == nil }
+        try b.poll("the page says so") { try b.text("#clip-state") == "No clip on screen" }
+
+        // Swipe: a finger moving left on the picture is next, right is previous.
+        try b.type(try XCTUnwrap(b.find("#file-input")), pdf)
+        try b.click("#file-list button[data-action=present]", timeout: 30)
+        try h.assertOutputShows(pdf: pdf, page: 1)
+        func swipe(_ dx: Double) throws {
+            try b.execute("""
+                const el = document.getElementById('preview'), r = el.getBoundingClientRect();
+                const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                const t = (cx) => new Touch({ identifier: 1, target: el, clientX: cx, clientY: y });
+                el.dispatchEvent(new TouchEvent('touchstart', { touches: [t(x)], changedTouches: [t(x)], bubbles: true }));
+                el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [t(x + arguments[0])], bubbles: true }));
+                """, [dx])
+        }
+        try swipe(-150)
+        try h.assertOutputShows(pdf: pdf, page: 2)
+        try swipe(150)
+        try h.assertOutputShows(pdf: pdf, page: 1)
+        try swipe(-20)   // a small movement is a tap, not a turn
+        // A blank sent after it over the same WebSocket: once it is on, a turn from the
+        // tap would have been carried out before it.
+        try b.click("#blank-black")
+        try b.poll("blank") { try h.snapshot().screen.blank == .black }
+        XCTAssertEqual(try h.snapshot().screen.page, 1, "a 20-px movement turned the page")
+        try b.click("#blank-black")
+        try b.poll("unblank") { try h.snapshot().screen.blank == .none }
+        try swipe(-150)
+        try h.assertOutputShows(pdf: pdf, page: 2)
+
+        // Release the floor.
+        try b.click("#floor-release")
+        try b.poll("released") { try h.snapshot().floor.holder == nil }
+        try b.poll("the page says so") { try b.text("#floor-status") == "Nobody has the floor." }
     }
 
     /// A wrong passcode, and other refusals, in the service's words.
