@@ -17,6 +17,12 @@ public final class Compositor: @unchecked Sendable {
             self.width = width; self.height = height
             self.background = background; self.overscanPercent = overscanPercent
         }
+        /// The same look at another size (another display mode, a preview).
+        public func sized(width: Int, height: Int) -> Settings {
+            var s = self
+            s.width = width; s.height = height
+            return s
+        }
         var look: PageCache.Look {
             PageCache.Look(width: width, height: height, background: background, overscanPercent: overscanPercent)
         }
@@ -45,9 +51,7 @@ public final class Compositor: @unchecked Sendable {
 
     /// The same pipeline for another output size (a display with another mode was plugged).
     public func resized(width: Int, height: Int) -> Compositor {
-        var s = settings
-        s.width = width; s.height = height
-        return Compositor(settings: s, idle: idleScreen, cacheBytes: cache.capacityBytes, documents: documents)
+        Compositor(settings: settings.sized(width: width, height: height), idle: idleScreen, cacheBytes: cache.capacityBytes, documents: documents)
     }
 
     /// Renders one page of `document` into a new frame of this compositor's size.
@@ -80,26 +84,25 @@ public final class Compositor: @unchecked Sendable {
         case .blank(let color):
             return Frame(width: settings.width, height: settings.height, color: color)
         case .page(let content, let page):
-            let key = PageCache.Key(content: content, page: page, look: settings.look)
-            if let f = cache.lookup(key) { return f }
-            let f = try Self.renderPage(documents(content), page: page, settings: settings)
-            lock.lock(); renders += 1; lock.unlock()
-            cache.insert(f, for: key)
-            return f
+            return try cachedPage(content, page, settings) { lock.lock(); renders += 1; lock.unlock() }
         }
+    }
+
+    /// A page with `look`, from the cache or rendered into it (`rendered` runs then).
+    private func cachedPage(_ content: String, _ page: Int, _ look: Settings, rendered: () -> Void = {}) throws -> Frame {
+        let key = PageCache.Key(content: content, page: page, look: look.look)
+        if let f = cache.lookup(key) { return f }
+        let f = try Self.renderPage(documents(content), page: page, settings: look)
+        rendered()
+        cache.insert(f, for: key)
+        return f
     }
 
     /// Page `page` of `content` as the output would show it (same background, bars and
     /// overscan), at `width`×`height`: the page rendered at that size by the same pipeline
     /// — sharper and cheaper than scaling the full frame down — and kept in the page cache.
     public func preview(content: String, page: Int, width: Int, height: Int) throws -> Frame {
-        var s = settings
-        s.width = width; s.height = height
-        let key = PageCache.Key(content: content, page: page, look: s.look)
-        if let f = cache.lookup(key) { return f }
-        let f = try Self.renderPage(documents(content), page: page, settings: s)
-        cache.insert(f, for: key)
-        return f
+        try cachedPage(content, page, settings.sized(width: width, height: height))
     }
 
     /// Changes what the idle screen says (room renamed, address changed).

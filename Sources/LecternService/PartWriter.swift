@@ -1,6 +1,6 @@
-import Crypto
 import Dispatch
 import Foundation
+import LecternProtocol
 
 /// Stores one upload's chunks in its part file off the room's loop: in order, on a serial
 /// queue, and hashes them in order on a second one, so receiving the next chunk, hashing
@@ -20,7 +20,7 @@ final class PartWriter: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()
     private let hashing: Bool
-    private var hasher: SHA256?   // used on hashQueue only (and in finish, after it drained)
+    private var hasher: ContentHasher?   // used on hashQueue only (and in finish, after it drained)
     private var firstFailure: Error?
     private var queued = 0
     private var closed = false
@@ -31,7 +31,7 @@ final class PartWriter: @unchecked Sendable {
     init(handle: FileHandle, hashing: Bool, label: String) {
         self.handle = handle
         self.hashing = hashing
-        self.hasher = hashing ? SHA256() : nil
+        self.hasher = hashing ? ContentHasher() : nil
         self.queue = DispatchQueue(label: "lectern.upload." + label, qos: .userInitiated)
         self.hashQueue = DispatchQueue(label: "lectern.upload-hash." + label, qos: .userInitiated)
     }
@@ -55,7 +55,7 @@ final class PartWriter: @unchecked Sendable {
     /// it is in the file (not when a write failed or the writer was closed).
     func append(_ data: [UInt8], written: (() -> Void)? = nil) {
         lock.withLock { queued += data.count }
-        if hashing { hashQueue.async { [self] in hasher?.update(data: data) } }
+        if hashing { hashQueue.async { [self] in hasher?.update(data) } }
         queue.async { [self] in
             lock.lock()
             let skip = closed || firstFailure != nil
@@ -75,9 +75,9 @@ final class PartWriter: @unchecked Sendable {
         }
     }
 
-    /// After every queued chunk: fsync, close, and the SHA-256 in hex (nil when this writer
-    /// was not hashing). `done` runs on the writer's queue.
-    func finish(_ done: @escaping (Result<String?, Error>) -> Void) {
+    /// After every queued chunk: fsync, close, and the SHA-256 of what was written (nil
+    /// when this writer was not hashing). `done` runs on the writer's queue.
+    func finish(_ done: @escaping (Result<ContentID?, Error>) -> Void) {
         queue.async { [self] in
             lock.lock()
             let failure = firstFailure
@@ -90,7 +90,7 @@ final class PartWriter: @unchecked Sendable {
                 try handle.synchronize()
                 try handle.close()
                 hashQueue.sync {}
-                done(.success(hasher.map { $0.finalize().map { String(format: "%02x", $0) }.joined() }))
+                done(.success(hasher?.finalize()))
             } catch {
                 done(.failure(error))
             }

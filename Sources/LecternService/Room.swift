@@ -677,7 +677,7 @@ final class Room: @unchecked Sendable {
         u.writer.finish { [self] written in
             var result: Result<ContentStore.Item, LecternError>
             do {
-                let actual = try written.get() ?? uploadArea.sha256(hex)
+                let actual = try written.get()?.hex ?? uploadArea.sha256(hex)
                 if actual != hex {
                     uploadArea.remove(hex)
                     result = .failure(.hashMismatch)

@@ -10,14 +10,8 @@ import LecternTestSupport
 /// page previews of the web remote (issue 7).
 func runProtocolBenchmarks(rounds: Int) throws {
     let dir = Fixtures.tempDir("protobench")
-    var config = Config()
-    config.port = 0
-    config.passcode = "bench-presenter"
-    config.moderatorPasscode = "bench-moderator"
-    config.floor = .open
-    config.dataDir = dir + "/data"
-    config.display = "virtual"
-    config.httpPort = nil
+    var config = Config.testRoom(dataDir: dir + "/data", room: "Bench", floor: .open,
+                                 passcode: "bench-presenter", moderatorPasscode: "bench-moderator")
     config.diskQuotaMB = 8192
     config.maxUploadMB = 2048
     var options = Service.Options(config: config)

@@ -10,13 +10,6 @@ import XCTest
 /// page-preview (docs/protocol.md §6.9): a page of an upload as the output would show it,
 /// small, without showing it — the web remote's "next slide".
 final class PagePreviewOverTCPTests: XCTestCase {
-    /// The pipeline's frame of `page` at `width`×`height`, with the service's look.
-    func expected(_ h: Harness, pdf: String, page: Int, width: Int, height: Int) throws -> Frame {
-        var s = h.service.stage.compositor.settings
-        s.width = width; s.height = height
-        return try Compositor.renderPage(PDFDocument(path: pdf), page: page, settings: s)
-    }
-
     func testAPreviewIsThePipelinesPageAtTheAskedSizeAndLeavesTheScreenAlone() throws {
         let h = try Harness(floor: .open)
         let a = try h.presenter("A")
@@ -28,13 +21,13 @@ final class PagePreviewOverTCPTests: XCTestCase {
         // No floor needed: a presenter looks at their own deck before showing it.
         let small = try PNG.decode(a.pagePreview(stored.content, page: 2, maxWidth: 480))
         XCTAssertEqual([small.width, small.height], [480, 270], "the output's aspect, bounded by the width")
-        XCTAssertEqual(PixelCompare.differingPixels(small, try expected(h, pdf: pdf, page: 2, width: 480, height: 270)), 0)
-        XCTAssertNotEqual(PixelCompare.differingPixels(small, try expected(h, pdf: pdf, page: 3, width: 480, height: 270)), 0,
+        XCTAssertEqual(PixelCompare.differingPixels(small, try h.expectedFrame(pdf: pdf, page: 2, width: 480, height: 270)), 0)
+        XCTAssertNotEqual(PixelCompare.differingPixels(small, try h.expectedFrame(pdf: pdf, page: 3, width: 480, height: 270)), 0,
                           "page 2, not another page")
 
         let byHeight = try PNG.decode(a.pagePreview(stored.content, page: 3, maxWidth: 480, maxHeight: 200))
         XCTAssertEqual([byHeight.width, byHeight.height], [356, 200])
-        XCTAssertEqual(PixelCompare.differingPixels(byHeight, try expected(h, pdf: pdf, page: 3, width: 356, height: 200)), 0)
+        XCTAssertEqual(PixelCompare.differingPixels(byHeight, try h.expectedFrame(pdf: pdf, page: 3, width: 356, height: 200)), 0)
 
         // 0 = no limit: the output's size, the very frame the output would show.
         let full = try PNG.decode(a.pagePreview(stored.content, page: 0, maxWidth: 0, maxHeight: 0))
@@ -50,7 +43,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
         _ = try a.requestFloor()
         try a.present(stored.content, page: 1)
         let next = try PNG.decode(a.pagePreview(stored.content, page: 2, maxWidth: 320))
-        XCTAssertEqual(PixelCompare.differingPixels(next, try expected(h, pdf: pdf, page: 2, width: 320, height: 180)), 0)
+        XCTAssertEqual(PixelCompare.differingPixels(next, try h.expectedFrame(pdf: pdf, page: 2, width: 320, height: 180)), 0)
         XCTAssertEqual(PixelCompare.differingPixels(try PNG.decode(a.screenshot()), try h.expectedFrame(pdf: pdf, page: 1)), 0)
     }
 
@@ -69,8 +62,8 @@ final class PagePreviewOverTCPTests: XCTestCase {
         XCTAssertEqual([small.width, small.height], [480, 270])
         XCTAssertEqual(PixelCompare.differingPixels(small, full.scaled(width: 480, height: 270)), 0, "the output's frame, scaled")
         // And it looks like page 2 rendered at that size (bars, boxes, the number), not page 3.
-        let page2 = try expected(h, pdf: pdf, page: 2, width: 480, height: 270)
-        let page3 = try expected(h, pdf: pdf, page: 3, width: 480, height: 270)
+        let page2 = try h.expectedFrame(pdf: pdf, page: 2, width: 480, height: 270)
+        let page3 = try h.expectedFrame(pdf: pdf, page: 3, width: 480, height: 270)
         let whole = PixelRect(x: 0, y: 0, width: 480, height: 270)
         let near = PixelCompare.meanDifference(small, whole, page2), far = PixelCompare.meanDifference(small, whole, page3)
         XCTAssertLessThan(near, 4, "mean difference from page 2 at 480x270")
@@ -94,7 +87,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
         XCTAssertServerError(.notYourContent, try bob.pagePreview(stored.content, page: 1, maxWidth: 320))
         // The moderator may show anything, so may preview anything.
         let m = try PNG.decode(mod.pagePreview(stored.content, page: 2, maxWidth: 320))
-        XCTAssertEqual(PixelCompare.differingPixels(m, try expected(h, pdf: pdf, page: 2, width: 320, height: 180)), 0)
+        XCTAssertEqual(PixelCompare.differingPixels(m, try h.expectedFrame(pdf: pdf, page: 2, width: 320, height: 180)), 0)
 
         XCTAssertServerError(.pageOutOfRange, try alice.pagePreview(stored.content, page: 3, maxWidth: 320))
         XCTAssertServerError(.unknownContent, try alice.pagePreview(ContentHasher.id(of: Array("nothing".utf8)), page: 1, maxWidth: 320))
@@ -125,7 +118,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
         _ = try a.waitForState { $0.screen.clip?.state == .playing }
         a.timeout = 10   // a looping clip never ends: a preview queued behind it would time out
         let p = try PNG.decode(a.pagePreview(deck, page: 2, maxWidth: 240))
-        XCTAssertEqual(PixelCompare.differingPixels(p, try expected(h, pdf: pdf, page: 2, width: 240, height: 135)), 0)
+        XCTAssertEqual(PixelCompare.differingPixels(p, try h.expectedFrame(pdf: pdf, page: 2, width: 240, height: 135)), 0)
         _ = try a.request(.clipStop)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LecternProtocol
 @testable import LecternService
 import LecternTestSupport
 import XCTest
@@ -20,9 +21,9 @@ final class PartWriterTests: XCTestCase {
         }
     }
 
-    func finish(_ w: PartWriter) -> Result<String?, Error> {
+    func finish(_ w: PartWriter) -> Result<ContentID?, Error> {
         let done = DispatchSemaphore(value: 0)
-        var result: Result<String?, Error>!
+        var result: Result<ContentID?, Error>!
         w.finish { result = $0; done.signal() }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         return result
@@ -35,7 +36,7 @@ final class PartWriterTests: XCTestCase {
         let order = NSLock()
         var written: [Int] = []
         for (i, p) in parts.enumerated() { w.append(p) { order.withLock { written.append(i) } } }
-        let hex = try XCTUnwrap(try finish(w).get())
+        let hex = try XCTUnwrap(try finish(w).get()).hex
         let expected = Data(parts.joined())
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), expected)
         XCTAssertEqual(hex, SHA256.hash(data: expected).map { String(format: "%02x", $0) }.joined())

@@ -18,16 +18,8 @@ final class Harness {
 
     init(floor: Config.FloorMode = .moderated, tweak: (inout Config) -> Void = { _ in }) throws {
         dir = Fixtures.tempDir("svc")
-        var c = Config()
-        c.room = "Test Room"
-        c.port = 0
-        c.passcode = Self.presenterPass
-        c.moderatorPasscode = Self.moderatorPass
-        c.floor = floor
-        c.dataDir = dir + "/data"
-        c.display = "virtual"
-        c.mode = "1920x1080@60"
-        c.httpPort = nil   // no web remote: tests run side by side
+        var c = Config.testRoom(dataDir: dir + "/data", floor: floor,
+                                passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
         tweak(&c)
         var o = Service.Options(config: c)
         o.host = "127.0.0.1"
@@ -51,9 +43,12 @@ final class Harness {
         return c
     }
 
-    /// The frame the pipeline renders for a page of a file, to compare screenshots with.
-    func expectedFrame(pdf: String, page: Int) throws -> Frame {
-        try Compositor.renderPage(PDFDocument(path: pdf), page: page, settings: service.stage.compositor.settings)
+    /// The frame the pipeline renders for a page of a file, at the output's size or another
+    /// (a preview's), to compare screenshots with.
+    func expectedFrame(pdf: String, page: Int, width: Int? = nil, height: Int? = nil) throws -> Frame {
+        let s = service.stage.compositor.settings
+        return try Compositor.renderPage(PDFDocument(path: pdf), page: page,
+                                         settings: s.sized(width: width ?? s.width, height: height ?? s.height))
     }
 }
 

@@ -20,16 +20,9 @@ final class WebHarness {
         // Browsers first: a missing chromium fails the test here, loudly, before anything runs.
         driver = browsers ? try ChromeDriver() : nil
         dir = Fixtures.tempDir("web")
-        var c = Config()
-        c.room = "Room 4.12"
-        c.port = 0
-        c.httpPort = 0
-        c.passcode = Self.presenterPass
-        c.moderatorPasscode = Self.moderatorPass
-        c.floor = floor
-        c.dataDir = dir + "/data"
-        c.display = "virtual"
-        c.mode = "1920x1080@60"
+        var c = Config.testRoom(dataDir: dir + "/data", room: "Room 4.12", floor: floor,
+                                passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
+        c.httpPort = 0   // the web remote, on any free port
         tweak(&c)
         var o = Service.Options(config: c)
         o.host = "127.0.0.1"
@@ -82,16 +75,12 @@ final class WebHarness {
 
     func device(named name: String) throws -> DeviceSnapshot? { try snapshot().devices.first { $0.name == name } }
 
-    /// The frame the pipeline renders for a page of a file, to compare screenshots with.
-    func expectedFrame(pdf: String, page: Int) throws -> Frame {
-        try Compositor.renderPage(PDFDocument(path: pdf), page: page, settings: service.stage.compositor.settings)
-    }
-
-    /// The pipeline's frame of a page at a preview size, with the service's look.
-    func expectedPreview(pdf: String, page: Int, width: Int, height: Int) throws -> Frame {
-        var s = service.stage.compositor.settings
-        s.width = width; s.height = height
-        return try Compositor.renderPage(PDFDocument(path: pdf), page: page, settings: s)
+    /// The frame the pipeline renders for a page of a file, at the output's size or another
+    /// (a preview's), to compare screenshots with.
+    func expectedFrame(pdf: String, page: Int, width: Int? = nil, height: Int? = nil) throws -> Frame {
+        let s = service.stage.compositor.settings
+        return try Compositor.renderPage(PDFDocument(path: pdf), page: page,
+                                         settings: s.sized(width: width ?? s.width, height: height ?? s.height))
     }
 
     /// Waits until the page's next-slide thumbnail shows `page`, then checks it pixel for
@@ -116,7 +105,7 @@ final class WebHarness {
         guard let png = Data(base64Encoded: b64) else { return XCTFail("the thumbnail's bytes: \(b64.prefix(80))", file: file, line: line) }
         let shown = try PNG.decode(png)
         XCTAssertEqual([shown.width, shown.height], [480, 270], "480 wide, the output's aspect", file: file, line: line)
-        let diff = PixelCompare.differingPixels(shown, try expectedPreview(pdf: pdf, page: page, width: shown.width, height: shown.height))
+        let diff = PixelCompare.differingPixels(shown, try expectedFrame(pdf: pdf, page: page, width: shown.width, height: shown.height))
         XCTAssertEqual(diff, 0, "the next-slide thumbnail differs from page \(page) in \(diff) pixels", file: file, line: line)
     }
 
