@@ -1,4 +1,5 @@
 # Lectern. Two commands matter: `make run` and `make test` (see README.md).
+SHELL      := /bin/bash
 SWIFT      ?= swift
 RUN_DIR    ?= .run
 DISPLAY_KIND ?= auto
@@ -18,10 +19,17 @@ build: deps
 run: build
 	@RUN_DIR=$(RUN_DIR) DISPLAY_KIND=$(DISPLAY_KIND) board/dev-run
 
-# Every test: unit, pixel, service over real sockets.
+# Every test: unit, pixel, service over real sockets. The whole log is kept in
+# .build/test-output/test.log; when something fails, the failures are repeated at the end
+# (CI shows only the tail of the output).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@mkdir -p .build/test-output
+	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output/test.log; rc=$$?; \
+	  if [ $$rc -ne 0 ]; then \
+	    echo "== what failed (whole log: .build/test-output/test.log) =="; \
+	    grep -E ': error: |failed \(|Fatal error|Exited with (signal|unexpected)|Crash' .build/test-output/test.log | tail -40; \
+	  fi; exit $$rc
 
 # Benchmarks, each against its reference tool in the same run (release build).
 bench: deps

@@ -41,17 +41,22 @@ final class PlaybackTests: XCTestCase {
         XCTAssertLessThanOrEqual(result.status.dropped, spec.frameCount / 10, "\(spec.name): dropped", file: file, line: line)
         let p = mode.frameInterval
         let t0 = shown[0].time - Double(numbers[0]) / Double(spec.fps)
-        var late = 0
+        var late = 0, stalled: [String] = [], offsets: [Double] = []
         for s in shown {
             let due = t0 + Double(s.number!) / Double(spec.fps)
             let off = s.time - due
+            offsets.append(off)
             XCTAssertGreaterThan(off, -p / 2 - 0.002, "\(spec.name): frame \(s.number!) early by \(-off)", file: file, line: line)
             if off > p / 2 + 0.001 { late += 1 }
-            XCTAssertLessThan(off, 4 * p, "\(spec.name): frame \(s.number!) late by \(off)", file: file, line: line)
+            if off >= 4 * p { stalled.append("\(s.number!): \(Int(off * 1000)) ms") }
         }
+        // Not a timing benchmark: a stall of the machine may make a frame or two very late,
+        // but the clip keeps to its clock (no drift: the typical frame is on its refresh).
         XCTAssertLessThanOrEqual(late, max(2, spec.frameCount / 4), "\(spec.name): frames off their refresh", file: file, line: line)
-        XCTAssertEqual(shown.last!.time - shown.first!.time,
-                       Double(numbers.last! - numbers.first!) / Double(spec.fps), accuracy: 4 * p, file: file, line: line)
+        XCTAssertLessThanOrEqual(stalled.count, max(2, spec.frameCount / 10), "\(spec.name): late by 4 refreshes or more: \(stalled)",
+                                 file: file, line: line)
+        let median = offsets.sorted()[offsets.count / 2]
+        XCTAssertLessThanOrEqual(abs(median), p / 2 + 0.001, "\(spec.name): the typical frame is off by \(median)", file: file, line: line)
     }
 
     /// The same on a virtual clock (drawing takes no time): exactly every frame, each on the
@@ -227,15 +232,17 @@ final class PlaybackTests: XCTestCase {
 
     func testStopEndsPromptly() throws {
         let control = PlaybackControl()
-        let (out, finish) = try playInBackground(Clips.make(ClipSpec(width: 640, height: 480, fps: 5, seconds: 3, gop: 5)),
+        // One frame a second: a stop that waited for the next frame would take about 1 s; a
+        // prompt one is far below half of that even on a loaded machine.
+        let (out, finish) = try playInBackground(Clips.make(ClipSpec(width: 640, height: 480, fps: 1, seconds: 6, gop: 1)),
                                                  control: control)
-        waitFor("frames") { out.presentCount >= 2 }
+        waitFor("frames") { out.presentCount >= 1 }
         let t0 = Date()
         control.stop()
         let result = try XCTUnwrap(finish())
         XCTAssertEqual(result.end, .stopped)
-        XCTAssertLessThan(Date().timeIntervalSince(t0), 0.12, "a 5 fps clip waits 200 ms between frames; stop must not")
-        XCTAssertLessThan(out.presentCount, 10)
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 0.5, "a frame is due every second; stop must not wait for it")
+        XCTAssertLessThan(out.presentCount, 3)
     }
 
     func testLoopStartsAgainOnTime() throws {
