@@ -33,7 +33,8 @@ final class ClipOverTCPTests: XCTestCase {
 
         let clip = try a.upload(path: try Fixtures.clip(in: dir, seconds: 3))
         XCTAssertEqual(clip.kind, .clip)
-        _ = try a.request(.clipPlay(content: clip.content, loop: false))
+        // Looping, so that it is still playing when the checks below pause it, however slow the machine.
+        _ = try a.request(.clipPlay(content: clip.content, loop: true))
         let playing = try waitForScreen(a, "the red clip, pillarboxed") { f in
             self.isRed(f.pixel(x: 960, y: 540)) && f.isUniform(PixelRect(x: 0, y: 0, width: 240, height: 1080), .black)
                 && f.isUniform(PixelRect(x: 1680, y: 0, width: 240, height: 1080), .black)
@@ -59,7 +60,7 @@ final class ClipOverTCPTests: XCTestCase {
         XCTAssertServerError(.noClip, try a.request(.clipPause))
 
         // A clip that plays to its end brings the slide back too.
-        let short = try a.upload(path: try Fixtures.clip(in: dir, color: "blue", seconds: 1, name: "short.mp4"))
+        let short = try a.upload(path: try Fixtures.clip(in: dir, color: "blue", seconds: 3, name: "short.mp4"))
         _ = try a.request(.clipPlay(content: short.content, loop: false))
         _ = try a.waitForState(timeout: 15) { $0.screen.clip != nil }
         _ = try a.waitForState(timeout: 15) { $0.screen.clip == nil }
