@@ -134,59 +134,6 @@ func runProtocolBenchmarks(rounds: Int) throws {
     print("  p50 \(ms(percentile(fanout, 0.5)))  p99 \(ms(percentile(fanout, 0.99)))  (goal p99 <= 50 ms)")
 }
 
-/// A device that speaks just enough of the protocol over a plain socket: registers, answers
-/// pings, and notes when state frames arrive (headers only, no JSON decoding).
-final class RawDevice {
-    let socket: RawSocket
-    var decoder = FrameDecoder()
-    var statesSeen = 0
-    var lastStateAt = 0.0
-    var id: UInt8 = 0xFF
-
-    init(port: Int, name: String, key: [UInt8]) throws {
-        socket = try RawSocket(port: port)
-        var hello: Hello?
-        while hello == nil {
-            for f in try frames(timeout: 5) { if case .hello(let h) = try Message.decode(f, sentBy: .server) { hello = h } }
-        }
-        let proof = RegisterProof.compute(key: key, challenge: hello!.challenge, role: .presenter, name: name, resumeToken: nil)
-        socket.send(Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: name)).encode(tag: 1, deviceID: 0xFF))
-        while id == 0xFF {
-            for f in try frames(timeout: 5) where f.header.tag == 1 {
-                guard case .registerOK(let ok) = try Message.decode(f, sentBy: .server) else { throw Fixtures.ToolError(description: "register failed") }
-                id = ok.deviceID
-            }
-        }
-    }
-
-    private func frames(timeout: Double) throws -> [WireFrame] {
-        guard let bytes = socket.receive(timeout: timeout) else { throw Fixtures.ToolError(description: "no answer") }
-        decoder.feed(bytes)
-        var out: [WireFrame] = []
-        while let f = try decoder.next() { out.append(f) }
-        return out
-    }
-
-    /// Reads what has arrived (waiting up to `timeout` for something).
-    func pump(timeout: Double) {
-        var wait = timeout
-        while let bytes = socket.receive(timeout: wait), !bytes.isEmpty {
-            wait = 0
-            let now = MonotonicClock.now()
-            decoder.feed(bytes)
-            while let f = try? decoder.next() {
-                if f.header.command == Command.state.rawValue { statesSeen += 1; lastStateAt = now }
-                if f.header.command == Command.ping.rawValue {
-                    var pong = f.header
-                    pong.command = Command.pong.rawValue
-                    pong.deviceID = id
-                    socket.send(pong.encode() + f.body)
-                }
-            }
-        }
-    }
-}
-
 /// Bytes per second of a plain TCP copy of `path` over loopback into a file (fsync'd).
 func plainCopy(path: String, into out: String) throws -> Double {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
