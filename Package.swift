@@ -3,6 +3,7 @@
 //
 // Dependency direction (never the other way):
 //   LecternCore, LecternProtocol        pure Swift, no C
+//   LecternRoom                         the room's state machine (pure: events in, effects out)
 //   LecternRender, LecternKMS, LecternVideo   thin adapters, the only code touching C types
 //   LecternService                      wires core + adapters into the daemon
 //   LecternClient                       the protocol's client side
@@ -32,6 +33,12 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
 
+        // The room as a state machine: events in, effects out (no I/O, threads or clock).
+        .target(name: "LecternRoom", dependencies: [
+            "LecternCore", "LecternProtocol",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: C libraries, through pkg-config
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib",
                        providers: [.apt(["libpoppler-glib-dev"])]),
@@ -52,7 +59,7 @@ let package = Package(
 
         // MARK: the service and the client
         .target(name: "LecternService", dependencies: [
-            "LecternCore", "LecternProtocol", "LecternRender", "LecternKMS", "LecternVideo",
+            "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternKMS", "LecternVideo",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -82,12 +89,17 @@ let package = Package(
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender"]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternServiceTests", dependencies: [
+            "LecternService", "LecternClient", "LecternRender", "LecternTestSupport",
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -6,13 +6,12 @@ import LecternProtocol
 /// queue, and hashes them in order on a second one, so receiving the next chunk, hashing
 /// and writing overlap.
 ///
-/// The room keeps what is queued bounded: past `highWater` bytes it stops reading from the
-/// uploader's socket and starts again once the queue is below `lowWater` (`onDrained`).
-/// Nothing here touches the room's state; the room reads `failure`, `queuedBytes` and asks
-/// for `finish` or `close`.
+/// Every chunk is reported when it is handled (written, or not: why), so the room's upload
+/// ledger keeps what is queued bounded (its back-pressure); nothing here touches the
+/// room's state.
 final class PartWriter: @unchecked Sendable {
-    static let highWater = 8 << 20
-    static let lowWater = 2 << 20
+    /// A chunk that came after the writer was closed or finished.
+    struct Closed: Error, CustomStringConvertible { var description: String { "the upload's file was closed" } }
 
     private let queue: DispatchQueue
     /// Hashing runs beside the writes, on its own queue, in the same order.
@@ -24,7 +23,6 @@ final class PartWriter: @unchecked Sendable {
     private var firstFailure: Error?
     private var queued = 0
     private var closed = false
-    private var drained: (() -> Void)?
 
     /// `hashing`: the upload starts at byte 0, so its SHA-256 is computed as it arrives
     /// (a resumed upload is hashed from the file at the end).
@@ -42,36 +40,24 @@ final class PartWriter: @unchecked Sendable {
     /// Bytes handed over and not yet written.
     var queuedBytes: Int { lock.withLock { queued } }
 
-    /// Calls `action` once when fewer than `lowWater` bytes are queued: at once if that is
-    /// so now, else on the writer's queue when it gets there.
-    func onDrained(_ action: @escaping () -> Void) {
-        lock.lock()
-        if queued < Self.lowWater { lock.unlock(); action(); return }
-        drained = action
-        lock.unlock()
-    }
-
-    /// Queues `data` to be hashed and appended; `written` runs on the writer's queue once
-    /// it is in the file (not when a write failed or the writer was closed).
-    func append(_ data: [UInt8], written: (() -> Void)? = nil) {
+    /// Queues `data` to be hashed and appended; `done` runs on the writer's queue once it
+    /// is handled: nil when it is in the file, else why not (this write failed, an earlier
+    /// one did, or the writer was closed).
+    func append(_ data: [UInt8], done: ((Error?) -> Void)? = nil) {
         lock.withLock { queued += data.count }
         if hashing { hashQueue.async { [self] in hasher?.update(data) } }
         queue.async { [self] in
             lock.lock()
-            let skip = closed || firstFailure != nil
+            var failed: Error? = closed ? Closed() : firstFailure
             lock.unlock()
-            var failed: Error?
-            if !skip {
+            if failed == nil {
                 do { try handle.write(contentsOf: data) } catch { failed = error }
             }
             lock.lock()
             queued -= data.count
-            if let failed, firstFailure == nil { firstFailure = failed }
-            var action: (() -> Void)?
-            if queued < Self.lowWater { action = drained; drained = nil }
+            if let failed, firstFailure == nil, !(failed is Closed) { firstFailure = failed }
             lock.unlock()
-            if !skip && failed == nil { written?() }
-            action?()
+            done?(failed)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternKMS
 import LecternRender
+import LecternRoom
 import Logging
 import NIOCore
 import NIOPosix
@@ -70,8 +71,8 @@ public final class Service: @unchecked Sendable {
                                     documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // After a crash or power cut: the same page as before, at once.
-        let saved = PresentationState.load(dataDir: config.dataDir)
-        var restored = saved?.screen(store: store)
+        let saved = StateWriter.load(dataDir: config.dataDir)
+        var restored = saved?.screen(in: ContentCatalog(store.items().map(ContentEntry.init)))
         if let r = restored {
             do { try stage.show(r.scene) } catch {
                 logger.warning("could not show the saved \(r.scene): \(error)")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LecternCore
+import LecternProtocol
 
 /// Partial uploads, under `<data_dir>/uploads/<sha256>.part`, kept across connections and
 /// restarts until complete, so an upload resumes from the last stored byte. A complete one
@@ -50,6 +51,16 @@ final class UploadArea: @unchecked Sendable {
 
     /// SHA-256 of the part file, streamed.
     func sha256(_ hex: String) throws -> String { try ContentStore.sha256(ofFile: partPath(hex)) }
+
+    /// Bytes stored so far of every partial upload, by content id.
+    func parts() -> [ContentID: UInt64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var out: [ContentID: UInt64] = [:]
+        for n in names where n.hasSuffix(".part") {
+            if let id = ContentID(hex: String(n.dropLast(5))) { out[id] = storedBytes(id.hex) }
+        }
+        return out
+    }
 
     /// Bytes of every file in this area (for the quota).
     func totalBytes() -> UInt64 { Self.bytes(in: directory.path) }

@@ -1,18 +1,26 @@
 import LecternCore
 import LecternProtocol
 
-/// What the room has put on the output: content, page, blank. The stage renders it; the
-/// state pushes describe it. A value: the room computes the next one and commits it once
-/// the stage has shown it.
-struct ScreenModel: Equatable, Sendable {
-    var content: ContentSnapshot?
-    var page = 0
-    var pageCount = 0
-    var blank: ScreenState.Blank = .none
+/// The committed screen: what the room has put on the output (content, page, blank). The
+/// stage renders its `scene`; state pushes carry its `state` (the wire form); the saved
+/// `PresentationState` keeps it across restarts. A value: the screen queue computes the
+/// next one and commits it once the stage has shown it.
+public struct ScreenModel: Equatable, Sendable {
+    public var content: ContentSnapshot?
+    public var page = 0
+    public var pageCount = 0
+    public var blank: ScreenState.Blank = .none
 
-    static let idle = ScreenModel()
+    public init(content: ContentSnapshot? = nil, page: Int = 0, pageCount: Int = 0, blank: ScreenState.Blank = .none) {
+        self.content = content
+        self.page = page
+        self.pageCount = pageCount
+        self.blank = blank
+    }
 
-    var scene: Scene {
+    public static let idle = ScreenModel()
+
+    public var scene: Scene {
         switch blank {
         case .black: return .blank(.black)
         case .white: return .blank(.white)
@@ -22,12 +30,12 @@ struct ScreenModel: Equatable, Sendable {
         return .idle
     }
 
-    var state: ScreenState {
+    public var state: ScreenState {
         ScreenState(content: content, page: UInt32(page), pageCount: UInt32(pageCount), blank: blank, clip: nil)
     }
 
     /// The model after a screen signal, or the error to answer with.
-    func applying(_ signal: ControlSignal) throws(LecternError) -> ScreenModel {
+    public func applying(_ signal: ControlSignal) throws(LecternError) -> ScreenModel {
         var next = self
         switch signal {
         case .next, .prev, .goto:

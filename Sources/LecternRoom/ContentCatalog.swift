@@ -1,0 +1,38 @@
+import LecternCore
+import LecternProtocol
+
+/// One stored file as the room knows it.
+public struct ContentEntry: Equatable, Sendable {
+    public var id: ContentID
+    public var name: String
+    public var kind: ContentKind
+    public var size: UInt64
+    /// Pages of a PDF; 0 for a clip.
+    public var pages: Int
+    public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.size = size
+        self.pages = pages
+    }
+
+    public var snapshot: ContentSnapshot { ContentSnapshot(id: id, name: name, kind: kind) }
+}
+
+/// The files in the content store, kept in memory so the core never reads the disk: the
+/// shell lists the store at start, and every stored upload is added.
+public struct ContentCatalog: Sendable {
+    private var entries: [ContentID: ContentEntry] = [:]
+
+    public init(_ entries: [ContentEntry] = []) {
+        for e in entries { self.entries[e.id] = e }
+    }
+
+    public subscript(_ id: ContentID) -> ContentEntry? { entries[id] }
+
+    /// Adds `entry` unless the store already had the file (the first name stays).
+    public mutating func add(_ entry: ContentEntry) {
+        if entries[entry.id] == nil { entries[entry.id] = entry }
+    }
+}

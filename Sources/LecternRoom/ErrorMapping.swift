@@ -1,0 +1,22 @@
+import LecternCore
+import LecternProtocol
+
+extension LecternError {
+    /// The one mapping from anything that went wrong on the appliance to what a client is
+    /// told: protocol errors as they are, content errors as `pageOutOfRange` or
+    /// `unreadableContent` (with the words the presenter understands), anything else
+    /// `internalError`.
+    public init(mapping error: Error) {
+        if let l = error as? LecternError {
+            self = l
+        } else if let c = error as? ContentError {
+            switch c {
+            case .pageOutOfRange(let p, let n): self = .pageOutOfRange(page: UInt32(max(0, p)), pageCount: UInt32(n))
+            case .notAPDF: self = LecternError(.unsupportedFileType, message: "Only PDF slides and H.264 clips can be shown.")
+            default: self = LecternError(.unreadableContent, message: c.description)
+            }
+        } else {
+            self = LecternError(.internalError, message: "Something went wrong on the appliance: \(error)")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import LecternProtocol
+
+/// One connection as the room sees it (a device once registered): its hello challenge,
+/// keep-alive, registration and uploads. Owned by `RoomCore`.
+final class Peer {
+    let id: ConnectionID
+    let address: String
+    let challenge: [UInt8]
+    let connectedAt: Double
+    var deviceID: DeviceID?
+    var keepAlive: KeepAlive
+    /// Uploads this connection is sending, by file.
+    var uploads: [ContentID: UploadLedger.Upload] = [:]
+    /// Closed by the room: nothing more is sent or handled.
+    var closing = false
+    /// False while the transport's outbound queue is over its high-water mark.
+    var writable = true
+    /// A state push was skipped because the peer is not reading: send the newest later.
+    var statePending = false
+    /// Reading from the peer is paused until this upload writer's queued chunks are stored.
+    var readingPausedBy: Int?
+
+    init(id: ConnectionID, address: String, challenge: [UInt8], now: Double, keepAliveTimeout: Double) {
+        self.id = id
+        self.address = address
+        self.challenge = challenge
+        connectedAt = now
+        keepAlive = KeepAlive(now: now, interval: min(ProtocolLimits.pingIntervalSeconds, keepAliveTimeout / 3),
+                              timeout: keepAliveTimeout)
+    }
+}

@@ -1,0 +1,51 @@
+import LecternCore
+import LecternProtocol
+
+/// What must survive a power cut or a `kill -9`: what is on screen (content, page, blank)
+/// and who holds the floor (so they can resume it). The shell keeps it in
+/// `<data_dir>/state.json` (`StateWriter`), written after every change.
+public struct PresentationState: Codable, Equatable, Sendable {
+    public struct Holder: Codable, Equatable, Sendable {
+        public var id: UInt8
+        public var name: String
+        public var role: String
+        public var resumeToken: String
+    }
+
+    public var content: String?
+    public var page: Int
+    public var blank: String
+    public var holder: Holder?
+
+    public init(screen: ScreenModel, meeting: Meeting) {
+        content = screen.content?.id.hex
+        page = screen.page
+        blank = screen.blank.rawValue
+        if let id = meeting.holder, let d = meeting.devices[id] {
+            holder = Holder(id: id, name: d.name, role: d.role == .moderator ? "moderator" : "presenter",
+                            resumeToken: d.resumeToken.description)
+        }
+    }
+
+    /// The screen model this state describes, if its content is still in the store.
+    public func screen(in catalog: ContentCatalog) -> ScreenModel? {
+        let blankValue = ScreenState.Blank(rawValue: blank) ?? .none
+        guard let hex = content else { return blankValue == .none ? nil : ScreenModel(blank: blankValue) }
+        guard let id = ContentID(hex: hex), let item = catalog[id], item.kind == .pdf,
+              page >= 1, page <= item.pages else { return nil }
+        return ScreenModel(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue)
+    }
+
+    public var holderToken: ResumeToken? {
+        guard let h = holder, h.resumeToken.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        var i = h.resumeToken.startIndex
+        while i < h.resumeToken.endIndex {
+            let j = h.resumeToken.index(i, offsetBy: 2)
+            guard let b = UInt8(h.resumeToken[i..<j], radix: 16) else { return nil }
+            bytes.append(b); i = j
+        }
+        return ResumeToken(bytes: bytes)
+    }
+}
+

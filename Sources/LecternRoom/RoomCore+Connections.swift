@@ -1,0 +1,95 @@
+import LecternProtocol
+
+/// Connections: hello, keep-alive, writability, closing; sending and failing.
+extension RoomCore {
+    func opened(_ id: ConnectionID, address: String, challenge: [UInt8]) {
+        let p = Peer(id: id, address: address, challenge: challenge, now: now, keepAliveTimeout: config.keepaliveTimeout)
+        peers[id] = p
+        let hello = Hello(challenge: challenge,
+                          pingIntervalMs: UInt32(p.keepAlive.interval * 1000), timeoutMs: UInt32(p.keepAlive.timeout * 1000),
+                          presenter: keys.presenter.parameters, moderator: keys.moderator?.parameters,
+                          room: config.room, server: serverName)
+        send(.hello(hello), to: p, tag: 0)
+        log(.debug, "connection \(id) from \(address)")
+    }
+
+    func closed(_ id: ConnectionID) {
+        guard let p = peers.removeValue(forKey: id) else { return }
+        uploadsClosed(of: p)
+        if p.deviceID != nil {
+            apply(meeting.disconnect(connection: id, now: now))
+        }
+        log(.debug, "connection \(id) closed")
+    }
+
+    func writable(_ id: ConnectionID, _ on: Bool) {
+        guard let p = live(id) else { return }
+        p.writable = on
+        if on { sendPendingState(p) }
+    }
+
+    /// Every half second: the register deadline and the keep-alive of every connection.
+    func tick() {
+        for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
+            if p.deviceID == nil, now - p.connectedAt > ProtocolLimits.registerTimeoutSeconds {
+                fail(p, tag: 0, .timedOut(seconds: ProtocolLimits.registerTimeoutSeconds), request: Command.error.rawValue)
+                continue
+            }
+            sendPendingState(p)
+            switch p.keepAlive.poll(now: now, outboundPending: !p.writable) {
+            case .none: break
+            case .sendPing(let n): send(.ping(nonce: n), to: p, tag: 0)
+            case .timedOut:
+                log(.info, "connection \(p.id) (\(p.address)) silent for \(p.keepAlive.timeout) s: dropping it")
+                fail(p, tag: 0, .timedOut(seconds: p.keepAlive.timeout), request: Command.error.rawValue)
+            }
+        }
+    }
+
+    private func sendPendingState(_ p: Peer) {
+        if p.statePending, p.writable {
+            p.statePending = false
+            send(bytes: latestState, to: p)
+        }
+    }
+
+    // MARK: lookups
+
+    /// The connection, unless it is gone or being closed.
+    func live(_ id: ConnectionID) -> Peer? {
+        guard let p = peers[id], !p.closing else { return nil }
+        return p
+    }
+
+    func peer(of device: DeviceID) -> Peer? {
+        meeting.connection(of: device).flatMap { live($0) }
+    }
+
+    // MARK: sending
+
+    func send(_ m: Message, to p: Peer, tag: UInt16, device: UInt8? = nil) {
+        send(bytes: m.encode(tag: tag, deviceID: device ?? p.deviceID ?? ProtocolLimits.unregisteredID), to: p)
+    }
+
+    func send(bytes: [UInt8], to p: Peer) {
+        guard !p.closing else { return }
+        emit(.send(p.id, bytes))
+        p.keepAlive.noteSent(now: now)
+    }
+
+    func sendPieces(_ pieces: [ScreenshotChunk], to p: Peer, tag: UInt16) {
+        for piece in pieces { send(.screenshotData(piece), to: p, tag: tag) }
+    }
+
+    /// Answers `request` with `error`; closes the connection when the error says so.
+    func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
+        send(.failure(replyingTo: request, error), to: p, tag: tag)
+        if error.closesConnection { close(p) }
+    }
+
+    func close(_ p: Peer) {
+        guard !p.closing else { return }
+        p.closing = true
+        emit(.close(p.id))
+    }
+}

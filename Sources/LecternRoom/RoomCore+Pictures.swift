@@ -1,0 +1,29 @@
+import LecternCore
+import LecternProtocol
+
+/// Pictures for the remotes: screenshots of the output and page previews.
+extension RoomCore {
+    /// A page of an upload as the output would show it, small (the web remote's "next
+    /// slide"). For those who may present the file: its uploaders and the moderator —
+    /// the audience sees slides when they are shown, not before.
+    func pagePreview(_ r: PagePreviewRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        guard let item = catalog[r.content] else { throw LecternError.unknownContent }
+        if meeting.devices[me]?.role != .moderator && !ledger.isOwner(me, of: r.content) {
+            throw LecternError(.notYourContent, message: "Only the person who uploaded it or the moderator can preview its pages.")
+        }
+        guard item.kind == .pdf else {
+            throw LecternError(.wrongKind, detail: UInt64(ContentKind.clip.rawValue), message: "That is a clip — only PDF pages have previews.")
+        }
+        let page = max(1, Int(r.page))
+        guard page <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(page), pageCount: UInt32(item.pages)) }
+        emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight)))
+    }
+
+    func previewRendered(_ id: ConnectionID, tag: UInt16, _ result: Result<[ScreenshotChunk], LecternError>) {
+        guard let p = live(id) else { return }
+        switch result {
+        case .success(let pieces): sendPieces(pieces, to: p, tag: tag)
+        case .failure(let e): fail(p, tag: tag, e, request: Command.pagePreview.rawValue)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import LecternProtocol
+
+/// Registration: version, role, the passcode proof behind the throttle, the meeting's
+/// register (a resume gets its device and floor back); unregister.
+extension RoomCore {
+    func register(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
+        let req = Command.register.rawValue
+        guard p.deviceID == nil else { return fail(p, tag: tag, .alreadyRegistered, request: req) }
+        guard r.version == lecternProtocolVersion else {
+            return fail(p, tag: tag, .unsupportedVersion(client: r.version), request: req)
+        }
+        guard let key = r.role == .presenter ? keys.presenter : keys.moderator else {
+            return fail(p, tag: tag, .roleUnavailable(r.role), request: req)
+        }
+        let tkey = AuthThrottle.key(address: p.address, role: r.role)
+        if case .wait(let s) = throttle.check(tkey, now: now) {
+            log(.warning, "register from \(p.address) as \(r.role) throttled: \(Int(s.rounded(.up))) s to wait")
+            return fail(p, tag: tag, .tooManyAttempts(retryAfter: s), request: req)
+        }
+        guard RegisterProof.verify(r, challenge: p.challenge, key: key) else {
+            throttle.recordFailure(tkey, now: now)
+            log(.warning, "wrong \(r.role) passcode from \(p.address) (device '\(r.name)')")
+            return fail(p, tag: tag, .wrongPasscode, request: req)
+        }
+        throttle.recordSuccess(tkey, now: now)
+        do {
+            let reg = try meeting.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now)
+            p.deviceID = reg.deviceID
+            send(reg.reply, to: p, tag: tag)
+            log(.info, "\(r.role) '\(r.name)' registered as \(reg.deviceID) from \(p.address)\(reg.resumed ? " (resumed)" : "")")
+            apply(reg.events)
+        } catch {
+            fail(p, tag: tag, error, request: req)
+        }
+    }
+
+    func unregister(_ p: Peer, tag: UInt16) {
+        send(.unregisterOK, to: p, tag: tag)
+        let events = p.deviceID != nil ? meeting.unregister(connection: p.id, now: now) : []
+        p.deviceID = nil
+        close(p)
+        apply(events)
+    }
+}

@@ -1,0 +1,77 @@
+import LecternProtocol
+
+/// The request switch: decodes a frame, checks the device byte and registration, and
+/// hands each request to the part of the room that answers it.
+extension RoomCore {
+    func received(_ frame: WireFrame, from p: Peer) {
+        p.keepAlive.noteReceived(now: now)
+        let h = frame.header
+        let message: Message
+        do { message = try Message.decode(header: h, body: frame.body, sentBy: .client) } catch {
+            return fail(p, tag: h.tag, error, request: h.command)
+        }
+        let expected = p.deviceID ?? ProtocolLimits.unregisteredID
+        guard h.deviceID == expected else {
+            return fail(p, tag: h.tag, .wrongDeviceID(sent: h.deviceID, expected: expected), request: h.command)
+        }
+        switch message {
+        case .ping(let n): return send(.pong(nonce: n), to: p, tag: h.tag)
+        case .pong: return
+        case .register(let r): return register(r, from: p, tag: h.tag)
+        case .unregister: return unregister(p, tag: h.tag)
+        default: break
+        }
+        guard let me = p.deviceID else {
+            return fail(p, tag: h.tag, .notRegistered, request: h.command)
+        }
+        do {
+            try request(message, command: h.command, from: p, device: me, tag: h.tag)
+        } catch {
+            fail(p, tag: h.tag, LecternError(mapping: error), request: h.command)
+        }
+    }
+
+    private func request(_ message: Message, command: UInt8, from p: Peer, device me: DeviceID, tag: UInt16) throws {
+        switch message {
+        case .stateRequest:
+            send(.state(snapshot(now: now)), to: p, tag: tag)
+        case .floorRequest:
+            let r = try meeting.requestFloor(by: me, now: now)
+            send(.floorAck(r.ack), to: p, tag: tag)
+            apply(r.events)
+        case .floorRelease:
+            let ev = try meeting.releaseFloor(by: me, now: now)
+            send(.ok, to: p, tag: tag)
+            apply(ev)
+        case .floorModerate(let action, let target):
+            let ev = try meeting.moderate(action, target: target, by: me, now: now)
+            send(.ok, to: p, tag: tag)
+            apply(ev)
+        case .control(let signal):
+            switch try meeting.control(signal, by: me, now: now) {
+            case .floor(let ev):
+                send(.controlOK, to: p, tag: tag)
+                apply(ev)
+            case .screen(let s):
+                changeScreen(.signal(s), reply: ScreenReply(peer: p.id, tag: tag, request: .control, ok: .controlOK))
+            }
+        case .present(let content, let page):
+            try present(content, page: page, by: me, peer: p, tag: tag)
+        case .clear:
+            try meeting.checkCanDrive(me)
+            changeScreen(.idle, reply: ScreenReply(peer: p.id, tag: tag, request: .clear, ok: .ok))
+        case .clipPlay(let content, let loop):
+            try playClip(content, looping: loop, by: me, peer: p, tag: tag)
+        case .clipPause, .clipResume, .clipSeek, .clipStop:
+            try steerClip(message, by: me, peer: p, tag: tag)
+        case .uploadBegin(let b): try uploadBegin(b, peer: p, device: me, tag: tag)
+        case .uploadChunk(let ch): try uploadChunk(ch, peer: p)
+        case .uploadFinish(let content): try uploadFinish(content, peer: p, device: me, tag: tag)
+        case .screenshotRequest(let mw, let mh):
+            emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh)))
+        case .pagePreview(let r): try pagePreview(r, by: me, peer: p, tag: tag)
+        default:
+            throw LecternError.unknownCommand(command)
+        }
+    }
+}

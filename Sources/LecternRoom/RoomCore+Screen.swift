@@ -1,0 +1,139 @@
+import Foundation
+import LecternCore
+import LecternProtocol
+
+/// The screen queue and the clip: present, signals, clear, the meeting's idle screen; a
+/// clip opened, played, steered and ended.
+extension RoomCore {
+    func present(_ content: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        try meeting.checkCanDrive(me)
+        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        try meeting.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
+        guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
+        let n = max(1, Int(page))
+        guard n <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(n), pageCount: UInt32(item.pages)) }
+        let model = ScreenModel(content: item.snapshot, page: n, pageCount: item.pages, blank: .none)
+        changeScreen(.page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .present, ok: .presentOK))
+    }
+
+    /// Queues a screen change. Anything else on the screen ends a clip first (the stage is
+    /// busy until it stops).
+    func changeScreen(_ change: ScreenQueue.Change, reply: ScreenReply?) {
+        if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
+        screen.enqueue(change, reply: reply)
+        runScreenQueue()
+    }
+
+    private func runScreenQueue() {
+        while let op = screen.startNext() {
+            let committed = screen.committed
+            let target: ScreenModel
+            do {
+                switch op.change {
+                case .page(let m): target = m
+                case .idle: target = .idle
+                case .signal(let s): target = try committed.applying(s)
+                }
+            } catch {
+                _ = screen.finishRunning(commit: false)
+                answer(op.reply, error)
+                continue
+            }
+            if target == committed {
+                _ = screen.finishRunning(commit: false)
+                answer(op.reply, nil)
+                continue
+            }
+            screen.setTarget(target)
+            emit(.show(op: op.id, target.scene))
+            return
+        }
+    }
+
+    func shown(op id: Int, error: LecternError?) {
+        guard let op = screen.running, op.id == id else { return }
+        _ = screen.finishRunning(commit: error == nil)
+        if let error {
+            answer(op.reply, error)
+        } else {
+            persist()
+            answer(op.reply, nil)
+            pushState()
+        }
+        runScreenQueue()
+    }
+
+    private func answer(_ reply: ScreenReply?, _ error: LecternError?) {
+        guard let r = reply, let p = live(r.peer) else { return }
+        if let error { fail(p, tag: r.tag, error, request: r.request.rawValue) } else { send(r.ok, to: p, tag: r.tag) }
+    }
+
+    // MARK: clips
+
+    func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        try meeting.checkCanDrive(me)
+        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        try meeting.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
+        guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
+        if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
+        let serial = screen.newClipSerial()
+        screen.opening[serial] = ScreenQueue.OpeningClip(content: item.snapshot, loop: looping,
+                                                         reply: ScreenReply(peer: p.id, tag: tag, request: .clipPlay, ok: .clipPlayOK))
+        emit(.openClip(serial: serial, content: content.hex))
+    }
+
+    func clipOpened(_ serial: Int, _ result: Result<ClipFacts, LecternError>) {
+        guard let o = screen.opening.removeValue(forKey: serial) else {
+            if case .success = result { emit(.discardClip(serial: serial)) }
+            return
+        }
+        switch result {
+        case .failure(let e):
+            answer(o.reply, e)
+        case .success(let facts):
+            guard serial == screen.clipSerial else { return emit(.discardClip(serial: serial)) }   // superseded meanwhile
+            screen.clip = ScreenQueue.Clip(serial: serial, content: o.content, duration: facts.duration, loop: o.loop,
+                                           progress: ClipProgress())
+            answer(o.reply, nil)
+            pushState()
+            log(.info, "playing \(o.content.name) (\(facts.description))")
+            emit(.playClip(serial: serial, loop: o.loop))
+        }
+    }
+
+    func clipProgressed(_ serial: Int, _ progress: ClipProgress) {
+        guard screen.clip?.serial == serial else { return }
+        screen.clip?.progress = progress
+        pushState()
+    }
+
+    func clipEnded(_ serial: Int, _ ending: ClipEnding) {
+        guard screen.clip?.serial == serial else { return }
+        switch ending.how {
+        case .failed(let why): log(.warning, "clip ended early: \(why)")
+        case .ended, .stopped:
+            log(.info, "clip \(ending.how == .ended ? "ended" : "stopped"): \(ending.progress.presented) frames shown, \(ending.progress.dropped) dropped")
+        }
+        screen.clip = nil
+        pushState()
+    }
+
+    func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        try meeting.checkCanDrive(me)
+        guard let c = screen.clip else { throw LecternError.noClip }
+        switch message {
+        case .clipPause: emit(.steerClip(serial: c.serial, .pause)); send(.clipPauseOK, to: p, tag: tag)
+        case .clipResume: emit(.steerClip(serial: c.serial, .resume)); send(.clipResumeOK, to: p, tag: tag)
+        case .clipStop: emit(.steerClip(serial: c.serial, .stop)); send(.clipStopOK, to: p, tag: tag)
+        case .clipSeek(let ms):
+            let durationMs = UInt64(max(0, c.duration) * 1000)
+            guard UInt64(ms) <= durationMs else {
+                throw LecternError(.seekOutOfRange, detail: durationMs,
+                                   message: String(format: "The clip is only %.1f s long.", c.duration))
+            }
+            emit(.steerClip(serial: c.serial, .seek(Double(ms) / 1000)))
+            send(.clipSeekOK, to: p, tag: tag)
+        default: break
+        }
+    }
+}

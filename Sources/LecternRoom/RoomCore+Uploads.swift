@@ -1,0 +1,164 @@
+import LecternProtocol
+
+/// Uploads: begin (a stored file proved instead of sent, a partial one resumed, the newest
+/// begin taking a part file over), chunks with back-pressure, finish, and the quota.
+extension RoomCore {
+    func uploadBegin(_ b: UploadBegin, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+        let maxSize = UInt64(config.maxUploadBytes), quota = UInt64(config.diskQuotaBytes)
+        if catalog[b.content] != nil {
+            // Already stored: with a valid possession proof it is not sent again.
+            try UploadSession.checkBegin(b, maxFileSize: maxSize, quota: quota, freeQuota: .max)
+            if b.proof != nil { return emit(.checkProof(p.id, tag: tag, b, challenge: p.challenge)) }
+            return startWhenFree(b, peer: p, tag: tag, from: 0)
+        }
+        guard partIsFree(b, peer: p, tag: tag) else { return }
+        let stored = ledger.parts[b.content]?.size ?? 0
+        let used = ledger.usedBytes
+        try UploadSession.checkBegin(b, maxFileSize: maxSize, quota: quota, freeQuota: quota > used ? quota - used : 0,
+                                     alreadyStored: stored)
+        start(b, peer: p, tag: tag, from: min(stored, b.size))
+    }
+
+    func proofChecked(_ id: ConnectionID, tag: UInt16, _ b: UploadBegin, matches: Bool) {
+        guard let p = live(id), let me = p.deviceID else { return }
+        if matches, let item = catalog[b.content] {
+            ledger.addOwner(me, of: b.content)
+            send(.uploadReady(UploadReady(content: b.content, status: .stored, offset: item.size, kind: item.kind,
+                                          pageCount: UInt32(item.pages), durationMs: 0)), to: p, tag: tag)
+        } else {
+            startWhenFree(b, peer: p, tag: tag, from: 0)
+        }
+    }
+
+    private func startWhenFree(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
+        if partIsFree(b, peer: p, tag: tag) { start(b, peer: p, tag: tag, from: offset) }
+    }
+
+    /// True when nobody writes the part file of `b`'s content. Otherwise the newest begin
+    /// takes it over (a device that reconnected): the writer lets go of it, the old
+    /// upload's later chunks are dropped, and `b` runs again once the file is free.
+    private func partIsFree(_ b: UploadBegin, peer p: Peer, tag: UInt16) -> Bool {
+        guard let part = ledger.parts[b.content], !part.isFree else { return true }
+        if let w = part.writer, let writer = ledger.writers[w] {
+            if let other = peers[writer.connection], other.uploads[b.content]?.writer == w {
+                other.uploads[b.content]?.failed = true
+            }
+            ledger.release(b.content, writer: w, leaving: true)
+            emit(.closePart(b.content, writer: w))
+        }
+        ledger.parts[b.content]?.waiting.append(UploadLedger.WaitingBegin(connection: p.id, tag: tag, begin: b))
+        return false
+    }
+
+    private func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
+        let w = ledger.openWriter(b.content, connection: p.id, tag: tag, offset: offset)
+        p.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
+        emit(.openPart(b.content, writer: w, offset: offset, hashing: offset == 0))
+    }
+
+    func partOpened(_ content: ContentID, writer w: Int, failure: String?) {
+        guard let writer = ledger.writers[w] else { return }
+        let p = live(writer.connection)
+        if let failure {
+            ledger.release(content, writer: w, leaving: false)
+            _ = ledger.writerLeft(content, writer: w, size: ledger.parts[content]?.size)
+            if p?.uploads[content]?.writer == w { p?.uploads[content] = nil }
+            if let p {
+                fail(p, tag: writer.beginTag, LecternError(.storageFailed, message: "The appliance can't store the file: \(failure)"),
+                     request: Command.uploadBegin.rawValue)
+            }
+        } else if let p, let u = p.uploads[content], u.writer == w {
+            send(.uploadReady(UploadReady(content: content, status: .sendFrom, offset: u.session.stored)), to: p, tag: writer.beginTag)
+        }
+    }
+
+    func uploadChunk(_ ch: UploadChunk, peer p: Peer) throws {
+        guard var u = p.uploads[ch.content] else { throw LecternError.noUpload }
+        if u.failed { return }
+        do {
+            let quota = UInt64(config.diskQuotaBytes)
+            if ledger.usedBytes + UInt64(ch.data.count) > quota { throw LecternError.quotaFull(quota: quota) }
+            if let f = ledger.writers[u.writer]?.failure {
+                throw LecternError(.storageFailed, message: "The appliance can't store the file: \(f)")
+            }
+            // upload-progress says what is in the file: sent once the chunk is written.
+            let progress = try u.session.accept(offset: ch.offset, count: ch.data.count)
+            ledger.queue(ch.data.count, progress: progress, on: u.writer)
+            emit(.writeChunk(ch.content, writer: u.writer, ch.data))
+            p.uploads[ch.content] = u
+            if p.readingPausedBy == nil, let queued = ledger.writers[u.writer]?.queued, queued > UploadLedger.highWater {
+                // The disk is slower than the network: stop reading until the queue drains.
+                p.readingPausedBy = u.writer
+                emit(.setReading(p.id, false))
+            }
+        } catch {
+            u.failed = true
+            p.uploads[ch.content] = u
+            throw error
+        }
+    }
+
+    func chunkWritten(_ content: ContentID, writer w: Int, bytes: Int, failure: String?) {
+        guard let (writer, progress) = ledger.written(on: w, failure: failure), let p = live(writer.connection) else { return }
+        if let progress { send(.uploadProgress(content: content, stored: progress), to: p, tag: writer.beginTag) }
+        if p.readingPausedBy == w, writer.queued < UploadLedger.lowWater {
+            p.readingPausedBy = nil
+            emit(.setReading(p.id, true))
+        }
+    }
+
+    func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+        guard let u = p.uploads[content], !u.failed || u.session.isComplete else { throw LecternError.noUpload }
+        try u.session.checkFinish()
+        p.uploads[content] = nil
+        ledger.release(content, writer: u.writer, leaving: true)
+        let s = u.session
+        emit(.finishUpload(p.id, tag: tag, writer: u.writer,
+                           UploadToStore(content: content, name: s.name, announcedKind: s.kind, device: me,
+                                         uploader: meeting.devices[me]?.name ?? "", size: s.size)))
+    }
+
+    func uploadFinished(_ id: ConnectionID, tag: UInt16, writer w: Int, _ upload: UploadToStore,
+                        _ result: Result<ContentEntry, UploadRefusal>) {
+        let content = upload.content, me = upload.device
+        let p = live(id)
+        switch result {
+        case .success(let item):
+            catalog.add(item)
+            ledger.addOwner(me, of: content)
+            log(.info, "stored \(item.name) (\(item.size) bytes, \(item.kind)) from device \(me)")
+            if let p {
+                send(.uploadStored(UploadStored(content: content, kind: item.kind, size: upload.size, pageCount: UInt32(item.pages),
+                                                durationMs: 0)), to: p, tag: tag)
+            }
+        case .failure(let refusal):
+            if refusal.discarded { ledger.usedBytes -= min(ledger.usedBytes, upload.size) }
+            log(.warning, "upload \(upload.name) from device \(me) refused: \(refusal.error.message)")
+            if let p { fail(p, tag: tag, refusal.error, request: Command.uploadFinish.rawValue) }
+        }
+        var kept: UInt64?   // the part file's size when it stays (nil: it is gone)
+        if case .failure(let r) = result, !r.discarded { kept = ledger.parts[content]?.size }
+        runWaiting(ledger.writerLeft(content, writer: w, size: kept))
+    }
+
+    func partClosed(_ content: ContentID, writer w: Int, size: UInt64) {
+        runWaiting(ledger.writerLeft(content, writer: w, size: size))
+    }
+
+    private func runWaiting(_ begins: [UploadLedger.WaitingBegin]) {
+        for w in begins {
+            guard let p = live(w.connection), let me = p.deviceID else { continue }
+            do { try uploadBegin(w.begin, peer: p, device: me, tag: w.tag) } catch {
+                fail(p, tag: w.tag, LecternError(mapping: error), request: Command.uploadBegin.rawValue)
+            }
+        }
+    }
+
+    /// The connection is gone: what arrived is stored, and the upload resumes from it.
+    func uploadsClosed(of p: Peer) {
+        for (content, u) in p.uploads where ledger.parts[content]?.writer == u.writer {
+            ledger.release(content, writer: u.writer, leaving: true)
+            emit(.closePart(content, writer: u.writer))
+        }
+    }
+}

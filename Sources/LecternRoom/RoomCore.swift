@@ -1,0 +1,175 @@
+import LecternCore
+import LecternProtocol
+import Logging
+
+/// The meeting room as a state machine: every connection's protocol state, the floor
+/// (`Meeting`), the screen queue with the clip, the upload ledger and state pushes. Pure:
+/// no I/O, no threads, no clock of its own. It takes `RoomEvent`s, each with the time, and
+/// returns the `RoomEffect`s the shell (`Room`) carries out; slow work comes back as
+/// events. Every decision of the room is made here.
+public final class RoomCore {
+    /// The passcodes in force, as the server keeps them.
+    public struct Keys: Sendable {
+        public var presenter: PasscodeHash
+        public var moderator: PasscodeHash?
+        public init(presenter: PasscodeHash, moderator: PasscodeHash?) {
+            self.presenter = presenter
+            self.moderator = moderator
+        }
+    }
+
+    public private(set) var config: Config
+    var keys: Keys
+    /// What hello names as the server ("lecternd 0.1.0").
+    let serverName: String
+    public let meeting: Meeting
+    var throttle = AuthThrottle()
+    var peers: [ConnectionID: Peer] = [:]
+    var catalog: ContentCatalog
+    var ledger: UploadLedger
+    var screen = ScreenQueue()
+    var revision: UInt64 = 0
+    /// The newest state push, encoded once for everyone (sent late to those not reading).
+    var latestState: [UInt8] = []
+    var wakeAt: Double?
+    /// Effects of the event being handled, in order.
+    var out: [RoomEffect] = []
+    var now: Double = 0
+
+    /// `parts`: bytes already in each partial upload's file; `usedBytes`: what the store
+    /// and the partial uploads hold on disk (the quota counts it).
+    public init(config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
+                parts: [ContentID: UInt64] = [:], usedBytes: UInt64 = 0) {
+        self.config = config
+        self.keys = keys
+        self.serverName = serverName
+        self.catalog = catalog
+        ledger = UploadLedger(parts: parts, usedBytes: usedBytes)
+        meeting = Meeting(config: MeetingConfig(floorMode: config.floor == .open ? .open : .moderated,
+                                                gracePeriod: config.gracePeriod, capacity: config.maxClients))
+    }
+
+    /// Handles one event at time `now` (monotonic seconds) and returns what to do.
+    public func handle(_ event: RoomEvent, now: Double) -> [RoomEffect] {
+        self.now = now
+        switch event {
+        case .opened(let id, let address, let challenge): opened(id, address: address, challenge: challenge)
+        case .closed(let id): closed(id)
+        case .frame(let id, let frame): if let p = live(id) { received(frame, from: p) }
+        case .malformed(let id, let tag, let error): if let p = live(id) { fail(p, tag: tag, error, request: Command.error.rawValue) }
+        case .writable(let id, let on): writable(id, on)
+        case .tick: tick()
+        case .wake:
+            wakeAt = nil   // asked again below if the deadline is still ahead
+            apply(meeting.expire(now: now))
+        case .shown(let op, let error): shown(op: op, error: error)
+        case .clipOpened(let serial, let result): clipOpened(serial, result)
+        case .clipProgressed(let serial, let progress): clipProgressed(serial, progress)
+        case .clipEnded(let serial, let ending): clipEnded(serial, ending)
+        case .partOpened(let content, let writer, let failure): partOpened(content, writer: writer, failure: failure)
+        case .chunkWritten(let content, let writer, let bytes, let failure):
+            chunkWritten(content, writer: writer, bytes: bytes, failure: failure)
+        case .partClosed(let content, let writer, let size): partClosed(content, writer: writer, size: size)
+        case .proofChecked(let id, let tag, let begin, let matches): proofChecked(id, tag: tag, begin, matches: matches)
+        case .uploadFinished(let id, let tag, let writer, let upload, let result):
+            uploadFinished(id, tag: tag, writer: writer, upload, result)
+        case .screenshotTaken(let id, let tag, let pieces): if let p = live(id) { sendPieces(pieces, to: p, tag: tag) }
+        case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
+        }
+        scheduleWake()
+        defer { out = [] }
+        return out
+    }
+
+    /// A reloaded config: new passcodes apply to new registrations, the room name to the
+    /// next state push; what can't change while running was already kept by the caller.
+    public func reload(_ config: Config, keys: Keys) {
+        self.config = config
+        self.keys = keys
+    }
+
+    /// After a restart: the screen the stage already shows again, and the floor holder
+    /// waiting (in the grace period) to resume with their token.
+    public func restore(_ saved: PresentationState, screen model: ScreenModel?, now: Double) -> [RoomEffect] {
+        self.now = now
+        if let model { screen.restore(model) }
+        if let h = saved.holder, let token = saved.holderToken {
+            meeting.restoreAbsentHolder(id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
+                                        resumeToken: token, now: now)
+            if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
+            log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
+        }
+        persist()
+        scheduleWake()
+        defer { out = [] }
+        return out
+    }
+
+    /// The state as a device would get it now.
+    public func snapshot(now: Double) -> Snapshot {
+        meeting.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+    }
+
+    // MARK: effects
+
+    func emit(_ e: RoomEffect) { out.append(e) }
+
+    func log(_ level: Logger.Level, _ message: String) { emit(.log(level, message)) }
+
+    func persist() { emit(.persist(PresentationState(screen: screen.committed, meeting: meeting))) }
+
+    private func scheduleWake() {
+        let next = meeting.nextDeadline
+        if next != wakeAt {
+            wakeAt = next
+            emit(.wake(at: next))
+        }
+    }
+
+    /// Pushes the whole state to every registered device: encoded once; a peer that
+    /// doesn't read (a phone asleep on the Wi-Fi) gets the newest state when it reads
+    /// again, not every intermediate one piling up.
+    func pushState() {
+        revision += 1
+        latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
+        for p in peers.values.sorted(by: { $0.id < $1.id }) where p.deviceID != nil && !p.closing {
+            if p.writable { send(bytes: latestState, to: p); p.statePending = false } else { p.statePending = true }
+        }
+    }
+
+    /// What devices see on the screen: the clip while one plays over the slide, else the slide.
+    var screenState: ScreenState {
+        guard let c = screen.clip else { return screen.committed.state }
+        let state: ClipState.Playback = c.progress.state == .paused ? .paused : c.progress.state == .stopped ? .stopped : .playing
+        return ScreenState(content: c.content, page: 0, pageCount: 0, blank: .none,
+                           clip: ClipState(state: state, positionMs: UInt32(max(0, c.progress.position) * 1000),
+                                           durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop,
+                                           presentedFrames: UInt32(clamping: c.progress.presented),
+                                           droppedFrames: UInt32(clamping: c.progress.dropped)))
+    }
+
+    // MARK: meeting events
+
+    func apply(_ events: [MeetingEvent]) {
+        for e in events {
+            switch e {
+            case .floorGranted(let to, let reason, let by):
+                if let p = peer(of: to) { send(.floorGranted(reason: reason, by: by), to: p, tag: 0) }
+            case .floorWithdrawn(let from, let reason, let by):
+                if let p = peer(of: from) { send(.floorWithdrawn(reason: reason, by: by), to: p, tag: 0) }
+            case .screenToIdle:
+                changeScreen(.idle, reply: nil)
+            case .closeConnection(let id, let error):
+                if let p = live(id) {
+                    send(.error(error), to: p, tag: 0)
+                    close(p)
+                }
+            case .deviceLeft(let id):
+                ledger.removeOwner(id)
+            case .stateChanged:
+                pushState()
+                persist()
+            }
+        }
+    }
+}

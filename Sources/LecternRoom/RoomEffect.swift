@@ -1,0 +1,80 @@
+import LecternCore
+import LecternProtocol
+import Logging
+
+/// What `RoomCore` asks the shell to do, in order. The shell carries each out as it is
+/// (no decisions of its own) and reports what finished later as a `RoomEvent`.
+public enum RoomEffect: Equatable, Sendable {
+    // MARK: connections
+    /// Write these bytes (whole frames) to the peer.
+    case send(ConnectionID, [UInt8])
+    /// Close the peer's connection (after what was written).
+    case close(ConnectionID)
+    /// Stop (false) or start (true) reading from the peer.
+    case setReading(ConnectionID, Bool)
+    /// Send `.wake` at this time (monotonic seconds); nil: no wake-up needed.
+    case wake(at: Double?)
+
+    // MARK: the screen
+    /// Show `scene` on the output; report `.shown(op:)`.
+    case show(op: Int, Scene)
+    /// Open the clip (content id, hex) for play `serial`; report `.clipOpened`.
+    case openClip(serial: Int, content: String)
+    /// Play the opened clip of `serial` on the output; report progress and the end.
+    case playClip(serial: Int, loop: Bool)
+    /// Let go of the opened clip of `serial` without playing it (superseded).
+    case discardClip(serial: Int)
+    /// Steer the playing clip of `serial`.
+    case steerClip(serial: Int, ClipCommand)
+
+    // MARK: uploads
+    /// Open (create) the part file of `content` at `offset`, truncating after it, for
+    /// writer `writer`; hash what is written when `hashing`. Report `.partOpened`.
+    case openPart(ContentID, writer: Int, offset: UInt64, hashing: Bool)
+    /// Append a chunk on `writer`; report `.chunkWritten` once it is in the file.
+    case writeChunk(ContentID, writer: Int, [UInt8])
+    /// Let go of the part file once `writer`'s queued chunks are written; report `.partClosed`.
+    case closePart(ContentID, writer: Int)
+    /// Check `begin.proof` against the stored file with `challenge`; report `.proofChecked`.
+    case checkProof(ConnectionID, tag: UInt16, UploadBegin, challenge: [UInt8])
+    /// Finish `writer`'s upload: verify, store, report `.uploadFinished`.
+    case finishUpload(ConnectionID, tag: UInt16, writer: Int, UploadToStore)
+
+    // MARK: pictures
+    /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.
+    case screenshot(ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int)
+    /// Render a page as the output would show it, small; report `.previewRendered`.
+    case renderPreview(ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int)
+
+    // MARK: the rest
+    /// Save what must survive a restart.
+    case persist(PresentationState)
+    case log(Logger.Level, String)
+}
+
+/// Commands for a playing clip.
+public enum ClipCommand: Equatable, Sendable {
+    case pause, resume, stop
+    case seek(Double)
+}
+
+/// What an upload-finish hands to the storing worker.
+public struct UploadToStore: Equatable, Sendable {
+    public var content: ContentID
+    public var name: String
+    /// The kind announced in upload-begin, if any: a file of the other kind is refused.
+    public var announcedKind: ContentKind?
+    /// Who uploaded it: its id, and its name (kept with the file).
+    public var device: DeviceID
+    public var uploader: String
+    /// The size announced in upload-begin.
+    public var size: UInt64
+    public init(content: ContentID, name: String, announcedKind: ContentKind?, device: DeviceID, uploader: String, size: UInt64) {
+        self.content = content
+        self.name = name
+        self.announcedKind = announcedKind
+        self.device = device
+        self.uploader = uploader
+        self.size = size
+    }
+}

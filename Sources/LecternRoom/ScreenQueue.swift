@@ -1,0 +1,87 @@
+import LecternCore
+import LecternProtocol
+
+/// Screen changes, one at a time, and the clip over the slide. A change is computed from
+/// the committed screen when its turn comes, shown by the stage, and committed once shown;
+/// the next waits until then. Data only: `RoomCore` drives it.
+struct ScreenQueue {
+    /// What a queued change does to the committed screen.
+    enum Change: Equatable {
+        /// Show this page.
+        case page(ScreenModel)
+        /// Apply a screen signal (next, prev, goto, blank, unblank).
+        case signal(ControlSignal)
+        /// Back to the idle screen.
+        case idle
+    }
+
+    struct Op {
+        let id: Int
+        let change: Change
+        let reply: ScreenReply?
+        /// Set once the op runs: the screen it is showing.
+        var target: ScreenModel?
+    }
+
+    /// The clip playing over the slide, if any.
+    struct Clip {
+        let serial: Int
+        let content: ContentSnapshot
+        let duration: Double
+        let loop: Bool
+        var progress: ClipProgress
+    }
+
+    /// A clip asked for and being opened.
+    struct OpeningClip {
+        let content: ContentSnapshot
+        let loop: Bool
+        let reply: ScreenReply
+    }
+
+    private(set) var committed = ScreenModel.idle
+    private var pending: [Op] = []
+    private(set) var running: Op?
+    private var nextID = 1
+    var clip: Clip?
+    /// Clips being opened, by play serial.
+    var opening: [Int: OpeningClip] = [:]
+    var clipSerial = 0
+
+    mutating func restore(_ model: ScreenModel) { committed = model }
+
+    mutating func enqueue(_ change: Change, reply: ScreenReply?) {
+        pending.append(Op(id: nextID, change: change, reply: reply))
+        nextID += 1
+    }
+
+    /// The next op to run, if none is running.
+    mutating func startNext() -> Op? {
+        guard running == nil, !pending.isEmpty else { return nil }
+        running = pending.removeFirst()
+        return running
+    }
+
+    mutating func setTarget(_ target: ScreenModel) { running?.target = target }
+
+    /// The running op is over; `commit`: its target is on screen.
+    mutating func finishRunning(commit: Bool) -> Op? {
+        let op = running
+        if commit, let t = op?.target { committed = t }
+        running = nil
+        return op
+    }
+
+    mutating func newClipSerial() -> Int {
+        clipSerial += 1
+        return clipSerial
+    }
+}
+
+/// Whom a screen change answers, and with what when it worked.
+struct ScreenReply: Equatable {
+    let peer: ConnectionID
+    let tag: UInt16
+    let request: Command
+    let ok: Message
+}

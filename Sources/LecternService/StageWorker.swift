@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+import LecternCore
+import LecternProtocol
+import LecternRender
+import LecternRoom
+import LecternVideo
+
+/// The room's work with the output, off the event loop: showing scenes, opening and
+/// playing clips, screenshots and page previews. Each finished job comes back to the room
+/// as a `RoomEvent` through `report` (which hops onto the room's loop).
+final class StageWorker: @unchecked Sendable {
+    let stage: Stage
+    let store: ContentStore
+    private let report: @Sendable (RoomEvent) -> Void
+    private let work = DispatchQueue(label: "lectern.room.stage", qos: .userInitiated, attributes: .concurrent)
+    private let lock = NSLock()
+    /// Opened clips by play serial, until they end or are discarded.
+    private var clips: [Int: (decoder: ClipDecoder, control: PlaybackControl)] = [:]
+
+    init(stage: Stage, store: ContentStore, report: @escaping @Sendable (RoomEvent) -> Void) {
+        self.stage = stage
+        self.store = store
+        self.report = report
+    }
+
+    func show(op: Int, _ scene: Scene) {
+        work.async { [self] in
+            do {
+                try stage.show(scene)
+                report(.shown(op: op, error: nil))
+            } catch {
+                report(.shown(op: op, error: LecternError(mapping: error)))
+            }
+        }
+    }
+
+    // MARK: clips
+
+    func openClip(serial: Int, content: String) {
+        let path = store.path(of: content)
+        work.async { [self] in
+            let decoder: ClipDecoder
+            do { decoder = try ClipDecoder(path: path) } catch {
+                return report(.clipOpened(serial: serial, .failure(LecternError(.unreadableContent, message: "\(error)"))))
+            }
+            let control = PlaybackControl { [report] status in report(.clipProgressed(serial: serial, Self.progress(status))) }
+            lock.withLock { clips[serial] = (decoder, control) }
+            let i = decoder.info
+            let facts = ClipFacts(duration: i.duration,
+                                  description: "\(i.codec) \(i.width)x\(i.height), \(String(format: "%.1f", i.duration)) s")
+            report(.clipOpened(serial: serial, .success(facts)))
+        }
+    }
+
+    func playClip(serial: Int, loop: Bool) {
+        guard let clip = lock.withLock({ clips[serial] }) else { return }
+        work.async { [self] in
+            let result = stage.play(clip.decoder, loop: loop, control: clip.control)
+            lock.withLock { clips[serial] = nil }
+            let how: ClipEnding.How
+            switch result.end {
+            case .failed(let why): how = .failed(why)
+            case .ended: how = .ended
+            default: how = .stopped
+            }
+            report(.clipEnded(serial: serial, ClipEnding(how: how, progress: Self.progress(result.status))))
+        }
+    }
+
+    func discardClip(serial: Int) {
+        lock.withLock { clips.removeValue(forKey: serial) }?.decoder.close()
+    }
+
+    func steerClip(serial: Int, _ command: ClipCommand) {
+        guard let control = lock.withLock({ clips[serial]?.control }) else { return }
+        switch command {
+        case .pause: control.pause()
+        case .resume: control.resume()
+        case .stop: control.stop()
+        case .seek(let s): control.seek(to: s)
+        }
+    }
+
+    static func progress(_ s: PlaybackStatus) -> ClipProgress {
+        ClipProgress(state: s.state == .paused ? .paused : s.state == .stopped ? .stopped : .playing,
+                     position: s.position, presented: s.presented, dropped: s.dropped)
+    }
+
+    // MARK: pictures
+
+    /// The output's frame, exactly, or scaled down like a page preview (the web remote's
+    /// live picture on a phone needs a tenth of the pixels).
+    func screenshot(_ id: ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int) {
+        work.async { [self] in
+            let full = stage.screenshot()
+            let size = Fit.previewSize(width: full.width, height: full.height, maxWidth: maxWidth, maxHeight: maxHeight)
+            let frame = full.scaled(width: size.width, height: size.height)
+            report(.screenshotTaken(id, tag: tag, Self.pieces(frame)))
+        }
+    }
+
+    func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int) {
+        work.async { [self] in
+            let compositor = stage.compositor
+            let size = Fit.previewSize(width: compositor.settings.width, height: compositor.settings.height,
+                                       maxWidth: maxWidth, maxHeight: maxHeight)
+            do {
+                let frame = try compositor.preview(content: content, page: page, width: size.width, height: size.height)
+                report(.previewRendered(id, tag: tag, .success(Self.pieces(frame))))
+            } catch {
+                report(.previewRendered(id, tag: tag, .failure(LecternError(mapping: error))))
+            }
+        }
+    }
+
+    private static func pieces(_ frame: Frame) -> [ScreenshotChunk] {
+        ScreenshotChunk.split(png: [UInt8](PNG.encode(frame)), width: UInt32(frame.width), height: UInt32(frame.height))
+    }
+}

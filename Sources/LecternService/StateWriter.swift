@@ -1,0 +1,30 @@
+import Foundation
+import LecternRoom
+
+/// `<data_dir>/state.json`: the saved `PresentationState`, written atomically (temp file,
+/// fsync, rename) after every change, in order, on its own queue (off the event loop).
+final class StateWriter: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "lectern.state-writer")
+    private let path: String
+    private var last: PresentationState?
+
+    init(dataDir: String) { path = Self.path(dataDir: dataDir) }
+
+    static func path(dataDir: String) -> String { dataDir + "/state.json" }
+
+    /// The state saved by an earlier run, if any.
+    static func load(dataDir: String) -> PresentationState? {
+        guard let data = FileManager.default.contents(atPath: path(dataDir: dataDir)) else { return nil }
+        return try? JSONDecoder().decode(PresentationState.self, from: data)
+    }
+
+    func save(_ s: PresentationState) {
+        queue.async { [self] in
+            guard s != last, let data = try? JSONEncoder().encode(s) else { return }
+            do { try ContentStore.writeAtomically(data, to: path); last = s } catch {}
+        }
+    }
+
+    /// Waits until every save asked for so far is on disk.
+    func flush() { queue.sync {} }
+}

@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import LecternCore
+import LecternProtocol
+import LecternRoom
+import LecternVideo
+
+/// The room's file work for uploads, off the event loop: part files and their writers,
+/// possession proofs streamed from the stored file, and a finished upload verified and
+/// moved into the content store. Each finished job comes back as a `RoomEvent`.
+final class UploadWorker: @unchecked Sendable {
+    let area: UploadArea
+    let store: ContentStore
+    private let report: @Sendable (RoomEvent) -> Void
+    private let work = DispatchQueue(label: "lectern.room.uploads", qos: .userInitiated, attributes: .concurrent)
+    private let lock = NSLock()
+    private var writers: [Int: PartWriter] = [:]
+
+    init(area: UploadArea, store: ContentStore, report: @escaping @Sendable (RoomEvent) -> Void) {
+        self.area = area
+        self.store = store
+        self.report = report
+    }
+
+    /// Opens the part file (quick: on the caller's thread, so the reply keeps its order).
+    func openPart(_ content: ContentID, writer id: Int, offset: UInt64, hashing: Bool) {
+        do {
+            let handle = try area.open(content.hex, at: offset)
+            let writer = PartWriter(handle: handle, hashing: hashing, label: String(content.hex.prefix(12)))
+            lock.withLock { writers[id] = writer }
+            report(.partOpened(content, writer: id, failure: nil))
+        } catch {
+            report(.partOpened(content, writer: id, failure: "\(error)"))
+        }
+    }
+
+    func writeChunk(_ content: ContentID, writer id: Int, _ data: [UInt8]) {
+        guard let writer = lock.withLock({ writers[id] }) else {
+            return report(.chunkWritten(content, writer: id, bytes: data.count, failure: "no writer"))
+        }
+        let report = self.report, count = data.count
+        writer.append(data) { error in
+            report(.chunkWritten(content, writer: id, bytes: count, failure: error.map { "\($0)" }))
+        }
+    }
+
+    /// What arrived is kept: the file is closed once the queued chunks are written.
+    func closePart(_ content: ContentID, writer id: Int) {
+        let writer = lock.withLock { writers.removeValue(forKey: id) }
+        work.async { [self] in
+            writer?.closeAndWait()
+            report(.partClosed(content, writer: id, size: area.storedBytes(content.hex)))
+        }
+    }
+
+    /// HMAC of the stored file with the connection's challenge, read a piece at a time.
+    func checkProof(_ conn: ConnectionID, tag: UInt16, _ begin: UploadBegin, challenge: [UInt8]) {
+        let path = store.path(of: begin.content.hex)
+        work.async { [self] in
+            var matches = false
+            if let proof = begin.proof, let h = FileHandle(forReadingAtPath: path) {
+                var p = PossessionProof(challenge: challenge)
+                while let chunk = try? h.read(upToCount: 1 << 20), !chunk.isEmpty { p.update(chunk) }
+                try? h.close()
+                matches = PossessionProof.matches(proof, expected: p.finalize())
+            }
+            report(.proofChecked(conn, tag: tag, begin, matches: matches))
+        }
+    }
+
+    /// After the last chunk: the SHA-256 must be the content id, the file of the kind
+    /// announced and one that opens (a PDF) or plays (a clip); then it is in the store.
+    func finish(_ conn: ConnectionID, tag: UInt16, writer id: Int, _ upload: UploadToStore) {
+        guard let writer = lock.withLock({ writers.removeValue(forKey: id) }) else {
+            let e = LecternError(.storageFailed, message: "The appliance can't store the file: its upload was closed.")
+            return report(.uploadFinished(conn, tag: tag, writer: id, upload, .failure(UploadRefusal(e, discarded: false))))
+        }
+        writer.finish { [self] written in
+            report(.uploadFinished(conn, tag: tag, writer: id, upload, store(upload, written: written)))
+        }
+    }
+
+    private func store(_ upload: UploadToStore, written: Result<ContentID?, Error>) -> Result<ContentEntry, UploadRefusal> {
+        let hex = upload.content.hex
+        do {
+            let actual = try written.get()?.hex ?? area.sha256(hex)
+            if actual != hex {
+                area.remove(hex)
+                return .failure(UploadRefusal(.hashMismatch, discarded: true))
+            }
+            if let existing = store.item(hex) {
+                area.remove(hex)   // the store already has it: keep one copy
+                return .success(ContentEntry(existing))
+            }
+            let kind = try ContentStore.kind(ofFile: area.partPath(hex))
+            if let wanted = upload.announcedKind, (wanted == .pdf) != (kind == .pdf) {
+                area.remove(hex)
+                let e = LecternError(.unsupportedFileType, message: "The file is not a \(wanted == .pdf ? "PDF" : "clip").")
+                return .failure(UploadRefusal(e, discarded: true))
+            }
+            if kind == .clip { _ = try ClipProbe.probe(path: area.partPath(hex)) }   // refuses what can't play, saying why
+            return .success(ContentEntry(try store.adopt(tmpFile: area.partPath(hex), id: hex, name: upload.name,
+                                                         uploader: upload.uploader)))
+        } catch let e as ContentError {
+            area.remove(hex)
+            return .failure(UploadRefusal(LecternError(mapping: e), discarded: true))
+        } catch let e as LecternError {
+            return .failure(UploadRefusal(e, discarded: false))
+        } catch {
+            let e = LecternError(.storageFailed, message: "The appliance can't store the file: \(error)")
+            return .failure(UploadRefusal(e, discarded: false))
+        }
+    }
+}
+
+extension ContentEntry {
+    /// The room's view of a stored item.
+    init(_ item: ContentStore.Item) {
+        self.init(id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
+                  kind: item.kind == .pdf ? .pdf : .clip, size: UInt64(max(0, item.size)), pages: item.pages)
+    }
+}

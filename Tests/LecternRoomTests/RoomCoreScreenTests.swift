@@ -1,0 +1,112 @@
+import LecternCore
+import LecternProtocol
+import LecternRoom
+import XCTest
+
+/// The screen queue and the clip: one change at a time, committed once shown.
+final class RoomCoreScreenTests: XCTestCase {
+    typealias H = RoomCoreHarness
+
+    /// Ana holds the floor (open room) and owns deck 1 (5 pages) and clip 2.
+    func presenting() -> (H, DeviceID) {
+        let clip = ContentEntry(id: cid(2), name: "clip.mp4", kind: .clip, size: 5000, pages: 0)
+        let h = H(floor: .open, catalog: [deck(1), clip])
+        let ana = h.join(1, name: "Ana")
+        h.send(.floorRequest, from: 1, device: ana)
+        h.own(cid(1), from: 1, device: ana)
+        h.own(cid(2), from: 1, device: ana)
+        return (h, ana)
+    }
+
+    func testPresentIsAnsweredOnceTheStageShowedIt() {
+        let (h, ana) = presenting()
+        let asked = h.send(.present(content: cid(1), page: 2), from: 1, tag: 40, device: ana)
+        XCTAssertEqual(H.shows(asked), [page(1, 2)])
+        XCTAssertEqual(H.work(asked).count, 1)
+        XCTAssertTrue(H.replies(to: 1, asked).isEmpty, "no answer before it is on screen")
+        let shown = h.shown(asked)
+        XCTAssertEqual(H.replies(to: 1, shown), [.presentOK])
+        XCTAssertEqual(H.states(to: 1, shown).last?.screen.page, 2)
+        XCTAssertTrue(shown.contains { if case .persist(let s) = $0 { return s.page == 2 } else { return false } })
+    }
+
+    func testChangesRunOneAtATimeFromTheCommittedScreen() {
+        let (h, ana) = presenting()
+        let present = h.send(.present(content: cid(1), page: 1), from: 1, device: ana)
+        let next1 = h.send(.control(.next), from: 1, device: ana)
+        let next2 = h.send(.control(.next), from: 1, device: ana)
+        XCTAssertTrue(H.work(next1 + next2).isEmpty, "queued behind the present")
+        let first = h.shown(present)
+        XCTAssertEqual(H.replies(to: 1, first), [.presentOK])
+        XCTAssertEqual(H.shows(first), [page(1, 2)])
+        let second = h.shown(first)
+        XCTAssertEqual(H.replies(to: 1, second), [.controlOK])
+        XCTAssertEqual(H.shows(second), [page(1, 3)], "computed from page 2, once shown")
+        h.shown(second)
+        XCTAssertEqual(h.core.snapshot(now: h.now).screen.page, 3)
+    }
+
+    func testAChangeTheStageCouldNotShowLeavesTheScreenAndTheQueueGoesOn() {
+        let (h, ana) = presenting()
+        h.shown(h.send(.present(content: cid(1), page: 1), from: 1, device: ana))
+        let asked = h.send(.present(content: cid(1), page: 4), from: 1, tag: 9, device: ana)
+        h.send(.clear, from: 1, tag: 10, device: ana)
+        let failed = h.shown(asked, error: LecternError(.unreadableContent, message: "bad page"))
+        XCTAssertEqual(H.errorCode(to: 1, failed), .unreadableContent)
+        XCTAssertTrue(H.states(to: 1, failed).isEmpty, "nothing changed")
+        XCTAssertEqual(H.shows(failed), [.idle], "clear runs next")
+        XCTAssertEqual(h.core.snapshot(now: h.now).screen.page, 1)
+    }
+
+    func testSignalsAreCheckedAgainstTheScreenWhenTheirTurnComes() {
+        let (h, ana) = presenting()
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.control(.next), from: 1, device: ana)), .nothingOnScreen)
+        h.shown(h.send(.present(content: cid(1), page: 5), from: 1, device: ana))
+        let last = h.send(.control(.next), from: 1, device: ana)
+        XCTAssertEqual(H.replies(to: 1, last), [.controlOK], "next on the last page: nothing to show, done")
+        XCTAssertTrue(H.work(last).isEmpty)
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.control(.goto(page: 9)), from: 1, device: ana)), .pageOutOfRange)
+    }
+
+    func testPresentChecksTheFloorTheFileAndThePage() {
+        let (h, ana) = presenting()
+        let ben = h.join(2, name: "Ben")
+        XCTAssertEqual(H.errorCode(to: 2, h.send(.present(content: cid(1), page: 1), from: 2, device: ben)), .floorTaken)
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.present(content: cid(9), page: 1), from: 1, device: ana)), .unknownContent)
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.present(content: cid(2), page: 1), from: 1, device: ana)), .wrongKind)
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.present(content: cid(1), page: 6), from: 1, device: ana)), .pageOutOfRange)
+        XCTAssertTrue(H.work(h.log.suffix(8)).isEmpty)
+    }
+
+    func testAClipPlaysOverTheSlideAndAnyScreenChangeStopsItFirst() {
+        let (h, ana) = presenting()
+        let play = h.send(.clipPlay(content: cid(2), loop: false), from: 1, tag: 5, device: ana)
+        XCTAssertEqual(H.work(play), [.openClip(serial: 1, content: cid(2).hex)])
+        let opened = h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 4, description: "h264"))))
+        XCTAssertEqual(H.replies(to: 1, opened), [.clipPlayOK])
+        XCTAssertEqual(H.work(opened), [.playClip(serial: 1, loop: false)])
+        XCTAssertEqual(H.states(to: 1, opened).last?.screen.clip?.durationMs, 4000)
+
+        let paused = h.handle(.clipProgressed(serial: 1, ClipProgress(state: .paused, position: 1.5, presented: 45)))
+        XCTAssertEqual(H.states(to: 1, paused).last?.screen.clip?.state, .paused)
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.clipSeek(positionMs: 4001), from: 1, device: ana)), .seekOutOfRange)
+        XCTAssertEqual(H.work(h.send(.clipSeek(positionMs: 2000), from: 1, device: ana)), [.steerClip(serial: 1, .seek(2))])
+
+        let present = h.send(.present(content: cid(1), page: 1), from: 1, device: ana)
+        XCTAssertEqual(H.work(present).first, .steerClip(serial: 1, .stop), "the clip stops first")
+        XCTAssertEqual(H.shows(present), [page(1, 1)])
+        let ended = h.handle(.clipEnded(serial: 1, ClipEnding(how: .stopped, progress: ClipProgress(state: .stopped))))
+        XCTAssertNil(H.states(to: 1, ended).last?.screen.clip)
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.clipPause, from: 1, device: ana)), .noClip)
+    }
+
+    func testAClipSupersededWhileOpeningIsLetGo() {
+        let (h, ana) = presenting()
+        h.send(.clipPlay(content: cid(2), loop: false), from: 1, device: ana)
+        h.send(.clipPlay(content: cid(2), loop: true), from: 1, device: ana)
+        XCTAssertEqual(H.work(h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 4, description: ""))))),
+                       [.discardClip(serial: 1)])
+        XCTAssertEqual(H.work(h.handle(.clipOpened(serial: 2, .success(ClipFacts(duration: 4, description: ""))))),
+                       [.playClip(serial: 2, loop: true)])
+    }
+}
