@@ -139,7 +139,7 @@ final class RenderFidelityTests: XCTestCase {
     /// One page per blend mode: the mode used inside a non-isolated group (over the page's
     /// stripes and paper), inside an isolated group, on a group as a whole, and on a
     /// semi-transparent shape straight on the page.
-    func blendPage(_ mode: String) -> RawPDF {
+    func blendPage(_ mode: String, pageGroup: String = "") -> RawPDF {
         var pdf = RawPDF()
         let gs = "/ExtGState << /B << /BM /\(mode) >> /BH << /BM /\(mode) /ca 0.6 >> >>"
         func members(dx: Double) -> String {
@@ -162,7 +162,7 @@ final class RenderFidelityTests: XCTestCase {
             q /BH gs 0.3 0.55 0.9 rg 30 10 340 80 re f Q
             """)
         _ = pdf.addPage("""
-            /MediaBox [0 0 400 300] /Contents \(content) 0 R
+            /MediaBox [0 0 400 300] /Contents \(content) 0 R \(pageGroup)
             /Resources << \(gs) /XObject << /GN \(nonIsolated) 0 R /GI \(isolated) 0 R /GW \(whole) 0 R >> >>
             """)
         return pdf
@@ -171,6 +171,15 @@ final class RenderFidelityTests: XCTestCase {
     func testBlendModesInGroupsMatchPdftocairo() throws {
         for mode in Self.blendModes {
             try check("blend-\(mode)", write(blendPage(mode), "blend-\(mode)"))
+        }
+    }
+
+    /// Pages that declare their own transparency group (as presentation and layout
+    /// programs write them), isolated or not.
+    func testPageTransparencyGroupMatchesPdftocairo() throws {
+        for (name, group) in [("page-group", Self.transparencyGroup), ("page-group-nonisolated", Self.group(isolated: false, knockout: false)),
+                              ("page-group-knockout", Self.group(isolated: true, knockout: true))] {
+            try check(name, write(blendPage("Difference", pageGroup: group), name))
         }
     }
 
@@ -316,12 +325,42 @@ final class RenderFidelityTests: XCTestCase {
         }
     }
 
+    /// A rectangle hanging off the frame's top-left corner: the page is clipped by the
+    /// frame's edges, neither moved nor squeezed, and the frame outside the rectangle is
+    /// left as it was; a rectangle wholly off the frame draws nothing.
+    func testPagePartlyOffTheFrameIsClippedNotMoved() throws {
+        let doc = try PDFDocument(path: write(blendPage("Difference"), "off-frame"))
+        let whole = Frame(width: 800, height: 600, color: .black)
+        try doc.render(page: 1, into: whole, rect: PixelRect(x: 0, y: 0, width: 800, height: 600))
+        let background = RGB(1, 2, 3)
+        let shifted = Frame(width: 800, height: 600, color: background)
+        try doc.render(page: 1, into: shifted, rect: PixelRect(x: -60, y: -40, width: 800, height: 600))
+        var moved = 0
+        for y in 0..<560 {
+            for x in 0..<740 where shifted.pixel(x: x, y: y) != whole.pixel(x: x + 60, y: y + 40) { moved += 1 }
+        }
+        XCTAssertEqual(moved, 0, "pixels of the clipped page that differ from the whole page's")
+        XCTAssertTrue(shifted.isUniform(PixelRect(x: 740, y: 0, width: 60, height: 600), background))
+        XCTAssertTrue(shifted.isUniform(PixelRect(x: 0, y: 560, width: 800, height: 40), background))
+
+        let untouched = Frame(width: 200, height: 100, color: background)
+        try doc.render(page: 1, into: untouched, rect: PixelRect(x: 200, y: 0, width: 400, height: 300))
+        XCTAssertTrue(untouched.isUniform(untouched.bounds, background))
+    }
+
     // MARK: annotations and forms
 
     /// A square annotation and a stamp, both drawn from their appearance streams (the
     /// stamp's with a blend mode and the annotation's own opacity /CA), and a hidden one
-    /// that must not show.
+    /// that must not show; upright and on a page with /Rotate 90, where a fourth one with
+    /// the NoRotate flag stays upright.
     func testAnnotationAppearancesMatchPdftocairo() throws {
+        for rotate in [0, 90] {
+            try check("annotations-rotate-\(rotate)", write(Self.annotationPDF(rotate: rotate), "annotations-rotate-\(rotate)"))
+        }
+    }
+
+    static func annotationPDF(rotate: Int) -> RawPDF {
         var pdf = RawPDF()
         let square = pdf.addForm(bbox: [0, 0, 150, 100], resources: "/ExtGState << /H << /ca 0.5 >> >>", """
             1 0 0 RG 4 w 2 2 146 96 re S
@@ -332,24 +371,28 @@ final class RenderFidelityTests: XCTestCase {
             0.9 0.2 0.2 rg 10 10 100 40 re f
             """)
         let hidden = pdf.addForm(bbox: [0, 0, 50, 50], "0 0 0 rg 0 0 50 50 re f")
+        let noRotate = pdf.addForm(bbox: [0, 0, 50, 50], "0.6 0 0.6 rg 0 0 50 25 re f 0 0.6 0.6 rg 0 25 25 25 re f")
         let page = pdf.reserve()
         let annots = [
             pdf.add("<< /Type /Annot /Subtype /Square /Rect [40 150 190 250] /F 4 /C [1 0 0] /P \(page) 0 R /AP << /N \(square) 0 R >> >>"),
             pdf.add("<< /Type /Annot /Subtype /Stamp /Rect [150 90 330 180] /F 4 /CA 0.7 /P \(page) 0 R /AP << /N \(stamp) 0 R >> >>"),
             pdf.add("<< /Type /Annot /Subtype /Square /Rect [300 220 350 270] /F 2 /P \(page) 0 R /AP << /N \(hidden) 0 R >> >>"),
+            pdf.add("<< /Type /Annot /Subtype /Square /Rect [300 20 350 70] /F 20 /P \(page) 0 R /AP << /N \(noRotate) 0 R >> >>"),
         ]
-        let content = pdf.addStream("", Self.stripes)
-        pdf.definePage(page, "/MediaBox [0 0 400 300] /Contents \(content) 0 R /Annots [\(annots.map { "\($0) 0 R" }.joined(separator: " "))]")
-        try check("annotations", write(pdf, "annotations"))
+        let content = pdf.addStream("", stripes)
+        pdf.definePage(page, "/MediaBox [0 0 400 300] /Rotate \(rotate) /Contents \(content) 0 R /Annots [\(annots.map { "\($0) 0 R" }.joined(separator: " "))]")
+        return pdf
     }
 
     /// An AcroForm with a filled text field, a checked and an unchecked check box, each
     /// widget drawn from its appearance stream.
     func testFormFieldsMatchPdftocairo() throws {
-        try check("form", write(Self.formPDF(), "form"))
+        for rotate in [0, 270] {
+            try check("form-rotate-\(rotate)", write(Self.formPDF(rotate: rotate), "form-rotate-\(rotate)"))
+        }
     }
 
-    static func formPDF() -> RawPDF {
+    static func formPDF(rotate: Int = 0) -> RawPDF {
         var pdf = RawPDF()
         let helv = pdf.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
         let text = pdf.addForm(bbox: [0, 0, 200, 30], resources: "/Font << /Helv \(helv) 0 R >>", """
@@ -376,7 +419,7 @@ final class RenderFidelityTests: XCTestCase {
                /P \(page) 0 R /AP << /N << /Yes \(on) 0 R /Off \(off) 0 R >> >> >>
             """)
         let content = pdf.addStream("", "0.94 0.78 0.08 rg 20 20 360 100 re f 0.2 0.2 0.2 rg 20 260 360 20 re f")
-        pdf.definePage(page, "/MediaBox [0 0 400 300] /Contents \(content) 0 R /Annots [\(field) 0 R \(checked) 0 R \(unchecked) 0 R]")
+        pdf.definePage(page, "/MediaBox [0 0 400 300] /Rotate \(rotate) /Contents \(content) 0 R /Annots [\(field) 0 R \(checked) 0 R \(unchecked) 0 R]")
         pdf.catalogExtra = "/AcroForm << /Fields [\(field) 0 R \(checked) 0 R \(unchecked) 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv \(helv) 0 R >> >> >>"
         return pdf
     }
