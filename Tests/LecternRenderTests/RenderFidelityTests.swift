@@ -352,8 +352,9 @@ final class RenderFidelityTests: XCTestCase {
 
     /// A square annotation and a stamp, both drawn from their appearance streams (the
     /// stamp's with a blend mode and the annotation's own opacity /CA), and a hidden one
-    /// that must not show; upright and on a page with /Rotate 90, where a fourth one with
-    /// the NoRotate flag stays upright.
+    /// that must not show; one without the Print flag (shown on screen) and one with
+    /// NoView (not shown); upright and on a page with /Rotate 90, where one with the
+    /// NoRotate flag stays upright.
     func testAnnotationAppearancesMatchPdftocairo() throws {
         for rotate in [0, 90] {
             try check("annotations-rotate-\(rotate)", write(Self.annotationPDF(rotate: rotate), "annotations-rotate-\(rotate)"))
@@ -378,6 +379,10 @@ final class RenderFidelityTests: XCTestCase {
             pdf.add("<< /Type /Annot /Subtype /Stamp /Rect [150 90 330 180] /F 4 /CA 0.7 /P \(page) 0 R /AP << /N \(stamp) 0 R >> >>"),
             pdf.add("<< /Type /Annot /Subtype /Square /Rect [300 220 350 270] /F 2 /P \(page) 0 R /AP << /N \(hidden) 0 R >> >>"),
             pdf.add("<< /Type /Annot /Subtype /Square /Rect [300 20 350 70] /F 20 /P \(page) 0 R /AP << /N \(noRotate) 0 R >> >>"),
+            // On screen, not on paper (no Print flag), and on paper, not on screen (NoView):
+            // what sets display rendering apart from poppler_page_render_for_printing.
+            pdf.add("<< /Type /Annot /Subtype /Square /Rect [220 20 270 70] /F 0 /P \(page) 0 R /AP << /N \(noRotate) 0 R >> >>"),
+            pdf.add("<< /Type /Annot /Subtype /Square /Rect [220 220 270 270] /F 36 /P \(page) 0 R /AP << /N \(hidden) 0 R >> >>"),
         ]
         let content = pdf.addStream("", stripes)
         pdf.definePage(page, "/MediaBox [0 0 400 300] /Rotate \(rotate) /Contents \(content) 0 R /Annots [\(annots.map { "\($0) 0 R" }.joined(separator: " "))]")
