@@ -429,6 +429,20 @@ final class RenderFidelityTests: XCTestCase {
         return pdf
     }
 
+    // MARK: a real deck
+
+    /// Every page of the shipped demo deck (text and boxes, written by cairo) at the
+    /// projector's 1920×1080, with the frame's default black bars.
+    func testDemoDeckMatchesPdftocairo() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let deck = root.appendingPathComponent("board/demo/demo-deck.pdf").path
+        let pages = try PDFDocument(path: deck).pageCount
+        XCTAssertGreaterThan(pages, 1)
+        for page in 1...pages {
+            try check("demo-\(page)", deck, page: page, mode: (1920, 1080))
+        }
+    }
+
     // MARK: the writer
 
     /// Every cross-reference entry points at its "N 0 obj", and qpdf finds nothing to
