@@ -61,18 +61,50 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// Draws page `page` (from 1) as a white sheet filling `rect` of `frame`; the rest of
     /// the frame is left as it is.
+    ///
+    /// Rendered the way poppler's own cairo rendering (`pdftocairo`) does it: the page is
+    /// drawn onto a transparent ARGB surface and only then composited over white paper.
+    /// Drawn straight onto a white frame, the page's transparency would see an opaque
+    /// white backdrop that is not part of the page: blend modes then act against white
+    /// (Screen, Difference … come out inverted or washed out) and knockout groups and
+    /// soft masks knock the paper out to black.
+    ///
+    /// The transparent surface is the frame's own memory under `rect` (XRGB8888 has
+    /// ARGB32's layout), cleared first and made opaque again by the composite, so nothing
+    /// is allocated or copied beyond one pass over the rectangle.
     public func render(page: Int, into frame: Frame, rect: PixelRect) throws {
+        // What of `rect` lies on the frame (the page is clipped to that, as before).
+        let x0 = max(0, rect.x), y0 = max(0, rect.y)
+        let x1 = min(frame.width, rect.maxX), y1 = min(frame.height, rect.maxY)
         try withPage(page) { p in
+            guard x0 < x1, y0 < y1 else { return }
             var w = 0.0, h = 0.0
             poppler_page_get_size(p, &w, &h)
-            let c = CairoFrame(frame)
-            defer { c.finish() }
-            c.fill(rect, .white)
-            cairo_rectangle(c.cr, Double(rect.x), Double(rect.y), Double(rect.width), Double(rect.height))
-            cairo_clip(c.cr)
-            cairo_translate(c.cr, Double(rect.x), Double(rect.y))
-            cairo_scale(c.cr, Double(rect.width) / max(w, 1e-6), Double(rect.height) / max(h, 1e-6))
-            poppler_page_render(p, c.cr)
+            let surface = cairo_image_surface_create_for_data(
+                (frame.baseAddress + y0 * frame.stride + x0 * 4).assumingMemoryBound(to: UInt8.self),
+                CAIRO_FORMAT_ARGB32, Int32(x1 - x0), Int32(y1 - y0), Int32(frame.stride))
+            let cr = cairo_create(surface)
+            defer {
+                cairo_destroy(cr)
+                cairo_surface_flush(surface)
+                cairo_surface_finish(surface)
+                cairo_surface_destroy(surface)
+            }
+            // Transparent, not white: the page's backdrop is nothing.
+            cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+
+            cairo_save(cr)
+            cairo_translate(cr, Double(rect.x - x0), Double(rect.y - y0))
+            cairo_scale(cr, Double(rect.width) / max(w, 1e-6), Double(rect.height) / max(h, 1e-6))
+            poppler_page_render(p, cr)
+            cairo_restore(cr)
+
+            // Then the paper behind it, as pdftocairo blends its PNGs onto white.
+            cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
         }
     }
 
