@@ -4,6 +4,8 @@
 // Dependency direction (never the other way):
 //   LecternCore, LecternProtocol        pure Swift, no C
 //   LecternRender, LecternKMS, LecternVideo   thin adapters, the only code touching C types
+//   LecternPipeline                     the frame pipeline (scene → frame), shared by the
+//                                       daemon and `lectern render`
 //   LecternService                      wires core + adapters into the daemon
 //   LecternClient                       the protocol's client side
 //   lecternd, lectern                   executables
@@ -50,9 +52,10 @@ let package = Package(
         .target(name: "LecternKMS", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
 
-        // MARK: the service and the client
+        // MARK: the frame pipeline, the service and the client
+        .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
         .target(name: "LecternService", dependencies: [
-            "LecternCore", "LecternProtocol", "LecternRender", "LecternKMS", "LecternVideo",
+            "LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternKMS", "LecternVideo",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -72,22 +75,22 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "lectern", dependencies: [
-            "LecternClient", "LecternService", "LecternRender", "LecternProtocol",
+            "LecternClient", "LecternPipeline", "LecternRender", "LecternProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
+        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternPipeline", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
 
         // MARK: tests
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender"]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
-        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),
+        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
-        .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import LecternCore
 import LecternKMS
+import LecternPipeline
 import LecternRender
 import Logging
 import NIOCore

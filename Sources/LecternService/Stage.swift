@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LecternCore
 import LecternKMS
+import LecternPipeline
 import LecternRender
 import LecternVideo
 
