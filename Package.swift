@@ -3,7 +3,8 @@
 //
 // Dependency direction (never the other way):
 //   LecternCore, LecternProtocol        pure Swift, no C
-//   LecternRender, LecternKMS, LecternVideo   thin adapters, the only code touching C types
+//   LecternRender, LecternDisplay, LecternVideo   thin adapters, the only code touching C types
+//                                       (LecternDisplay: every `Output`: KMS, virtual, selection)
 //   LecternPipeline                     the frame pipeline (scene → frame), shared by the
 //                                       daemon and `lectern render`
 //   LecternService                      wires core + adapters into the daemon
@@ -49,13 +50,13 @@ let package = Package(
 
         // MARK: adapters (the only modules that import the C modules)
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode"]),
-        .target(name: "LecternKMS", dependencies: ["LecternCore", "CDRM"]),
+        .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
         .target(name: "LecternService", dependencies: [
-            "LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternKMS", "LecternVideo",
+            "LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternDisplay", "LecternVideo",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -70,7 +71,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .executableTarget(name: "lecternd", dependencies: [
-            "LecternService",
+            "LecternService", "LecternDisplay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -79,7 +80,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternPipeline", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
+        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
 
         // MARK: tests
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender"]),
@@ -90,7 +91,7 @@ let package = Package(
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternServiceTests", dependencies: ["LecternService", "LecternPipeline", "LecternDisplay", "LecternClient", "LecternRender", "LecternTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,6 +1,6 @@
 import Foundation
 import LecternCore
-import LecternKMS
+import LecternDisplay
 import LecternPipeline
 import LecternRender
 import Logging
@@ -82,7 +82,7 @@ public final class Service: @unchecked Sendable {
         if restored == nil { try stage.show(.idle) }
         logger.info("first frame on \(output.name): \(restored.map { "\($0.scene) (restored)" } ?? "idle screen for \(config.room)")")
 
-        if output is KMSOutput {
+        if output.wantsHotplugEvents {
             let stage = self.stage!, logger = self.logger
             hotplug = try HotplugMonitor { fields in
                 logger.info("display event: \(fields["ACTION"] ?? "?") \(fields["DEVNAME"] ?? "")")

@@ -1,5 +1,4 @@
 import LecternCore
-import LecternKMS
 
 /// Which output to open: `auto` takes the KMS output when a usable `/dev/dri/card*` has a
 /// connected display, and the virtual display otherwise.
