@@ -171,7 +171,7 @@ public enum ConfigFile {
                 config.moderatorPasscode = s; return nil
             },
             "floor": string("floor") { s in
-                guard let m = Config.FloorMode(rawValue: s) else { return "'floor' must be \"open\" or \"moderated\", not '\(s)'" }
+                guard let m = FloorMode(rawValue: s) else { return "'floor' must be \"open\" or \"moderated\", not '\(s)'" }
                 config.floor = m; return nil
             },
             "data_dir": string("data_dir") { s in
