@@ -174,22 +174,11 @@ extension Service {
             logger.error("config reload refused: \(error)")
             return [ConfigProblem(line: nil, "\(error)")]
         }
-        var new = result.config
         let old = config
         // What can't change while running keeps its running value, with a word in the log.
-        for (name, changed) in [("port", new.port != old.port), ("floor", new.floor != old.floor),
-                                ("data_dir", new.dataDir != old.dataDir), ("max_clients", new.maxClients != old.maxClients),
-                                ("grace_period", new.gracePeriod != old.gracePeriod), ("page_cache_mb", new.pageCacheMB != old.pageCacheMB),
-                                ("http_port", new.httpPort != old.httpPort),
-                                ("display", new.display != old.display || new.mode != old.mode || new.card != old.card
-                                    || new.connector != old.connector || new.background != old.background
-                                    || new.overscanPercent != old.overscanPercent)] where changed {
-            logger.warning("config reload: '\(name)' takes effect at the next restart")
-        }
-        new.port = old.port; new.floor = old.floor; new.dataDir = old.dataDir; new.maxClients = old.maxClients
-        new.gracePeriod = old.gracePeriod; new.pageCacheMB = old.pageCacheMB; new.httpPort = old.httpPort
-        new.display = old.display; new.mode = old.mode; new.card = old.card; new.connector = old.connector
-        new.background = old.background; new.overscanPercent = old.overscanPercent
+        let outcome = ConfigReload.apply(result.config, over: old)
+        for w in outcome.warnings { logger.warning("config reload: \(w.message)") }
+        let new = outcome.config
         let room = self.room!
         do {
             try room.loop.submit { try room.reload(new) }.wait()
