@@ -9,6 +9,7 @@ public enum DisplayChoice: String, CaseIterable, Sendable {
 public enum DisplaySelection {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// What `auto` resolves to on this machine, with the reason (for the log).
