@@ -33,7 +33,7 @@ public final class Service: @unchecked Sendable {
     private var webServer: WebRemoteServer?
     private let webLock = NSLock()
     private var _httpPort: Int?
-    private var heartbeat: DispatchSourceTimer?
+    private var heartbeat: Heartbeat?
     var room: Room!
 
     public init(options: Options, logger: Logger = Logger(label: "lecternd")) {
@@ -43,7 +43,7 @@ public final class Service: @unchecked Sendable {
     }
 
     /// The config in force (after SIGHUP reloads).
-    public private(set) var config: Config
+    public internal(set) var config: Config
 
     /// Opens the output, shows the idle screen and starts listening. Throws with a message
     /// for the admin when something stops the service from starting.
@@ -134,25 +134,10 @@ public final class Service: @unchecked Sendable {
         room?.stateWriter?.flush()
     }
 
-    /// Every `interval` seconds presents the current scene again through the stage (a real
-    /// flip on KMS) and, once that returned, calls `alive` (systemd's WATCHDOG=1). A stuck
-    /// flip or decoder blocks the stage, `alive` stops being called, systemd restarts us.
+    /// Starts the watchdog's `Heartbeat`: `alive` (systemd's WATCHDOG=1) is called every
+    /// `interval` seconds while the stage still presents.
     public func startHeartbeat(interval: Double, alive: @escaping @Sendable () -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "lectern.heartbeat"))
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        let stage = self.stage!, logger = self.logger
-        timer.setEventHandler {
-            do { try stage.heartbeat(); alive() } catch { logger.error("heartbeat: \(error)") }
-        }
-        timer.resume()
-        heartbeat = timer
-    }
-
-    func idleScreen(port: Int, room: String? = nil) -> IdleScreen {
-        let addresses = NetworkAddresses.current()
-        let url = httpPort.map { "http://\(addresses.first ?? "localhost"):\($0)/" }
-        return IdleScreen(room: room ?? config.room, addresses: addresses, port: port, url: url,
-                          background: options.config.background)
+        heartbeat = Heartbeat(stage: stage, interval: interval, logger: logger, alive: alive)
     }
 }
 
@@ -162,33 +147,4 @@ extension Service {
 
     /// Waits until the saved presentation state is on disk (tests).
     public func flushState() { room.stateWriter?.flush() }
-
-    /// SIGHUP: a valid new config applies (passcodes for new registrations, room name,
-    /// limits); an invalid one is refused and the old one kept. Returns the problems.
-    public func reload(configPath: String) -> [ConfigProblem] {
-        let result: ConfigFile.Result
-        do { result = try ConfigFile.load(path: configPath) } catch let e as ConfigFile.Invalid {
-            logger.error("config reload refused, keeping the running config: \(e.description)")
-            return e.problems
-        } catch {
-            logger.error("config reload refused: \(error)")
-            return [ConfigProblem(line: nil, "\(error)")]
-        }
-        let old = config
-        // What can't change while running keeps its running value, with a word in the log.
-        let outcome = ConfigReload.apply(result.config, over: old)
-        for w in outcome.warnings { logger.warning("config reload: \(w.message)") }
-        let new = outcome.config
-        let room = self.room!
-        do {
-            try room.loop.submit { try room.reload(new) }.wait()
-        } catch {
-            logger.error("config reload refused: \(error)")
-            return [ConfigProblem(line: nil, "\(error)")]
-        }
-        config = new
-        if new.room != old.room { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
-        logger.info("config reloaded from \(configPath)")
-        return []
-    }
 }
