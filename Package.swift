@@ -4,7 +4,10 @@
 // Dependency direction (never the other way):
 //   LecternCore, LecternProtocol        pure Swift, no C
 //   LecternRoom                         the room's state machine (pure: events in, effects out)
-//   LecternRender, LecternKMS, LecternVideo   thin adapters, the only code touching C types
+//   LecternRender, LecternDisplay, LecternVideo   thin adapters, the only code touching C types
+//                                       (LecternDisplay: every `Output`: KMS, virtual, selection)
+//   LecternPipeline                     the frame pipeline (scene → frame), shared by the
+//                                       daemon and `lectern render`
 //   LecternService                      wires core + adapters into the daemon
 //   LecternClient                       the protocol's client side
 //   lecternd, lectern                   executables
@@ -54,12 +57,13 @@ let package = Package(
 
         // MARK: adapters (the only modules that import the C modules)
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode"]),
-        .target(name: "LecternKMS", dependencies: ["LecternCore", "CDRM"]),
+        .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
 
-        // MARK: the service and the client
+        // MARK: the frame pipeline, the service and the client
+        .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
         .target(name: "LecternService", dependencies: [
-            "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternKMS", "LecternVideo",
+            "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternDisplay", "LecternVideo",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -74,29 +78,29 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .executableTarget(name: "lecternd", dependencies: [
-            "LecternService",
+            "LecternService", "LecternDisplay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "lectern", dependencies: [
-            "LecternClient", "LecternService", "LecternRender", "LecternProtocol",
+            "LecternClient", "LecternPipeline", "LecternRender", "LecternProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
+        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
 
         // MARK: tests
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender"]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
-        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore"]),
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
-        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),
+        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
-        .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternServiceTests", dependencies: [
-            "LecternService", "LecternClient", "LecternRender", "LecternTestSupport",
+            "LecternService", "LecternPipeline", "LecternDisplay", "LecternClient", "LecternRender", "LecternTestSupport",
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternProtocol
 import NIOCore
 import NIOPosix

@@ -1,8 +1,7 @@
 /// Everything an admin sets in `/etc/lectern/lectern.toml` (docs/config.md), with its
-/// default. The file is read by `ConfigFile` in LecternService; this is the model.
+/// default. The file is read by `ConfigFile` in LecternService; this is the model, and
+/// `ConfigReload` what a running service takes from a new one.
 public struct Config: Equatable, Sendable {
-    public enum FloorMode: String, Sendable, CaseIterable { case open, moderated }
-
     // top level
     public var room = "Lectern"
     public var port = 7420

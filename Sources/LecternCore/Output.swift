@@ -14,9 +14,20 @@ public protocol Output: AnyObject {
     func readBack() -> Frame
     /// Frames shown since the output opened.
     var presentCount: Int { get }
+    /// Whether the output wants to hear of display hotplug events (the service then calls
+    /// `reprobe` after each one).
+    var wantsHotplugEvents: Bool { get }
+    /// Looks at the display again (after a hotplug event). Returns true when a display
+    /// appeared or the mode changed: the caller then shows its scene again, at `mode`.
+    func reprobe() throws -> Bool
 }
 
 extension Output {
+    /// An output whose display never changes (the virtual display) wants no events.
+    public var wantsHotplugEvents: Bool { false }
+    /// Nothing to look at again: nothing changed.
+    public func reprobe() throws -> Bool { false }
+
     /// Shows a finished frame (copied into the back buffer).
     public func present(_ frame: Frame) throws { try present { $0.copy(from: frame) } }
 }

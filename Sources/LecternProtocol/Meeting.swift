@@ -1,3 +1,5 @@
+import LecternCore
+
 /// Configuration of the floor state machine.
 public struct MeetingConfig: Sendable, Equatable {
     public var floorMode: FloorMode

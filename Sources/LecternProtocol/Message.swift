@@ -1,3 +1,5 @@
+import LecternCore
+
 /// Key-derivation parameters for one role, as announced in hello.
 public struct KDFParameters: Equatable, Sendable {
     public var rounds: UInt32

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 
 /// The state every device sees: sent as JSON in the body of `state` (0x15) right after
 /// register, in reply to state-request, and pushed to every device on every change

@@ -23,31 +23,8 @@ public enum Role: UInt8, Sendable, Codable, CaseIterable, CustomStringConvertibl
     }
 }
 
-/// `open`: any presenter may take the floor, the newest request wins.
-/// `moderated`: requests queue and the moderator grants.
-public enum FloorMode: String, Sendable, Codable, CaseIterable {
-    case open
-    case moderated
-}
-
-/// Kind of an uploaded file. On the wire: u8 (0 only in upload-begin: "detect it").
-public enum ContentKind: UInt8, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    case pdf = 1
-    case clip = 2
-
-    public var description: String { self == .pdf ? "pdf" : "clip" }
-
-    public init(from decoder: Decoder) throws {
-        let s = try decoder.singleValueContainer().decode(String.self)
-        guard let k = ContentKind.allCases.first(where: { $0.description == s }) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown kind \(s)"))
-        }
-        self = k
-    }
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer(); try c.encode(description)
-    }
-}
+// FloorMode and ContentKind (u8 on the wire) are LecternCore's: the config file, the
+// content store and the wire share them.
 
 /// A content id: the SHA-256 of the file. On the wire 32 raw bytes; in JSON and for
 /// people, 64 lower-case hex digits.

@@ -1,3 +1,5 @@
+import LecternCore
+
 /// Server-side checks and bookkeeping for one upload (docs/protocol.md, "Uploads").
 /// The service stores the bytes; this keeps the offsets honest.
 public struct UploadSession: Equatable, Sendable {

@@ -45,7 +45,7 @@ public final class RoomCore {
         self.serverName = serverName
         self.catalog = catalog
         ledger = UploadLedger(parts: parts, usedBytes: usedBytes)
-        meeting = Meeting(config: MeetingConfig(floorMode: config.floor == .open ? .open : .moderated,
+        meeting = Meeting(config: MeetingConfig(floorMode: config.floor,
                                                 gracePeriod: config.gracePeriod, capacity: config.maxClients))
     }
 

@@ -7,12 +7,11 @@ import LecternRender
 /// `<sha256>` with a `<sha256>.json` description beside it. Writes are atomic (temp file,
 /// fsync, rename), so a crash never leaves half a file under a content id.
 public final class ContentStore: @unchecked Sendable {
-    public enum Kind: String, Codable, Sendable { case pdf, clip }
-
     public struct Item: Codable, Equatable, Sendable {
         public var id: String
         public var name: String
-        public var kind: Kind
+        /// In the `.json` file: "pdf" or "clip".
+        public var kind: ContentKind
         public var size: Int64
         /// Pages of a PDF; 0 for a clip.
         public var pages: Int
@@ -104,7 +103,7 @@ public final class ContentStore: @unchecked Sendable {
     }
 
     /// PDF or clip, by the file's first bytes.
-    public static func kind(ofFile path: String) throws -> Kind {
+    public static func kind(ofFile path: String) throws -> ContentKind {
         guard let h = FileHandle(forReadingAtPath: path) else { throw ContentError.unreadable(path: path, reason: "can't open") }
         defer { try? h.close() }
         let head = (try h.read(upToCount: 1024)) ?? Data()

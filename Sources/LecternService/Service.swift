@@ -1,6 +1,7 @@
 import Foundation
 import LecternCore
-import LecternKMS
+import LecternDisplay
+import LecternPipeline
 import LecternRender
 import LecternRoom
 import Logging
@@ -33,7 +34,7 @@ public final class Service: @unchecked Sendable {
     private var webServer: WebRemoteServer?
     private let webLock = NSLock()
     private var _httpPort: Int?
-    private var heartbeat: DispatchSourceTimer?
+    private var heartbeat: Heartbeat?
     var room: Room!
 
     public init(options: Options, logger: Logger = Logger(label: "lecternd")) {
@@ -43,7 +44,7 @@ public final class Service: @unchecked Sendable {
     }
 
     /// The config in force (after SIGHUP reloads).
-    public private(set) var config: Config
+    public internal(set) var config: Config
 
     /// Opens the output, shows the idle screen and starts listening. Throws with a message
     /// for the admin when something stops the service from starting.
@@ -82,7 +83,7 @@ public final class Service: @unchecked Sendable {
         if restored == nil { try stage.show(.idle) }
         logger.info("first frame on \(output.name): \(restored.map { "\($0.scene) (restored)" } ?? "idle screen for \(config.room)")")
 
-        if output is KMSOutput {
+        if output.wantsHotplugEvents {
             let stage = self.stage!, logger = self.logger
             hotplug = try HotplugMonitor { fields in
                 logger.info("display event: \(fields["ACTION"] ?? "?") \(fields["DEVNAME"] ?? "")")
@@ -134,25 +135,10 @@ public final class Service: @unchecked Sendable {
         room?.stateWriter?.flush()
     }
 
-    /// Every `interval` seconds presents the current scene again through the stage (a real
-    /// flip on KMS) and, once that returned, calls `alive` (systemd's WATCHDOG=1). A stuck
-    /// flip or decoder blocks the stage, `alive` stops being called, systemd restarts us.
+    /// Starts the watchdog's `Heartbeat`: `alive` (systemd's WATCHDOG=1) is called every
+    /// `interval` seconds while the stage still presents.
     public func startHeartbeat(interval: Double, alive: @escaping @Sendable () -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "lectern.heartbeat"))
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        let stage = self.stage!, logger = self.logger
-        timer.setEventHandler {
-            do { try stage.heartbeat(); alive() } catch { logger.error("heartbeat: \(error)") }
-        }
-        timer.resume()
-        heartbeat = timer
-    }
-
-    func idleScreen(port: Int, room: String? = nil) -> IdleScreen {
-        let addresses = NetworkAddresses.current()
-        let url = httpPort.map { "http://\(addresses.first ?? "localhost"):\($0)/" }
-        return IdleScreen(room: room ?? config.room, addresses: addresses, port: port, url: url,
-                          background: options.config.background)
+        heartbeat = Heartbeat(stage: stage, interval: interval, logger: logger, alive: alive)
     }
 }
 
@@ -162,44 +148,4 @@ extension Service {
 
     /// Waits until the saved presentation state is on disk (tests).
     public func flushState() { room.stateWriter?.flush() }
-
-    /// SIGHUP: a valid new config applies (passcodes for new registrations, room name,
-    /// limits); an invalid one is refused and the old one kept. Returns the problems.
-    public func reload(configPath: String) -> [ConfigProblem] {
-        let result: ConfigFile.Result
-        do { result = try ConfigFile.load(path: configPath) } catch let e as ConfigFile.Invalid {
-            logger.error("config reload refused, keeping the running config: \(e.description)")
-            return e.problems
-        } catch {
-            logger.error("config reload refused: \(error)")
-            return [ConfigProblem(line: nil, "\(error)")]
-        }
-        var new = result.config
-        let old = config
-        // What can't change while running keeps its running value, with a word in the log.
-        for (name, changed) in [("port", new.port != old.port), ("floor", new.floor != old.floor),
-                                ("data_dir", new.dataDir != old.dataDir), ("max_clients", new.maxClients != old.maxClients),
-                                ("grace_period", new.gracePeriod != old.gracePeriod), ("page_cache_mb", new.pageCacheMB != old.pageCacheMB),
-                                ("http_port", new.httpPort != old.httpPort),
-                                ("display", new.display != old.display || new.mode != old.mode || new.card != old.card
-                                    || new.connector != old.connector || new.background != old.background
-                                    || new.overscanPercent != old.overscanPercent)] where changed {
-            logger.warning("config reload: '\(name)' takes effect at the next restart")
-        }
-        new.port = old.port; new.floor = old.floor; new.dataDir = old.dataDir; new.maxClients = old.maxClients
-        new.gracePeriod = old.gracePeriod; new.pageCacheMB = old.pageCacheMB; new.httpPort = old.httpPort
-        new.display = old.display; new.mode = old.mode; new.card = old.card; new.connector = old.connector
-        new.background = old.background; new.overscanPercent = old.overscanPercent
-        let room = self.room!
-        do {
-            try room.loop.submit { try room.reload(new) }.wait()
-        } catch {
-            logger.error("config reload refused: \(error)")
-            return [ConfigProblem(line: nil, "\(error)")]
-        }
-        config = new
-        if new.room != old.room { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
-        logger.info("config reloaded from \(configPath)")
-        return []
-    }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import LecternCore
-import LecternKMS
+import LecternPipeline
 import LecternRender
 import LecternVideo
 
@@ -54,14 +54,11 @@ public final class Stage: @unchecked Sendable {
         try queue.sync { try showLocked(current) }
     }
 
-    /// After a hotplug event: lets a KMS output re-probe its connector and, when a display
+    /// After a hotplug event: lets the output re-probe its display and, when a display
     /// appeared or its mode changed, shows the current scene again at the new mode.
     public func displayChanged() throws {
-        guard let kms = output as? KMSOutput else { return }
         try queue.sync {
-            let wasConnected = kms.isConnected
-            let changed = try kms.reprobe()
-            if changed || (!wasConnected && kms.isConnected) { try showLocked(current) }
+            if try output.reprobe() { try showLocked(current) }
         }
     }
 

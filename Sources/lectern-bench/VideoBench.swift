@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternDisplay
 import LecternService
 import LecternTestSupport
 import LecternVideo

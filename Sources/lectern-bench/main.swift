@@ -1,5 +1,7 @@
 import Foundation
 import LecternCore
+import LecternDisplay
+import LecternPipeline
 import LecternRender
 import LecternService
 import LecternTestSupport

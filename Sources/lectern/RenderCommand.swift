@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import LecternCore
+import LecternPipeline
 import LecternRender
-import LecternService
 
 /// `lectern render`: the service's frame pipeline, offline.
 struct RenderCommand: ParsableCommand {

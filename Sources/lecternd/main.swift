@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternCore
+import LecternDisplay
 import LecternService
 import Logging
 

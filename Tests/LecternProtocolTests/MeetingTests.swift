@@ -1,3 +1,4 @@
+import LecternCore
 import XCTest
 @testable import LecternProtocol
 

@@ -1,7 +1,7 @@
 import Foundation
 import LecternCore
+import LecternPipeline
 import LecternRender
-import LecternService
 import LecternTestSupport
 import XCTest
 

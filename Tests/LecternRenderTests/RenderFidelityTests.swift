@@ -1,7 +1,7 @@
 import Foundation
 import LecternCore
 import LecternRender
-import LecternService
+import LecternPipeline
 import LecternTestSupport
 import XCTest
 

@@ -16,7 +16,7 @@ final class RoomCoreHarness {
     /// Everything the core asked for, in order, since the harness started.
     private(set) var log: [RoomEffect] = []
 
-    init(floor: Config.FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
+    init(floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
          usedBytes: UInt64 = 0, configure: (inout Config) -> Void = { _ in }) {
         var c = Config()
         c.room = "Core Room"

@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternPipeline
 import LecternRender
 import LecternService
 import LecternTestSupport

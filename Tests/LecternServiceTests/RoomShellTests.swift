@@ -1,5 +1,7 @@
 import Foundation
 import LecternCore
+import LecternDisplay
+import LecternPipeline
 import LecternProtocol
 import LecternRender
 @testable import LecternService

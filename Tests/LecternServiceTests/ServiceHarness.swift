@@ -1,6 +1,7 @@
 import Foundation
 import LecternClient
 import LecternCore
+import LecternPipeline
 import LecternProtocol
 import LecternRender
 @testable import LecternService
@@ -16,7 +17,7 @@ final class Harness {
     let dir: String
     var port: Int { service.port }
 
-    init(floor: Config.FloorMode = .moderated, tweak: (inout Config) -> Void = { _ in }) throws {
+    init(floor: FloorMode = .moderated, tweak: (inout Config) -> Void = { _ in }) throws {
         dir = Fixtures.tempDir("svc")
         var c = Config.testRoom(dataDir: dir + "/data", floor: floor,
                                 passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)

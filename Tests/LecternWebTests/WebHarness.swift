@@ -1,6 +1,7 @@
 import Foundation
 import LecternClient
 import LecternCore
+import LecternPipeline
 import LecternProtocol
 import LecternRender
 @testable import LecternService
@@ -16,7 +17,7 @@ final class WebHarness {
     let dir: String
     let driver: ChromeDriver?
 
-    init(floor: Config.FloorMode = .open, browsers: Bool = true, tweak: (inout Config) -> Void = { _ in }) throws {
+    init(floor: FloorMode = .open, browsers: Bool = true, tweak: (inout Config) -> Void = { _ in }) throws {
         // Browsers first: a missing chromium fails the test here, loudly, before anything runs.
         driver = browsers ? try ChromeDriver() : nil
         dir = Fixtures.tempDir("web")

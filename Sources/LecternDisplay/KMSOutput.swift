@@ -104,20 +104,25 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
     // MARK: modeset
 
-    /// Probes the connector and sets the mode again. Returns true when the mode changed
-    /// (so the caller redraws at the new size). While nothing is connected, keeps the old
-    /// mode and marks the output disconnected: presents are then dropped, not errors.
+    /// A KMS connector changes: the service listens for hotplug uevents and calls `reprobe`.
+    public var wantsHotplugEvents: Bool { true }
+
+    /// Probes the connector and sets the mode again. Returns true when a display appeared
+    /// or the mode changed (so the caller redraws, at the new size). While nothing is
+    /// connected, keeps the old mode and marks the output disconnected: presents are then
+    /// dropped, not errors.
     @discardableResult
     public func reprobe() throws -> Bool {
         lock.lock(); defer { lock.unlock() }
         let before = mode
+        let wasConnected = connected
         do {
             try modesetLocked()
         } catch let f as Failure where f.description.hasPrefix("no display connected") {
             connected = false
             return false
         }
-        return mode != before
+        return mode != before || (!wasConnected && connected)
     }
 
     private func modeset() throws {

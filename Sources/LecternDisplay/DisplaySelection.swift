@@ -1,5 +1,4 @@
 import LecternCore
-import LecternKMS
 
 /// Which output to open: `auto` takes the KMS output when a usable `/dev/dri/card*` has a
 /// connected display, and the virtual display otherwise.
@@ -10,6 +9,7 @@ public enum DisplayChoice: String, CaseIterable, Sendable {
 public enum DisplaySelection {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// What `auto` resolves to on this machine, with the reason (for the log).

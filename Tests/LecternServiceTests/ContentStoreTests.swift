@@ -1,0 +1,48 @@
+import Foundation
+import LecternCore
+import LecternService
+import LecternTestSupport
+import XCTest
+
+/// The content store's `<sha256>.json` files: the format on disk doesn't change.
+final class ContentStoreTests: XCTestCase {
+    let id = String(repeating: "ab", count: 32)
+
+    /// A store as an older lecternd left it: a file and its description written by hand.
+    func storeWith(json: String) throws -> ContentStore {
+        let dir = Fixtures.tempDir("store")
+        let store = try ContentStore(dataDir: dir)
+        XCTAssertTrue(FileManager.default.createFile(atPath: store.path(of: id), contents: Data("%PDF-1.4".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: store.path(of: id) + ".json", contents: Data(json.utf8)))
+        return store
+    }
+
+    func testOldDescriptionsStillLoad() throws {
+        let pdf = try storeWith(json: #"{"id":"\#(id)","name":"deck.pdf","kind":"pdf","size":8,"pages":3,"uploader":"alice"}"#)
+        let item = try XCTUnwrap(pdf.item(id))
+        XCTAssertEqual(item.kind, .pdf)
+        XCTAssertEqual(item.name, "deck.pdf")
+        XCTAssertEqual(item.pages, 3)
+        XCTAssertEqual(item.size, 8)
+        XCTAssertEqual(item.uploader, "alice")
+        XCTAssertEqual(pdf.items().map(\.id), [id])
+
+        let clip = try storeWith(json: #"{"uploader":"","pages":0,"size":8,"kind":"clip","name":"intro.mp4","id":"\#(id)"}"#)
+        XCTAssertEqual(clip.item(id)?.kind, .clip)
+
+        let unknown = try storeWith(json: #"{"id":"\#(id)","name":"x","kind":"png","size":8,"pages":0,"uploader":""}"#)
+        XCTAssertNil(unknown.item(id))
+    }
+
+    func testDescriptionsAreWrittenAsBefore() throws {
+        let dir = Fixtures.tempDir("store")
+        let store = try ContentStore(dataDir: dir)
+        let deck = try Fixtures.numberedDeck(count: 2, in: dir)
+        let item = try store.add(fileAt: deck)
+        let json = try XCTUnwrap(FileManager.default.contents(atPath: store.path(of: item.id) + ".json"))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        XCTAssertEqual(object["kind"] as? String, "pdf")
+        XCTAssertEqual(object["pages"] as? Int, 2)
+        XCTAssertEqual(Set(object.keys), ["id", "name", "kind", "size", "pages", "uploader"])
+    }
+}
