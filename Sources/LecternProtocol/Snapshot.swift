@@ -3,7 +3,7 @@ import LecternCore
 
 /// The state every device sees: sent as JSON in the body of `state` (0x15) right after
 /// register, in reply to state-request, and pushed to every device on every change
-/// (docs/protocol.md, "State"). The floor and device parts come from `Meeting`; the
+/// (docs/protocol.md, "State"). The floor and device parts come from `Floor`; the
 /// screen part is owned and filled in by the service.
 ///
 /// Optional fields are always present in the JSON, as `null` when empty.
@@ -15,9 +15,9 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var floor: FloorSnapshot
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
-    public var screen: ScreenState
+    public var screen: ScreenSnapshot
 
-    public init(revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenState) {
+    public init(revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot) {
         self.revision = revision
         self.room = room
         self.floorMode = floorMode
@@ -89,7 +89,7 @@ public struct DeviceSnapshot: Codable, Equatable, Sendable {
 }
 
 /// What is on the output. Filled in by the service.
-public struct ScreenState: Codable, Equatable, Sendable {
+public struct ScreenSnapshot: Codable, Equatable, Sendable {
     public enum Blank: String, Codable, Sendable { case none, black, white }
 
     /// What is shown, or null for the idle screen (room name and how to join).
@@ -100,9 +100,9 @@ public struct ScreenState: Codable, Equatable, Sendable {
     public var pageCount: UInt32
     public var blank: Blank
     /// State of the clip shown, or null when no clip is shown.
-    public var clip: ClipState?
+    public var clip: ClipSnapshot?
 
-    public init(content: ContentSnapshot? = nil, page: UInt32 = 0, pageCount: UInt32 = 0, blank: Blank = .none, clip: ClipState? = nil) {
+    public init(content: ContentSnapshot? = nil, page: UInt32 = 0, pageCount: UInt32 = 0, blank: Blank = .none, clip: ClipSnapshot? = nil) {
         self.content = content
         self.page = page
         self.pageCount = pageCount
@@ -110,7 +110,7 @@ public struct ScreenState: Codable, Equatable, Sendable {
         self.clip = clip
     }
 
-    public static let idle = ScreenState()
+    public static let idle = ScreenSnapshot()
 
     enum CodingKeys: String, CodingKey { case content, page, pageCount, blank, clip }
     public func encode(to encoder: Encoder) throws {
@@ -136,7 +136,7 @@ public struct ContentSnapshot: Codable, Equatable, Sendable {
     }
 }
 
-public struct ClipState: Codable, Equatable, Sendable {
+public struct ClipSnapshot: Codable, Equatable, Sendable {
     public enum Playback: String, Codable, Sendable { case playing, paused, stopped }
     public var state: Playback
     public var positionMs: UInt32

@@ -17,7 +17,7 @@ extension RoomCore {
         guard let p = peers.removeValue(forKey: id) else { return }
         uploadsClosed(of: p)
         if p.deviceID != nil {
-            apply(meeting.disconnect(connection: id, now: now))
+            apply(floor.disconnect(connection: id, now: now))
         }
         log(.debug, "connection \(id) closed")
     }
@@ -62,7 +62,7 @@ extension RoomCore {
     }
 
     func peer(of device: DeviceID) -> Peer? {
-        meeting.connection(of: device).flatMap { live($0) }
+        floor.connection(of: device).flatMap { live($0) }
     }
 
     // MARK: sending

@@ -1,6 +1,6 @@
 import LecternProtocol
 
-/// Registration: version, role, the passcode proof behind the throttle, the meeting's
+/// Registration: version, role, the passcode proof behind the throttle, the floor's
 /// register (a resume gets its device and floor back); unregister.
 extension RoomCore {
     func register(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
@@ -24,7 +24,7 @@ extension RoomCore {
         }
         throttle.recordSuccess(tkey, now: now)
         do {
-            let reg = try meeting.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now)
+            let reg = try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now)
             p.deviceID = reg.deviceID
             send(reg.reply, to: p, tag: tag)
             log(.info, "\(r.role) '\(r.name)' registered as \(reg.deviceID) from \(p.address)\(reg.resumed ? " (resumed)" : "")")
@@ -36,7 +36,7 @@ extension RoomCore {
 
     func unregister(_ p: Peer, tag: UInt16) {
         send(.unregisterOK, to: p, tag: tag)
-        let events = p.deviceID != nil ? meeting.unregister(connection: p.id, now: now) : []
+        let events = p.deviceID != nil ? floor.unregister(connection: p.id, now: now) : []
         p.deviceID = nil
         close(p)
         apply(events)

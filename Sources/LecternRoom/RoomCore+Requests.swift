@@ -36,19 +36,19 @@ extension RoomCore {
         case .stateRequest:
             send(.state(snapshot(now: now)), to: p, tag: tag)
         case .floorRequest:
-            let r = try meeting.requestFloor(by: me, now: now)
+            let r = try floor.requestFloor(by: me, now: now)
             send(.floorAck(r.ack), to: p, tag: tag)
             apply(r.events)
         case .floorRelease:
-            let ev = try meeting.releaseFloor(by: me, now: now)
+            let ev = try floor.releaseFloor(by: me, now: now)
             send(.ok, to: p, tag: tag)
             apply(ev)
         case .floorModerate(let action, let target):
-            let ev = try meeting.moderate(action, target: target, by: me, now: now)
+            let ev = try floor.moderate(action, target: target, by: me, now: now)
             send(.ok, to: p, tag: tag)
             apply(ev)
         case .control(let signal):
-            switch try meeting.control(signal, by: me, now: now) {
+            switch try floor.control(signal, by: me, now: now) {
             case .floor(let ev):
                 send(.controlOK, to: p, tag: tag)
                 apply(ev)
@@ -58,7 +58,7 @@ extension RoomCore {
         case .present(let content, let page):
             try present(content, page: page, by: me, peer: p, tag: tag)
         case .clear:
-            try meeting.checkCanDrive(me)
+            try floor.checkCanDrive(me)
             changeScreen(.idle, reply: ScreenReply(peer: p.id, tag: tag, request: .clear, ok: .ok))
         case .clipPlay(let content, let loop):
             try playClip(content, looping: loop, by: me, peer: p, tag: tag)

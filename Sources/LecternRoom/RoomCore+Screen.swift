@@ -2,17 +2,17 @@ import Foundation
 import LecternCore
 import LecternProtocol
 
-/// The screen queue and the clip: present, signals, clear, the meeting's idle screen; a
+/// The screen queue and the clip: present, signals, clear, the floor's idle screen; a
 /// clip opened, played, steered and ended.
 extension RoomCore {
     func present(_ content: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        try meeting.checkCanDrive(me)
+        try floor.checkCanDrive(me)
         guard let item = catalog[content] else { throw LecternError.unknownContent }
-        try meeting.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
+        try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
         let n = max(1, Int(page))
         guard n <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(n), pageCount: UInt32(item.pages)) }
-        let model = ScreenModel(content: item.snapshot, page: n, pageCount: item.pages, blank: .none)
+        let model = CommittedScreen(content: item.snapshot, page: n, pageCount: item.pages, blank: .none)
         changeScreen(.page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .present, ok: .presentOK))
     }
 
@@ -27,7 +27,7 @@ extension RoomCore {
     private func runScreenQueue() {
         while let op = screen.startNext() {
             let committed = screen.committed
-            let target: ScreenModel
+            let target: CommittedScreen
             do {
                 switch op.change {
                 case .page(let m): target = m
@@ -71,9 +71,9 @@ extension RoomCore {
     // MARK: clips
 
     func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        try meeting.checkCanDrive(me)
+        try floor.checkCanDrive(me)
         guard let item = catalog[content] else { throw LecternError.unknownContent }
-        try meeting.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
+        try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
         guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
         let serial = screen.newClipSerial()
@@ -119,7 +119,7 @@ extension RoomCore {
     }
 
     func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        try meeting.checkCanDrive(me)
+        try floor.checkCanDrive(me)
         guard let c = screen.clip else { throw LecternError.noClip }
         switch message {
         case .clipPause: emit(.steerClip(serial: c.serial, .pause)); send(.clipPauseOK, to: p, tag: tag)

@@ -115,7 +115,7 @@ extension RoomCore {
         let s = u.session
         emit(.finishUpload(p.id, tag: tag, writer: u.writer,
                            UploadToStore(content: content, name: s.name, announcedKind: s.kind, device: me,
-                                         uploader: meeting.devices[me]?.name ?? "", size: s.size)))
+                                         uploader: floor.devices[me]?.name ?? "", size: s.size)))
     }
 
     func uploadFinished(_ id: ConnectionID, tag: UInt16, writer w: Int, _ upload: UploadToStore,

@@ -3,7 +3,7 @@ import LecternProtocol
 import Logging
 
 /// The meeting room as a state machine: every connection's protocol state, the floor
-/// (`Meeting`), the screen queue with the clip, the upload ledger and state pushes. Pure:
+/// (`Floor`), the screen queue with the clip, the upload ledger and state pushes. Pure:
 /// no I/O, no threads, no clock of its own. It takes `RoomEvent`s, each with the time, and
 /// returns the `RoomEffect`s the shell (`Room`) carries out; slow work comes back as
 /// events. Every decision of the room is made here.
@@ -22,7 +22,7 @@ public final class RoomCore {
     var keys: Keys
     /// What hello names as the server ("lecternd 0.1.0").
     let serverName: String
-    public let meeting: Meeting
+    public let floor: Floor
     var throttle = AuthThrottle()
     var peers: [ConnectionID: Peer] = [:]
     var catalog: ContentCatalog
@@ -45,7 +45,7 @@ public final class RoomCore {
         self.serverName = serverName
         self.catalog = catalog
         ledger = UploadLedger(parts: parts, usedBytes: usedBytes)
-        meeting = Meeting(config: MeetingConfig(floorMode: config.floor,
+        floor = Floor(config: FloorConfig(floorMode: config.floor,
                                                 gracePeriod: config.gracePeriod, capacity: config.maxClients))
     }
 
@@ -61,7 +61,7 @@ public final class RoomCore {
         case .tick: tick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
-            apply(meeting.expire(now: now))
+            apply(floor.expire(now: now))
         case .shown(let op, let error): shown(op: op, error: error)
         case .clipOpened(let serial, let result): clipOpened(serial, result)
         case .clipProgressed(let serial, let progress): clipProgressed(serial, progress)
@@ -90,11 +90,11 @@ public final class RoomCore {
 
     /// After a restart: the screen the stage already shows again, and the floor holder
     /// waiting (in the grace period) to resume with their token.
-    public func restore(_ saved: PresentationState, screen model: ScreenModel?, now: Double) -> [RoomEffect] {
+    public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
         self.now = now
         if let model { screen.restore(model) }
         if let h = saved.holder, let token = saved.holderToken {
-            meeting.restoreAbsentHolder(id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
+            floor.restoreAbsentHolder(id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
                                         resumeToken: token, now: now)
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
@@ -107,7 +107,7 @@ public final class RoomCore {
 
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
-        meeting.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
     }
 
     // MARK: effects
@@ -116,10 +116,10 @@ public final class RoomCore {
 
     func log(_ level: Logger.Level, _ message: String) { emit(.log(level, message)) }
 
-    func persist() { emit(.persist(PresentationState(screen: screen.committed, meeting: meeting))) }
+    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor))) }
 
     private func scheduleWake() {
-        let next = meeting.nextDeadline
+        let next = floor.nextDeadline
         if next != wakeAt {
             wakeAt = next
             emit(.wake(at: next))
@@ -138,19 +138,19 @@ public final class RoomCore {
     }
 
     /// What devices see on the screen: the clip while one plays over the slide, else the slide.
-    var screenState: ScreenState {
-        guard let c = screen.clip else { return screen.committed.state }
-        let state: ClipState.Playback = c.progress.state == .paused ? .paused : c.progress.state == .stopped ? .stopped : .playing
-        return ScreenState(content: c.content, page: 0, pageCount: 0, blank: .none,
-                           clip: ClipState(state: state, positionMs: UInt32(max(0, c.progress.position) * 1000),
+    var screenState: ScreenSnapshot {
+        guard let c = screen.clip else { return screen.committed.snapshot }
+        let state: ClipSnapshot.Playback = c.progress.state == .paused ? .paused : c.progress.state == .stopped ? .stopped : .playing
+        return ScreenSnapshot(content: c.content, page: 0, pageCount: 0, blank: .none,
+                           clip: ClipSnapshot(state: state, positionMs: UInt32(max(0, c.progress.position) * 1000),
                                            durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop,
                                            presentedFrames: UInt32(clamping: c.progress.presented),
                                            droppedFrames: UInt32(clamping: c.progress.dropped)))
     }
 
-    // MARK: meeting events
+    // MARK: floor events
 
-    func apply(_ events: [MeetingEvent]) {
+    func apply(_ events: [FloorEvent]) {
         for e in events {
             switch e {
             case .floorGranted(let to, let reason, let by):

@@ -48,7 +48,7 @@ public enum RoomEffect: Equatable, Sendable {
 
     // MARK: the rest
     /// Save what must survive a restart.
-    case persist(PresentationState)
+    case persist(SavedState)
     case log(Logger.Level, String)
 }
 

@@ -8,7 +8,7 @@ struct ScreenQueue {
     /// What a queued change does to the committed screen.
     enum Change: Equatable {
         /// Show this page.
-        case page(ScreenModel)
+        case page(CommittedScreen)
         /// Apply a screen signal (next, prev, goto, blank, unblank).
         case signal(ControlSignal)
         /// Back to the idle screen.
@@ -20,7 +20,7 @@ struct ScreenQueue {
         let change: Change
         let reply: ScreenReply?
         /// Set once the op runs: the screen it is showing.
-        var target: ScreenModel?
+        var target: CommittedScreen?
     }
 
     /// The clip playing over the slide, if any.
@@ -39,7 +39,7 @@ struct ScreenQueue {
         let reply: ScreenReply
     }
 
-    private(set) var committed = ScreenModel.idle
+    private(set) var committed = CommittedScreen.idle
     private var pending: [Op] = []
     private(set) var running: Op?
     private var nextID = 1
@@ -48,7 +48,7 @@ struct ScreenQueue {
     var opening: [Int: OpeningClip] = [:]
     var clipSerial = 0
 
-    mutating func restore(_ model: ScreenModel) { committed = model }
+    mutating func restore(_ model: CommittedScreen) { committed = model }
 
     mutating func enqueue(_ change: Change, reply: ScreenReply?) {
         pending.append(Op(id: nextID, change: change, reply: reply))
@@ -62,7 +62,7 @@ struct ScreenQueue {
         return running
     }
 
-    mutating func setTarget(_ target: ScreenModel) { running?.target = target }
+    mutating func setTarget(_ target: CommittedScreen) { running?.target = target }
 
     /// The running op is over; `commit`: its target is on screen.
     mutating func finishRunning(commit: Bool) -> Op? {

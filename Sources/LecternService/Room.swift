@@ -76,7 +76,7 @@ final class Room: @unchecked Sendable {
     }
 
     /// After a restart: the saved screen (already on the output) and floor holder.
-    func restore(_ saved: PresentationState, screen: ScreenModel?) {
+    func restore(_ saved: SavedState, screen: CommittedScreen?) {
         loop.preconditionInEventLoop()
         carry(core.restore(saved, screen: screen, now: clock()))
     }

@@ -1,24 +1,24 @@
 import Foundation
 import LecternRoom
 
-/// `<data_dir>/state.json`: the saved `PresentationState`, written atomically (temp file,
+/// `<data_dir>/state.json`: the saved `SavedState`, written atomically (temp file,
 /// fsync, rename) after every change, in order, on its own queue (off the event loop).
 final class StateWriter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "lectern.state-writer")
     private let path: String
-    private var last: PresentationState?
+    private var last: SavedState?
 
     init(dataDir: String) { path = Self.path(dataDir: dataDir) }
 
     static func path(dataDir: String) -> String { dataDir + "/state.json" }
 
     /// The state saved by an earlier run, if any.
-    static func load(dataDir: String) -> PresentationState? {
+    static func load(dataDir: String) -> SavedState? {
         guard let data = FileManager.default.contents(atPath: path(dataDir: dataDir)) else { return nil }
-        return try? JSONDecoder().decode(PresentationState.self, from: data)
+        return try? JSONDecoder().decode(SavedState.self, from: data)
     }
 
-    func save(_ s: PresentationState) {
+    func save(_ s: SavedState) {
         queue.async { [self] in
             guard s != last, let data = try? JSONEncoder().encode(s) else { return }
             do { try ContentStore.writeAtomically(data, to: path); last = s } catch {}

@@ -24,8 +24,8 @@ enum ExampleSession {
         }.joined(separator: "\n")
     }
 
-    static func screen(page: UInt32) -> ScreenState {
-        ScreenState(content: ContentSnapshot(id: deck, name: "deck.pdf", kind: .pdf), page: page, pageCount: 12)
+    static func screen(page: UInt32) -> ScreenSnapshot {
+        ScreenSnapshot(content: ContentSnapshot(id: deck, name: "deck.pdf", kind: .pdf), page: page, pageCount: 12)
     }
 
     static func markdown() -> String {
@@ -33,7 +33,7 @@ enum ExampleSession {
         let macInput = RegisterProof.message(challenge: challenge, role: .presenter, name: name, resumeToken: nil)
         let proof = RegisterProof.compute(key: key, challenge: challenge, role: .presenter, name: name, resumeToken: nil)
 
-        let meeting = Meeting(config: MeetingConfig(floorMode: .open)) { resumeToken }
+        let meeting = Floor(config: FloorConfig(floorMode: .open)) { resumeToken }
         var out: [String] = []
         var step = 0
         func frame(_ dir: String, _ m: Message, tag: UInt16, id: UInt8, note: String) {
@@ -41,7 +41,7 @@ enum ExampleSession {
             let bytes = m.encode(tag: tag, deviceID: id)
             out.append("**\(step). \(dir) \(m.command) (0x\(hexString([m.command.rawValue]))), tag \(tag), device byte 0x\(hexString([id])), \(bytes.count) bytes.**\(note.isEmpty ? "" : " " + note)\n\n```\n\(hexDump(bytes))\n```\n")
         }
-        func state(_ revision: UInt64, _ screen: ScreenState, note: String) {
+        func state(_ revision: UInt64, _ screen: ScreenSnapshot, note: String) {
             step += 1
             let s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
             let m = Message.state(s)

@@ -37,8 +37,8 @@ func sampleMessages() -> [Message] {
         floor: FloorSnapshot(holder: 2, delegate: 3, queue: [4, 5], doNotDisturb: true, graceRemainingMs: 41_500),
         devices: [DeviceSnapshot(id: 1, name: "Mod", role: .moderator, connected: true),
                   DeviceSnapshot(id: 2, name: "Ana ✓", role: .presenter, connected: false)],
-        screen: ScreenState(content: ContentSnapshot(id: cid(0xAB), name: "deck.pdf", kind: .pdf), page: 300, pageCount: 412,
-                            blank: .white, clip: ClipState(state: .paused, positionMs: 1234, durationMs: 60_000, loop: true)))
+        screen: ScreenSnapshot(content: ContentSnapshot(id: cid(0xAB), name: "deck.pdf", kind: .pdf), page: 300, pageCount: 412,
+                            blank: .white, clip: ClipSnapshot(state: .paused, positionMs: 1234, durationMs: 60_000, loop: true)))
     return [
         .hello(Hello(challenge: Array(0..<32), presenter: KDFParameters(rounds: 210_000, salt: Array(repeating: 7, count: 16)),
                      moderator: nil, room: "Room 4.12", server: "lecternd test")),

@@ -1,24 +1,27 @@
 import LecternCore
 import LecternProtocol
 
-/// The committed screen: what the room has put on the output (content, page, blank). The
-/// stage renders its `scene`; state pushes carry its `state` (the wire form); the saved
-/// `PresentationState` keeps it across restarts. A value: the screen queue computes the
-/// next one and commits it once the stage has shown it.
-public struct ScreenModel: Equatable, Sendable {
+/// The committed screen: what the room has put on the output (content, page, blank), once
+/// the stage showed it. A value: the screen queue computes the next one and commits it
+/// when it is on the output.
+///
+/// The screen's types, each named after its role: `CommittedScreen` (this), `Scene` (what
+/// the stage is asked to render, its `scene`), `ScreenSnapshot` (the wire form state
+/// pushes carry, its `snapshot`), `SavedState` (what survives a restart).
+public struct CommittedScreen: Equatable, Sendable {
     public var content: ContentSnapshot?
     public var page = 0
     public var pageCount = 0
-    public var blank: ScreenState.Blank = .none
+    public var blank: ScreenSnapshot.Blank = .none
 
-    public init(content: ContentSnapshot? = nil, page: Int = 0, pageCount: Int = 0, blank: ScreenState.Blank = .none) {
+    public init(content: ContentSnapshot? = nil, page: Int = 0, pageCount: Int = 0, blank: ScreenSnapshot.Blank = .none) {
         self.content = content
         self.page = page
         self.pageCount = pageCount
         self.blank = blank
     }
 
-    public static let idle = ScreenModel()
+    public static let idle = CommittedScreen()
 
     public var scene: Scene {
         switch blank {
@@ -30,12 +33,12 @@ public struct ScreenModel: Equatable, Sendable {
         return .idle
     }
 
-    public var state: ScreenState {
-        ScreenState(content: content, page: UInt32(page), pageCount: UInt32(pageCount), blank: blank, clip: nil)
+    public var snapshot: ScreenSnapshot {
+        ScreenSnapshot(content: content, page: UInt32(page), pageCount: UInt32(pageCount), blank: blank, clip: nil)
     }
 
     /// The model after a screen signal, or the error to answer with.
-    public func applying(_ signal: ControlSignal) throws(LecternError) -> ScreenModel {
+    public func applying(_ signal: ControlSignal) throws(LecternError) -> CommittedScreen {
         var next = self
         switch signal {
         case .next, .prev, .goto:

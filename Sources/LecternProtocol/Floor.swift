@@ -1,7 +1,7 @@
 import LecternCore
 
 /// Configuration of the floor state machine.
-public struct MeetingConfig: Sendable, Equatable {
+public struct FloorConfig: Sendable, Equatable {
     public var floorMode: FloorMode
     /// Seconds the holder keeps the floor after its connection drops.
     public var gracePeriod: Double
@@ -16,7 +16,7 @@ public struct MeetingConfig: Sendable, Equatable {
 }
 
 /// What the service must do after a state-machine step, in order.
-public enum MeetingEvent: Equatable, Sendable {
+public enum FloorEvent: Equatable, Sendable {
     /// Send floor-granted (0x08, tag 0) to this device: it now drives the screen (or, for
     /// `.returned`, drives it again). Only for changes someone else or the system caused.
     case floorGranted(to: DeviceID, reason: FloorGrantReason, by: DeviceID)
@@ -41,7 +41,7 @@ public struct Registration: Equatable, Sendable {
     public var resumeToken: ResumeToken
     public var resumed: Bool
     public var floorRestored: Bool
-    public var events: [MeetingEvent]
+    public var events: [FloorEvent]
 
     /// The register-ok message to send.
     public var reply: Message {
@@ -52,7 +52,7 @@ public struct Registration: Equatable, Sendable {
 /// The result of a floor request.
 public struct FloorRequestResult: Equatable, Sendable {
     public var ack: FloorAck
-    public var events: [MeetingEvent]
+    public var events: [FloorEvent]
 }
 
 /// What a control signal turned out to be.
@@ -62,15 +62,15 @@ public enum ControlOutcome: Equatable, Sendable {
     case screen(ControlSignal)
     /// A floor signal (hand over, take back, return), already applied: answer control-ok
     /// and carry out the events.
-    case floor([MeetingEvent])
+    case floor([FloorEvent])
 }
 
-/// The room: devices, roles, the floor, hand-over, the grace period. A pure state
-/// machine: no clock, no I/O, no threads. Every method takes `now` (seconds of a
+/// The floor: who is in the room (devices, roles), who has the floor, the queue,
+/// hand-over and the grace period. A pure state machine: no clock, no I/O, no threads. Every method takes `now` (seconds of a
 /// monotonic clock), first expires grace periods that ran out, and returns the events
 /// the service must carry out; a refused action throws the `LecternError` to answer
 /// with and changes nothing. Not thread-safe: confine it to one event loop.
-public final class Meeting {
+public final class Floor {
     public struct Device: Equatable, Sendable {
         public let id: DeviceID
         public var name: String
@@ -82,18 +82,18 @@ public final class Meeting {
         public var isConnected: Bool { connection != nil }
     }
 
-    public let config: MeetingConfig
-    public private(set) var devices: [DeviceID: Device] = [:]
+    public let config: FloorConfig
+    public internal(set) var devices: [DeviceID: Device] = [:]
     /// Who has the floor (the owner).
-    public private(set) var holder: DeviceID?
+    public internal(set) var holder: DeviceID?
     /// Who holds it on loan after a hand-over.
-    public private(set) var delegate: DeviceID?
+    public internal(set) var delegate: DeviceID?
     /// Waiting for the floor (moderated mode), first in line first.
-    public private(set) var queue: [DeviceID] = []
-    public private(set) var doNotDisturb = false
+    public internal(set) var queue: [DeviceID] = []
+    public internal(set) var doNotDisturb = false
     private let makeToken: () -> ResumeToken
 
-    public init(config: MeetingConfig, tokenGenerator: @escaping () -> ResumeToken = ResumeToken.random) {
+    public init(config: FloorConfig, tokenGenerator: @escaping () -> ResumeToken = ResumeToken.random) {
         self.config = config
         self.makeToken = tokenGenerator
     }
@@ -165,7 +165,7 @@ public final class Meeting {
 
     /// The connection closed without unregister. The floor holder keeps the floor for the
     /// grace period (its content stays on screen); everyone else leaves the room.
-    public func disconnect(connection: ConnectionID, now: Double) -> [MeetingEvent] {
+    public func disconnect(connection: ConnectionID, now: Double) -> [FloorEvent] {
         var ev = expireInto(now: now)
         guard let id = deviceID(forConnection: connection) else { return finish(ev) }
         if holder == id && config.gracePeriod > 0 {
@@ -179,17 +179,17 @@ public final class Meeting {
     }
 
     /// unregister (0x04): leave for good, no grace period. Answer unregister-ok, then close.
-    public func unregister(connection: ConnectionID, now: Double) -> [MeetingEvent] {
+    public func unregister(connection: ConnectionID, now: Double) -> [FloorEvent] {
         var ev = expireInto(now: now)
         if let id = deviceID(forConnection: connection) { remove(id, by: id, into: &ev) }
         return finish(ev)
     }
 
     /// Ends grace periods that ran out: the holder leaves, the screen goes idle.
-    public func expire(now: Double) -> [MeetingEvent] { finish(expireInto(now: now)) }
+    public func expire(now: Double) -> [FloorEvent] { finish(expireInto(now: now)) }
 
-    private func expireInto(now: Double) -> [MeetingEvent] {
-        var ev: [MeetingEvent] = []
+    func expireInto(now: Double) -> [FloorEvent] {
+        var ev: [FloorEvent] = []
         for d in devices.values.sorted(by: { $0.id < $1.id }) {
             if let deadline = d.graceDeadline, deadline <= now { remove(d.id, by: 0, into: &ev) }
         }
@@ -197,7 +197,7 @@ public final class Meeting {
     }
 
     /// Removes a device from the room; floor consequences included.
-    private func remove(_ id: DeviceID, by: DeviceID, into ev: inout [MeetingEvent]) {
+    func remove(_ id: DeviceID, by: DeviceID, into ev: inout [FloorEvent]) {
         guard devices[id] != nil else { return }
         devices[id] = nil
         queue.removeAll { $0 == id }
@@ -213,7 +213,7 @@ public final class Meeting {
 
     /// The floor ends: nobody has it, the screen goes idle. The holder is not told (it
     /// acted itself or is told by the caller); a delegate is.
-    private func endFloor(by: DeviceID, into ev: inout [MeetingEvent]) {
+    func endFloor(by: DeviceID, into ev: inout [FloorEvent]) {
         if let d = delegate, d != by { ev.append(.floorWithdrawn(from: d, reason: .ownerLostFloor, by: by)) }
         let old = holder
         holder = nil
@@ -225,7 +225,7 @@ public final class Meeting {
     }
 
     /// `newHolder` gets the floor; the previous holder and delegate lose it.
-    private func giveFloor(to newHolder: DeviceID, grant: FloorGrantReason, loss: FloorLossReason, by: DeviceID, into ev: inout [MeetingEvent]) {
+    func giveFloor(to newHolder: DeviceID, grant: FloorGrantReason, loss: FloorLossReason, by: DeviceID, into ev: inout [FloorEvent]) {
         let oldHolder = holder, oldDelegate = delegate
         if let h = oldHolder, h != newHolder, h != by, devices[h]?.isConnected == true {
             ev.append(.floorWithdrawn(from: h, reason: loss, by: by))
@@ -244,7 +244,7 @@ public final class Meeting {
 
     /// After every step: without a connected moderator, do-not-disturb switches off and a
     /// free floor in a moderated room goes to the first in the queue.
-    private func finish(_ events: [MeetingEvent]) -> [MeetingEvent] {
+    func finish(_ events: [FloorEvent]) -> [FloorEvent] {
         var ev = events
         if !hasConnectedModerator {
             if doNotDisturb { doNotDisturb = false; ev.append(.stateChanged) }
@@ -256,7 +256,7 @@ public final class Meeting {
             }
         }
         // One screenToIdle at most, and stateChanged once, last.
-        var out: [MeetingEvent] = []
+        var out: [FloorEvent] = []
         var idle = false, changed = false
         for e in ev {
             switch e {
@@ -271,16 +271,16 @@ public final class Meeting {
 
     // MARK: - permission helpers
 
-    private func requireDevice(_ id: DeviceID) throws(LecternError) -> Device {
+    func requireDevice(_ id: DeviceID) throws(LecternError) -> Device {
         guard let d = devices[id], d.isConnected else { throw .notRegistered }
         return d
     }
 
-    private func requireModerator(_ id: DeviceID) throws(LecternError) {
+    func requireModerator(_ id: DeviceID) throws(LecternError) {
         guard try requireDevice(id).role == .moderator else { throw .moderatorOnly }
     }
 
-    private func requireConnectedTarget(_ id: DeviceID) throws(LecternError) {
+    func requireConnectedTarget(_ id: DeviceID) throws(LecternError) {
         guard devices[id]?.isConnected == true else { throw .noSuchDevice(id) }
     }
 
@@ -304,168 +304,6 @@ public final class Meeting {
         if devices[id]?.role != .moderator && !isUploader { throw .notYourContent }
     }
 
-    // MARK: - the floor
-
-    /// floor-request (0x06).
-    public func requestFloor(by id: DeviceID, now: Double) throws(LecternError) -> FloorRequestResult {
-        var ev = expireInto(now: now)
-        let d = try requireDevice(id)
-        if holder == id { return FloorRequestResult(ack: .holder, events: finish(ev)) }
-        if let i = queue.firstIndex(of: id) { return FloorRequestResult(ack: .queued(position: UInt16(i + 1)), events: finish(ev)) }
-        if doNotDisturb && d.role != .moderator { throw .doNotDisturb }
-        if config.floorMode == .open || d.role == .moderator
-            || (holder == nil && queue.isEmpty && !hasConnectedModerator) {
-            giveFloor(to: id, grant: .requested, loss: .takenOver, by: id, into: &ev)
-            return FloorRequestResult(ack: .holder, events: finish(ev))
-        }
-        queue.append(id)
-        ev.append(.stateChanged)
-        return FloorRequestResult(ack: .queued(position: UInt16(queue.count)), events: finish(ev))
-    }
-
-    /// floor-release (0x0A): the holder gives the floor up (screen goes idle), a delegate
-    /// gives it back to the holder, a queued device leaves the queue.
-    public func releaseFloor(by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        _ = try requireDevice(id)
-        if holder == id {
-            endFloor(by: id, into: &ev)
-        } else if delegate == id {
-            endHandOver(by: id, into: &ev)
-        } else if let i = queue.firstIndex(of: id) {
-            queue.remove(at: i)
-            ev.append(.stateChanged)
-        } else {
-            throw .noFloor
-        }
-        return finish(ev)
-    }
-
-    /// floor-moderate (0x0B).
-    public func moderate(_ action: FloorAction, target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        switch action {
-        case .grant: return try grant(target, by: id, now: now)
-        case .withdraw: return try withdraw(target == 0 ? nil : target, by: id, now: now)
-        case .reject: return try reject(target, by: id, now: now)
-        case .kick: return try kick(target, by: id, now: now)
-        case .dndOn: return try setDoNotDisturb(true, by: id, now: now)
-        case .dndOff: return try setDoNotDisturb(false, by: id, now: now)
-        }
-    }
-
-    /// Moderator: give the floor to `target` (queued or not); the holder loses it.
-    public func grant(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        try requireModerator(id)
-        try requireConnectedTarget(target)
-        if holder == target { return finish(ev) }
-        giveFloor(to: target, grant: .granted, loss: .grantedToOther, by: id, into: &ev)
-        return finish(ev)
-    }
-
-    /// Moderator: take the floor away from `target` (nil: from whoever has it). From the
-    /// holder: the floor ends. From a delegate: the hand-over ends.
-    public func withdraw(_ target: DeviceID?, by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        try requireModerator(id)
-        guard let h = holder else { throw .floorFree }
-        let t = target ?? h
-        if t == h {
-            if t != id, devices[t]?.isConnected == true { ev.append(.floorWithdrawn(from: t, reason: .withdrawn, by: id)) }
-            endFloor(by: id, into: &ev)
-        } else if t == delegate {
-            if t != id { ev.append(.floorWithdrawn(from: t, reason: .withdrawn, by: id)) }
-            delegate = nil
-            if h != id, devices[h]?.isConnected == true { ev.append(.floorGranted(to: h, reason: .returned, by: id)) }
-            ev.append(.stateChanged)
-        } else {
-            throw .invalidTarget(t, "Device \(t) doesn't have the floor.")
-        }
-        return finish(ev)
-    }
-
-    /// Moderator: remove `target` from the queue.
-    public func reject(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        try requireModerator(id)
-        guard let i = queue.firstIndex(of: target) else { throw .notQueued(target) }
-        queue.remove(at: i)
-        if target != id { ev.append(.floorWithdrawn(from: target, reason: .requestRejected, by: id)) }
-        ev.append(.stateChanged)
-        return finish(ev)
-    }
-
-    /// Moderator: remove a device from the room now (no grace period, token void).
-    public func kick(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        try requireModerator(id)
-        guard target != id else { throw .invalidTarget(target, "You can't remove yourself — disconnect instead.") }
-        guard let d = devices[target] else { throw .noSuchDevice(target) }
-        if let c = d.connection { ev.append(.closeConnection(c, .kicked)) }
-        remove(target, by: id, into: &ev)
-        return finish(ev)
-    }
-
-    /// Moderator: do-not-disturb refuses new floor requests (the queue stays).
-    public func setDoNotDisturb(_ on: Bool, by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        try requireModerator(id)
-        if doNotDisturb != on { doNotDisturb = on; ev.append(.stateChanged) }
-        return finish(ev)
-    }
-
-    /// Hand-over (signal 0xFD): the holder (or a moderator) lends the floor to `target`,
-    /// who drives the screen until the hand-over ends.
-    public func handOver(to target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        let d = try requireDevice(id)
-        guard let h = holder else { throw d.role == .moderator ? .floorFree : .noFloor }
-        guard h == id || d.role == .moderator else { throw .floorTaken(holder: h) }
-        try requireConnectedTarget(target)
-        guard target != h else { throw .invalidTarget(target, "Device \(target) already has the floor.") }
-        if delegate == target { return finish(ev) }
-        if let old = delegate, old != id { ev.append(.floorWithdrawn(from: old, reason: .handOverEnded, by: id)) }
-        delegate = target
-        if target != id { ev.append(.floorGranted(to: target, reason: .handedOver, by: id)) }
-        ev.append(.stateChanged)
-        return finish(ev)
-    }
-
-    /// Take back (signal 0xFE) and return (0xFF): the hand-over ends and the holder drives
-    /// again. Accepted from the holder, the delegate and any moderator.
-    public func endHandOver(by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] {
-        var ev = expireInto(now: now)
-        let d = try requireDevice(id)
-        guard let h = holder else { throw .floorFree }
-        guard let del = delegate else { throw .notHandedOver }
-        guard id == h || id == del || d.role == .moderator else { throw .floorTaken(holder: h) }
-        endHandOver(by: id, into: &ev)
-        return finish(ev)
-    }
-
-    public func takeBack(by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] { try endHandOver(by: id, now: now) }
-    public func returnFloor(by id: DeviceID, now: Double) throws(LecternError) -> [MeetingEvent] { try endHandOver(by: id, now: now) }
-
-    private func endHandOver(by id: DeviceID, into ev: inout [MeetingEvent]) {
-        guard let del = delegate else { return }
-        if del != id { ev.append(.floorWithdrawn(from: del, reason: .handOverEnded, by: id)) }
-        delegate = nil
-        if let h = holder, h != id, devices[h]?.isConnected == true { ev.append(.floorGranted(to: h, reason: .returned, by: id)) }
-        ev.append(.stateChanged)
-    }
-
-    /// control (0x0C): floor signals are applied here; screen signals are checked for
-    /// permission and handed back for the service to apply.
-    public func control(_ signal: ControlSignal, by id: DeviceID, now: Double) throws(LecternError) -> ControlOutcome {
-        switch signal {
-        case .handOver(let target): return .floor(try handOver(to: target, by: id, now: now))
-        case .takeBack, .returnFloor: return .floor(try endHandOver(by: id, now: now))
-        case .next, .prev, .goto, .blank, .unblank:
-            try checkCanDrive(id)
-            return .screen(signal)
-        }
-    }
-
     // MARK: - state
 
     public func floorSnapshot(now: Double) -> FloorSnapshot {
@@ -481,7 +319,7 @@ public final class Meeting {
     }
 
     /// The whole snapshot, with the screen part the service owns.
-    public func snapshot(room: String, revision: UInt64, screen: ScreenState, now: Double) -> Snapshot {
+    public func snapshot(room: String, revision: UInt64, screen: ScreenSnapshot, now: Double) -> Snapshot {
         Snapshot(revision: revision, room: room, floorMode: config.floorMode, floor: floorSnapshot(now: now),
                  devices: deviceSnapshots(), screen: screen)
     }

@@ -2,26 +2,26 @@ import LecternCore
 import XCTest
 @testable import LecternProtocol
 
-final class MeetingTests: XCTestCase {
+final class FloorTests: XCTestCase {
     var counter: UInt8 = 0
 
-    func makeMeeting(_ mode: FloorMode, grace: Double = 60) -> Meeting {
+    func makeMeeting(_ mode: FloorMode, grace: Double = 60) -> Floor {
         counter = 0
-        return Meeting(config: MeetingConfig(floorMode: mode, gracePeriod: grace)) { [unowned self] in
+        return Floor(config: FloorConfig(floorMode: mode, gracePeriod: grace)) { [unowned self] in
             self.counter &+= 1
             return token(self.counter)
         }
     }
 
     @discardableResult
-    func join(_ m: Meeting, _ conn: ConnectionID, _ role: Role = .presenter, token: ResumeToken? = nil, now: Double = 0) throws -> Registration {
+    func join(_ m: Floor, _ conn: ConnectionID, _ role: Role = .presenter, token: ResumeToken? = nil, now: Double = 0) throws -> Registration {
         try m.register(connection: conn, name: "dev\(conn)", role: role, resumeToken: token, now: now)
     }
 
-    func granted(_ ev: [MeetingEvent]) -> [DeviceID] {
+    func granted(_ ev: [FloorEvent]) -> [DeviceID] {
         ev.compactMap { if case .floorGranted(let to, _, _) = $0 { return to }; return nil }
     }
-    func withdrawn(_ ev: [MeetingEvent]) -> [DeviceID: FloorLossReason] {
+    func withdrawn(_ ev: [FloorEvent]) -> [DeviceID: FloorLossReason] {
         var out: [DeviceID: FloorLossReason] = [:]
         for e in ev { if case .floorWithdrawn(let from, let r, _) = e { out[from] = r } }
         return out
@@ -374,7 +374,7 @@ final class MeetingTests: XCTestCase {
         try join(m, 1, .moderator); try join(m, 2); try join(m, 3)
         _ = try m.grant(2, by: 1, now: 0)
         _ = try m.requestFloor(by: 3, now: 0)
-        let screen = ScreenState(content: ContentSnapshot(id: cid(1), name: "a.pdf", kind: .pdf), page: 2, pageCount: 9)
+        let screen = ScreenSnapshot(content: ContentSnapshot(id: cid(1), name: "a.pdf", kind: .pdf), page: 2, pageCount: 9)
         let s = m.snapshot(room: "R", revision: 4, screen: screen, now: 0)
         XCTAssertEqual(s.floor, FloorSnapshot(holder: 2, queue: [3]))
         XCTAssertEqual(s.devices.map(\.id), [1, 2, 3])

@@ -4,7 +4,7 @@ import LecternProtocol
 /// What must survive a power cut or a `kill -9`: what is on screen (content, page, blank)
 /// and who holds the floor (so they can resume it). The shell keeps it in
 /// `<data_dir>/state.json` (`StateWriter`), written after every change.
-public struct PresentationState: Codable, Equatable, Sendable {
+public struct SavedState: Codable, Equatable, Sendable {
     public struct Holder: Codable, Equatable, Sendable {
         public var id: UInt8
         public var name: String
@@ -17,23 +17,23 @@ public struct PresentationState: Codable, Equatable, Sendable {
     public var blank: String
     public var holder: Holder?
 
-    public init(screen: ScreenModel, meeting: Meeting) {
+    public init(screen: CommittedScreen, floor: Floor) {
         content = screen.content?.id.hex
         page = screen.page
         blank = screen.blank.rawValue
-        if let id = meeting.holder, let d = meeting.devices[id] {
+        if let id = floor.holder, let d = floor.devices[id] {
             holder = Holder(id: id, name: d.name, role: d.role == .moderator ? "moderator" : "presenter",
                             resumeToken: d.resumeToken.description)
         }
     }
 
     /// The screen model this state describes, if its content is still in the store.
-    public func screen(in catalog: ContentCatalog) -> ScreenModel? {
-        let blankValue = ScreenState.Blank(rawValue: blank) ?? .none
-        guard let hex = content else { return blankValue == .none ? nil : ScreenModel(blank: blankValue) }
+    public func screen(in catalog: ContentCatalog) -> CommittedScreen? {
+        let blankValue = ScreenSnapshot.Blank(rawValue: blank) ?? .none
+        guard let hex = content else { return blankValue == .none ? nil : CommittedScreen(blank: blankValue) }
         guard let id = ContentID(hex: hex), let item = catalog[id], item.kind == .pdf,
               page >= 1, page <= item.pages else { return nil }
-        return ScreenModel(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue)
+        return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue)
     }
 
     public var holderToken: ResumeToken? {
