@@ -4,7 +4,7 @@ SWIFT      ?= swift
 RUN_DIR    ?= .run
 DISPLAY_KIND ?= auto
 
-.PHONY: deps build run test bench clean
+.PHONY: deps build run test bench clean format format-check
 
 # Installs the Debian packages in board/debian-packages.txt that are missing (root or sudo).
 deps:
@@ -22,7 +22,7 @@ run: build
 # Every test: unit, pixel, service over real sockets. The whole log is kept in
 # .build/test-output/test.log; when something fails, the failures are repeated at the end
 # (CI shows only the tail of the output).
-test: deps
+test: deps format-check
 	$(SWIFT) build --build-tests
 	@mkdir -p .build/test-output
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output/test.log; rc=$$?; \
@@ -30,6 +30,18 @@ test: deps
 	    echo "== what failed (whole log: .build/test-output/test.log) =="; \
 	    grep -E ': error: |failed \(|Fatal error|Exited with (signal|unexpected)|Crash' .build/test-output/test.log | tail -40; \
 	  fi; exit $$rc
+
+# The house layout (.swift-format: 4 spaces, lines up to 180, no lint rules): `make format`
+# rewrites the tree, `make format-check` (part of `make test`) fails on any file it would change.
+FORMATTED := Sources Tests Package.swift
+format:
+	$(SWIFT) format format --in-place --recursive $(FORMATTED)
+
+format-check:
+	@out=$$($(SWIFT) format lint --strict --recursive $(FORMATTED) 2>&1); rc=$$?; \
+	  if [ $$rc -ne 0 ] || [ -n "$$out" ]; then echo "$$out" | head -40; \
+	    echo "format-check: these files are not in the house layout: run 'make format' (.swift-format)"; exit 1; fi; \
+	  echo "format-check: the tree is formatted"
 
 # Benchmarks, each against its reference tool in the same run (release build).
 bench: deps
