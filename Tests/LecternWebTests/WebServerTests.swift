@@ -17,7 +17,7 @@ final class WebServerTests: XCTestCase {
         let index = try HTTP.send("GET", base)
         XCTAssertEqual(index.status, 200)
         XCTAssertEqual(index.headers["content-type"], "text/html; charset=utf-8")
-        XCTAssertTrue(index.text.contains("<script src=\"/lectern.js\""), "index.html loads the one script")
+        XCTAssertTrue(index.text.contains("<script type=\"module\" src=\"/lectern.js\">"), "index.html loads the entry module")
         XCTAssertFalse(index.text.contains("http://") && index.text.contains("<script src=\"http"), "nothing from the internet")
         XCTAssertEqual(index.headers["cache-control"], "no-cache")
         XCTAssertNotNil(index.headers["etag"])
@@ -27,7 +27,8 @@ final class WebServerTests: XCTestCase {
         let js = try HTTP.send("GET", base + "lectern.js")
         XCTAssertEqual(js.status, 200)
         XCTAssertEqual(js.headers["content-type"], "text/javascript; charset=utf-8")
-        XCTAssertTrue(js.text.contains("lectern-register-v1"))
+        XCTAssertTrue(js.text.contains("from './session.js'"), "the entry module imports the others")
+        XCTAssertTrue(try HTTP.send("GET", base + "crypto.js").text.contains("lectern-register-v1"))
         let css = try HTTP.send("GET", base + "lectern.css")
         XCTAssertEqual(css.status, 200)
         XCTAssertEqual(css.headers["content-type"], "text/css; charset=utf-8")
@@ -58,13 +59,44 @@ final class WebServerTests: XCTestCase {
             .deletingLastPathComponent().appendingPathComponent("Sources/LecternService/Web").path
         let fromSource = WebAssets.load(directory: source)
         XCTAssertTrue(fromSource.isComplete)
-        XCTAssertEqual(Set(fromSource.files.keys), ["/index.html", "/lectern.css", "/lectern.js"])
+        XCTAssertEqual(Set(fromSource.files.keys), Set((["index.html", "lectern.css"] + Self.modules).map { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
         let bundled = try XCTUnwrap(WebAssets.bundledDirectory(), "the resource bundle of this build")
         XCTAssertEqual(WebAssets.load(directory: bundled).files["/lectern.js"]?.body, fromSource.files["/lectern.js"]?.body)
         XCTAssertFalse(WebAssets.load(directory: "/nonexistent/lectern-web").isComplete)
+    }
+
+    /// The web client's ES modules, flat beside index.html: lectern.js (the entry) and what it imports.
+    static let modules = [
+        "lectern.js", "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js",
+        "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
+        "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
+    ]
+
+    /// Every module is served as JavaScript, imports only modules beside it (by relative URL:
+    /// nothing from the internet, no bare names a bundler would resolve), and is reached
+    /// from the entry module.
+    func testEveryModuleIsServedAndReachedFromTheEntry() throws {
+        let h = try WebHarness(browsers: false)
+        let importPattern = try NSRegularExpression(pattern: #"^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]"#,
+                                                    options: [.anchorsMatchLines])
+        var reached: Set<String> = [], queue = ["lectern.js"]
+        while let name = queue.popLast() {
+            guard reached.insert(name).inserted else { continue }
+            let r = try HTTP.send("GET", h.url + name)
+            XCTAssertEqual(r.status, 200, name)
+            XCTAssertEqual(r.headers["content-type"], "text/javascript; charset=utf-8", name)
+            let text = r.text
+            for m in importPattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let spec = String(text[Range(m.range(at: 1), in: text)!])
+                XCTAssertTrue(spec.hasPrefix("./") && !spec.dropFirst(2).contains("/") && spec.hasSuffix(".js"),
+                              "\(name) imports \(spec): only ./name.js beside it")
+                queue.append(String(spec.dropFirst(2)))
+            }
+        }
+        XCTAssertEqual(reached, Set(Self.modules), "the modules the entry reaches")
     }
 
     func testTheConfigTurnsItOff() throws {
