@@ -6,119 +6,114 @@ public enum Sender: Sendable, Equatable {
 }
 
 /// Every command byte of protocol version 1 (docs/protocol.md, "Command table").
-public enum Command: UInt8, Sendable, CaseIterable, CustomStringConvertible {
-    // registration (vPresent 0x01–0x05)
-    case register = 0x01
-    case registerOK = 0x02
-    case registerFailed = 0x03
-    case unregister = 0x04
-    case unregisterOK = 0x05
-    // the floor (vPresent 0x06–0x09; 0x0A, 0x0B new)
-    case floorRequest = 0x06
-    case floorAck = 0x07
-    case floorGranted = 0x08
-    case floorWithdrawn = 0x09
-    case floorRelease = 0x0A
-    case floorModerate = 0x0B
-    // control signals (vPresent 0x0C–0x0E, wider body)
-    case control = 0x0C
-    case controlOK = 0x0D
-    case controlFailed = 0x0E
-    // session (new)
-    case hello = 0x10
-    case ping = 0x11
-    case pong = 0x12
-    case ok = 0x13
-    case error = 0x14
-    case state = 0x15
-    case stateRequest = 0x16
-    // clips (vPresent 0x20–0x27; resume 0x28/0x29 new)
-    case clipPlay = 0x20
-    case clipPlayOK = 0x21
-    case clipPause = 0x22
-    case clipPauseOK = 0x23
-    case clipStop = 0x24
-    case clipStopOK = 0x25
-    case clipSeek = 0x26
-    case clipSeekOK = 0x27
-    case clipResume = 0x28
-    case clipResumeOK = 0x29
-    // content on screen (0x30/0x31 reuse vPresent's PDF numbers)
-    case present = 0x30
-    case presentOK = 0x31
-    case clear = 0x32
-    // 0x34/0x35 reserved for annotation
-    // uploads (new, replace vPresent's 0x28–0x2B temporary socket)
-    case uploadBegin = 0x38
-    case uploadReady = 0x39
-    case uploadChunk = 0x3A
-    case uploadFinish = 0x3B
-    case uploadStored = 0x3C
-    case uploadProgress = 0x3D
-    // screenshot (new)
-    case screenshotRequest = 0x50
-    case screenshotData = 0x51
-    // page preview (new)
-    case pagePreview = 0x52
+///
+/// A command is defined once, by its row in `definition` below: its byte, its name and who
+/// sends it. The cases are only the names Swift switches on (the compiler makes every case
+/// have a row); `rawValue`, `init(rawValue:)`, `description` and `sender` all read the rows.
+/// The web remote's copy (Web/protocol.js) is checked against these rows by
+/// Tests/LecternWebTests/ProtocolTableDriftTests.swift.
+public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawRepresentable {
+    case register, registerOK, registerFailed, unregister, unregisterOK
+    case floorRequest, floorAck, floorGranted, floorWithdrawn, floorRelease, floorModerate
+    case control, controlOK, controlFailed
+    case hello, ping, pong, ok, error, state, stateRequest
+    case clipPlay, clipPlayOK, clipPause, clipPauseOK, clipStop, clipStopOK, clipSeek, clipSeekOK, clipResume, clipResumeOK
+    case present, presentOK, clear
+    case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
+    case screenshotRequest, screenshotData
+    case pagePreview
 
-    public var sender: Sender {
-        switch self {
-        case .register, .unregister, .floorRequest, .floorRelease, .floorModerate, .control, .stateRequest,
-             .clipPlay, .clipPause, .clipStop, .clipSeek, .clipResume, .present, .clear,
-             .uploadBegin, .uploadChunk, .uploadFinish, .screenshotRequest, .pagePreview:
-            return .client
-        case .ping, .pong:
-            return .either
-        default:
-            return .server
+    /// One row of the command table.
+    public struct Definition: Sendable, Equatable {
+        /// The command byte.
+        public let code: UInt8
+        /// The name docs/protocol.md uses ("register-ok").
+        public let name: String
+        public let sender: Sender
+        init(_ code: UInt8, _ name: String, _ sender: Sender) {
+            self.code = code
+            self.name = name
+            self.sender = sender
         }
     }
 
-    public var description: String {
+    /// The command table: the one place a command's byte, name and sender are written.
+    public var definition: Definition {
         switch self {
-        case .register: "register"
-        case .registerOK: "register-ok"
-        case .registerFailed: "register-failed"
-        case .unregister: "unregister"
-        case .unregisterOK: "unregister-ok"
-        case .floorRequest: "floor-request"
-        case .floorAck: "floor-ack"
-        case .floorGranted: "floor-granted"
-        case .floorWithdrawn: "floor-withdrawn"
-        case .floorRelease: "floor-release"
-        case .floorModerate: "floor-moderate"
-        case .control: "control"
-        case .controlOK: "control-ok"
-        case .controlFailed: "control-failed"
-        case .hello: "hello"
-        case .ping: "ping"
-        case .pong: "pong"
-        case .ok: "ok"
-        case .error: "error"
-        case .state: "state"
-        case .stateRequest: "state-request"
-        case .clipPlay: "clip-play"
-        case .clipPlayOK: "clip-play-ok"
-        case .clipPause: "clip-pause"
-        case .clipPauseOK: "clip-pause-ok"
-        case .clipStop: "clip-stop"
-        case .clipStopOK: "clip-stop-ok"
-        case .clipSeek: "clip-seek"
-        case .clipSeekOK: "clip-seek-ok"
-        case .clipResume: "clip-resume"
-        case .clipResumeOK: "clip-resume-ok"
-        case .present: "present"
-        case .presentOK: "present-ok"
-        case .clear: "clear"
-        case .uploadBegin: "upload-begin"
-        case .uploadReady: "upload-ready"
-        case .uploadChunk: "upload-chunk"
-        case .uploadFinish: "upload-finish"
-        case .uploadStored: "upload-stored"
-        case .uploadProgress: "upload-progress"
-        case .screenshotRequest: "screenshot-request"
-        case .screenshotData: "screenshot-data"
-        case .pagePreview: "page-preview"
+        // registration (vPresent 0x01–0x05)
+        case .register:          Definition(0x01, "register", .client)
+        case .registerOK:        Definition(0x02, "register-ok", .server)
+        case .registerFailed:    Definition(0x03, "register-failed", .server)
+        case .unregister:        Definition(0x04, "unregister", .client)
+        case .unregisterOK:      Definition(0x05, "unregister-ok", .server)
+        // the floor (vPresent 0x06–0x09; 0x0A, 0x0B new)
+        case .floorRequest:      Definition(0x06, "floor-request", .client)
+        case .floorAck:          Definition(0x07, "floor-ack", .server)
+        case .floorGranted:      Definition(0x08, "floor-granted", .server)
+        case .floorWithdrawn:    Definition(0x09, "floor-withdrawn", .server)
+        case .floorRelease:      Definition(0x0A, "floor-release", .client)
+        case .floorModerate:     Definition(0x0B, "floor-moderate", .client)
+        // control signals (vPresent 0x0C–0x0E, wider body)
+        case .control:           Definition(0x0C, "control", .client)
+        case .controlOK:         Definition(0x0D, "control-ok", .server)
+        case .controlFailed:     Definition(0x0E, "control-failed", .server)
+        // session (new)
+        case .hello:             Definition(0x10, "hello", .server)
+        case .ping:              Definition(0x11, "ping", .either)
+        case .pong:              Definition(0x12, "pong", .either)
+        case .ok:                Definition(0x13, "ok", .server)
+        case .error:             Definition(0x14, "error", .server)
+        case .state:             Definition(0x15, "state", .server)
+        case .stateRequest:      Definition(0x16, "state-request", .client)
+        // clips (vPresent 0x20–0x27; resume 0x28/0x29 new)
+        case .clipPlay:          Definition(0x20, "clip-play", .client)
+        case .clipPlayOK:        Definition(0x21, "clip-play-ok", .server)
+        case .clipPause:         Definition(0x22, "clip-pause", .client)
+        case .clipPauseOK:       Definition(0x23, "clip-pause-ok", .server)
+        case .clipStop:          Definition(0x24, "clip-stop", .client)
+        case .clipStopOK:        Definition(0x25, "clip-stop-ok", .server)
+        case .clipSeek:          Definition(0x26, "clip-seek", .client)
+        case .clipSeekOK:        Definition(0x27, "clip-seek-ok", .server)
+        case .clipResume:        Definition(0x28, "clip-resume", .client)
+        case .clipResumeOK:      Definition(0x29, "clip-resume-ok", .server)
+        // content on screen (0x30/0x31 reuse vPresent's PDF numbers)
+        case .present:           Definition(0x30, "present", .client)
+        case .presentOK:         Definition(0x31, "present-ok", .server)
+        case .clear:             Definition(0x32, "clear", .client)
+        // 0x34/0x35 reserved for annotation
+        // uploads (new, replace vPresent's 0x28–0x2B temporary socket)
+        case .uploadBegin:       Definition(0x38, "upload-begin", .client)
+        case .uploadReady:       Definition(0x39, "upload-ready", .server)
+        case .uploadChunk:       Definition(0x3A, "upload-chunk", .client)
+        case .uploadFinish:      Definition(0x3B, "upload-finish", .client)
+        case .uploadStored:      Definition(0x3C, "upload-stored", .server)
+        case .uploadProgress:    Definition(0x3D, "upload-progress", .server)
+        // screenshot (new)
+        case .screenshotRequest: Definition(0x50, "screenshot-request", .client)
+        case .screenshotData:    Definition(0x51, "screenshot-data", .server)
+        // page preview (new)
+        case .pagePreview:       Definition(0x52, "page-preview", .client)
         }
     }
+
+    /// The command byte.
+    public var rawValue: UInt8 { definition.code }
+    public var sender: Sender { definition.sender }
+    public var description: String { definition.name }
+
+    /// The command with this byte; nil for a byte this version does not define.
+    public init?(rawValue: UInt8) {
+        guard let c = Self.byCode[Int(rawValue)] else { return nil }
+        self = c
+    }
+
+    /// Byte → command, from the table (a byte in two rows stops here, in any test run).
+    private static let byCode: [Command?] = {
+        var table = [Command?](repeating: nil, count: 256)
+        for c in allCases {
+            precondition(table[Int(c.rawValue)] == nil, "command byte \(c.rawValue) is in the table twice")
+            table[Int(c.rawValue)] = c
+        }
+        return table
+    }()
 }

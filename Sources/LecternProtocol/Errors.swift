@@ -8,140 +8,183 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public init(rawValue: UInt16) { self.rawValue = rawValue }
     public var description: String { "0x" + hexString([UInt8(rawValue >> 8), UInt8(rawValue & 0xFF)]).uppercased() }
 
-    // 0x00xx framing and session
-    public static let malformedFrame = ErrorCode(rawValue: 0x0001)
-    public static let frameTooLarge = ErrorCode(rawValue: 0x0002)
-    public static let malformedBody = ErrorCode(rawValue: 0x0003)
-    public static let unknownCommand = ErrorCode(rawValue: 0x0004)
-    public static let wrongDeviceID = ErrorCode(rawValue: 0x0005)
-    public static let notRegistered = ErrorCode(rawValue: 0x0006)
-    public static let alreadyRegistered = ErrorCode(rawValue: 0x0007)
-    public static let unsupportedVersion = ErrorCode(rawValue: 0x0008)
-    public static let timedOut = ErrorCode(rawValue: 0x0009)
-    // 0x01xx authentication and registration
-    public static let wrongPasscode = ErrorCode(rawValue: 0x0101)
-    public static let tooManyAttempts = ErrorCode(rawValue: 0x0102)
-    public static let roomFull = ErrorCode(rawValue: 0x0103)
-    public static let roleUnavailable = ErrorCode(rawValue: 0x0104)
-    public static let invalidName = ErrorCode(rawValue: 0x0105)
-    public static let kicked = ErrorCode(rawValue: 0x0106)
-    public static let replaced = ErrorCode(rawValue: 0x0107)
-    // 0x02xx the floor
-    public static let noFloor = ErrorCode(rawValue: 0x0201)
-    public static let floorTaken = ErrorCode(rawValue: 0x0202)
-    public static let moderatorOnly = ErrorCode(rawValue: 0x0203)
-    public static let doNotDisturb = ErrorCode(rawValue: 0x0204)
-    public static let noSuchDevice = ErrorCode(rawValue: 0x0205)
-    public static let notQueued = ErrorCode(rawValue: 0x0206)
-    public static let floorFree = ErrorCode(rawValue: 0x0207)
-    public static let notHandedOver = ErrorCode(rawValue: 0x0208)
-    public static let handedOver = ErrorCode(rawValue: 0x0209)
-    public static let invalidTarget = ErrorCode(rawValue: 0x020A)
-    // 0x03xx content and the screen
-    public static let unknownContent = ErrorCode(rawValue: 0x0301)
-    public static let notYourContent = ErrorCode(rawValue: 0x0302)
-    public static let pageOutOfRange = ErrorCode(rawValue: 0x0303)
-    public static let nothingOnScreen = ErrorCode(rawValue: 0x0304)
-    public static let unknownSignal = ErrorCode(rawValue: 0x0305)
-    public static let wrongKind = ErrorCode(rawValue: 0x0306)
-    public static let unreadableContent = ErrorCode(rawValue: 0x0307)
-    // 0x04xx uploads
-    public static let fileTooLarge = ErrorCode(rawValue: 0x0401)
-    public static let quotaFull = ErrorCode(rawValue: 0x0402)
-    public static let hashMismatch = ErrorCode(rawValue: 0x0403)
-    public static let noUpload = ErrorCode(rawValue: 0x0404)
-    public static let wrongOffset = ErrorCode(rawValue: 0x0405)
-    public static let unsupportedFileType = ErrorCode(rawValue: 0x0406)
-    public static let uploadIncomplete = ErrorCode(rawValue: 0x0407)
-    public static let beyondDeclaredSize = ErrorCode(rawValue: 0x0408)
-    public static let invalidFileName = ErrorCode(rawValue: 0x0409)
-    // 0x05xx clip playback
-    public static let clipsNotSupported = ErrorCode(rawValue: 0x0501)
-    public static let noClip = ErrorCode(rawValue: 0x0502)
-    public static let seekOutOfRange = ErrorCode(rawValue: 0x0503)
-    // 0x06xx the server
-    public static let internalError = ErrorCode(rawValue: 0x0601)
-    public static let screenshotUnavailable = ErrorCode(rawValue: 0x0602)
-    public static let shuttingDown = ErrorCode(rawValue: 0x0603)
-    public static let storageFailed = ErrorCode(rawValue: 0x0604)
-    public static let tooManyConnections = ErrorCode(rawValue: 0x0605)
+    /// The codes this version knows. A code is defined once, by its row in `definition`:
+    /// its number, whether the server closes the connection after it, and its standard
+    /// message where it has one (parameterised messages are the functions on `LecternError`).
+    /// Its name is the case's name. Everything else — the static members below, `all`,
+    /// `name`, `fatalCodes`, `defaultMessage` — reads this table. The web remote's copy
+    /// (Web/protocol.js) is checked against it by Tests/LecternWebTests/ProtocolTableDriftTests.swift.
+    enum Known: CaseIterable {
+        case malformedFrame, frameTooLarge, malformedBody, unknownCommand, wrongDeviceID, notRegistered, alreadyRegistered, unsupportedVersion, timedOut
+        case wrongPasscode, tooManyAttempts, roomFull, roleUnavailable, invalidName, kicked, replaced
+        case noFloor, floorTaken, moderatorOnly, doNotDisturb, noSuchDevice, notQueued, floorFree, notHandedOver, handedOver, invalidTarget
+        case unknownContent, notYourContent, pageOutOfRange, nothingOnScreen, unknownSignal, wrongKind, unreadableContent
+        case fileTooLarge, quotaFull, hashMismatch, noUpload, wrongOffset, unsupportedFileType, uploadIncomplete, beyondDeclaredSize, invalidFileName
+        case clipsNotSupported, noClip, seekOutOfRange
+        case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections
+    }
 
-    private static let names: [UInt16: String] = [
-        0x0001: "malformedFrame",
-        0x0002: "frameTooLarge",
-        0x0003: "malformedBody",
-        0x0004: "unknownCommand",
-        0x0005: "wrongDeviceID",
-        0x0006: "notRegistered",
-        0x0007: "alreadyRegistered",
-        0x0008: "unsupportedVersion",
-        0x0009: "timedOut",
-        0x0101: "wrongPasscode",
-        0x0102: "tooManyAttempts",
-        0x0103: "roomFull",
-        0x0104: "roleUnavailable",
-        0x0105: "invalidName",
-        0x0106: "kicked",
-        0x0107: "replaced",
-        0x0201: "noFloor",
-        0x0202: "floorTaken",
-        0x0203: "moderatorOnly",
-        0x0204: "doNotDisturb",
-        0x0205: "noSuchDevice",
-        0x0206: "notQueued",
-        0x0207: "floorFree",
-        0x0208: "notHandedOver",
-        0x0209: "handedOver",
-        0x020A: "invalidTarget",
-        0x0301: "unknownContent",
-        0x0302: "notYourContent",
-        0x0303: "pageOutOfRange",
-        0x0304: "nothingOnScreen",
-        0x0305: "unknownSignal",
-        0x0306: "wrongKind",
-        0x0307: "unreadableContent",
-        0x0401: "fileTooLarge",
-        0x0402: "quotaFull",
-        0x0403: "hashMismatch",
-        0x0404: "noUpload",
-        0x0405: "wrongOffset",
-        0x0406: "unsupportedFileType",
-        0x0407: "uploadIncomplete",
-        0x0408: "beyondDeclaredSize",
-        0x0409: "invalidFileName",
-        0x0501: "clipsNotSupported",
-        0x0502: "noClip",
-        0x0503: "seekOutOfRange",
-        0x0601: "internalError",
-        0x0602: "screenshotUnavailable",
-        0x0603: "shuttingDown",
-        0x0604: "storageFailed",
-        0x0605: "tooManyConnections",
-    ]
+    struct Definition: Sendable {
+        let code: UInt16
+        let closes: Bool
+        let message: String?
+        init(_ code: UInt16, closes: Bool = false, message: String? = nil) {
+            self.code = code
+            self.closes = closes
+            self.message = message
+        }
+    }
+
+    static func definition(_ known: Known) -> Definition {
+        switch known {
+        // 0x00xx framing and session
+        case .malformedFrame:        Definition(0x0001, closes: true)
+        case .frameTooLarge:         Definition(0x0002, closes: true)
+        case .malformedBody:         Definition(0x0003, closes: true)
+        case .unknownCommand:        Definition(0x0004)
+        case .wrongDeviceID:         Definition(0x0005)
+        case .notRegistered:         Definition(0x0006, message: "Connect with the passcode first.")
+        case .alreadyRegistered:     Definition(0x0007, message: "This connection is already registered.")
+        case .unsupportedVersion:    Definition(0x0008, closes: true)
+        case .timedOut:              Definition(0x0009, closes: true)
+        // 0x01xx authentication and registration
+        case .wrongPasscode:         Definition(0x0101, message: "Wrong passcode.")
+        case .tooManyAttempts:       Definition(0x0102)
+        case .roomFull:              Definition(0x0103)
+        case .roleUnavailable:       Definition(0x0104)
+        case .invalidName:           Definition(0x0105, message: "A device name must be 1 to 64 bytes of text without control characters.")
+        case .kicked:                Definition(0x0106, closes: true, message: "The moderator removed you from the room.")
+        case .replaced:              Definition(0x0107, closes: true, message: "This device connected again on another connection.")
+        // 0x02xx the floor
+        case .noFloor:               Definition(0x0201, message: "You don't have the floor — ask for it first.")
+        case .floorTaken:            Definition(0x0202)
+        case .moderatorOnly:         Definition(0x0203, message: "Only the moderator can do that.")
+        case .doNotDisturb:          Definition(0x0204, message: "The moderator isn't taking floor requests right now.")
+        case .noSuchDevice:          Definition(0x0205)
+        case .notQueued:             Definition(0x0206)
+        case .floorFree:             Definition(0x0207, message: "Nobody has the floor.")
+        case .notHandedOver:         Definition(0x0208, message: "The floor isn't handed over to anyone.")
+        case .handedOver:            Definition(0x0209)
+        case .invalidTarget:         Definition(0x020A)
+        // 0x03xx content and the screen
+        case .unknownContent:        Definition(0x0301, message: "There's no upload with that id — upload the file first.")
+        case .notYourContent:        Definition(0x0302, message: "Only the person who uploaded it or the moderator can show it.")
+        case .pageOutOfRange:        Definition(0x0303)
+        case .nothingOnScreen:       Definition(0x0304, message: "Nothing is on screen.")
+        case .unknownSignal:         Definition(0x0305)
+        case .wrongKind:             Definition(0x0306)
+        case .unreadableContent:     Definition(0x0307, message: "The file can't be opened — is it damaged?")
+        // 0x04xx uploads
+        case .fileTooLarge:          Definition(0x0401)
+        case .quotaFull:             Definition(0x0402)
+        case .hashMismatch:          Definition(0x0403, message: "The file arrived damaged (SHA-256 mismatch) — upload it again.")
+        case .noUpload:              Definition(0x0404, message: "No upload of that file is in progress — send upload-begin first.")
+        case .wrongOffset:           Definition(0x0405)
+        case .unsupportedFileType:   Definition(0x0406, message: "Only PDF files and H.264 clips (MP4) can be uploaded.")
+        case .uploadIncomplete:      Definition(0x0407)
+        case .beyondDeclaredSize:    Definition(0x0408)
+        case .invalidFileName:       Definition(0x0409, message: "A file name must be 1 to 255 bytes of text without control characters.")
+        // 0x05xx clip playback
+        case .clipsNotSupported:     Definition(0x0501, message: "Clips are not supported yet.")
+        case .noClip:                Definition(0x0502, message: "No clip is on screen.")
+        case .seekOutOfRange:        Definition(0x0503)
+        // 0x06xx the server
+        case .internalError:         Definition(0x0601, message: "Something went wrong on the appliance.")
+        case .screenshotUnavailable: Definition(0x0602, message: "The screen can't be captured right now.")
+        case .shuttingDown:          Definition(0x0603, closes: true, message: "The appliance is shutting down.")
+        case .storageFailed:         Definition(0x0604, message: "The appliance couldn't store the file.")
+        case .tooManyConnections:    Definition(0x0605, closes: true, message: "Too many connections — try again shortly.")
+        }
+    }
+
+    init(_ known: Known) { rawValue = Self.definition(known).code }
+
+    // 0x00xx framing and session
+    public static let malformedFrame = ErrorCode(.malformedFrame)
+    public static let frameTooLarge = ErrorCode(.frameTooLarge)
+    public static let malformedBody = ErrorCode(.malformedBody)
+    public static let unknownCommand = ErrorCode(.unknownCommand)
+    public static let wrongDeviceID = ErrorCode(.wrongDeviceID)
+    public static let notRegistered = ErrorCode(.notRegistered)
+    public static let alreadyRegistered = ErrorCode(.alreadyRegistered)
+    public static let unsupportedVersion = ErrorCode(.unsupportedVersion)
+    public static let timedOut = ErrorCode(.timedOut)
+    // 0x01xx authentication and registration
+    public static let wrongPasscode = ErrorCode(.wrongPasscode)
+    public static let tooManyAttempts = ErrorCode(.tooManyAttempts)
+    public static let roomFull = ErrorCode(.roomFull)
+    public static let roleUnavailable = ErrorCode(.roleUnavailable)
+    public static let invalidName = ErrorCode(.invalidName)
+    public static let kicked = ErrorCode(.kicked)
+    public static let replaced = ErrorCode(.replaced)
+    // 0x02xx the floor
+    public static let noFloor = ErrorCode(.noFloor)
+    public static let floorTaken = ErrorCode(.floorTaken)
+    public static let moderatorOnly = ErrorCode(.moderatorOnly)
+    public static let doNotDisturb = ErrorCode(.doNotDisturb)
+    public static let noSuchDevice = ErrorCode(.noSuchDevice)
+    public static let notQueued = ErrorCode(.notQueued)
+    public static let floorFree = ErrorCode(.floorFree)
+    public static let notHandedOver = ErrorCode(.notHandedOver)
+    public static let handedOver = ErrorCode(.handedOver)
+    public static let invalidTarget = ErrorCode(.invalidTarget)
+    // 0x03xx content and the screen
+    public static let unknownContent = ErrorCode(.unknownContent)
+    public static let notYourContent = ErrorCode(.notYourContent)
+    public static let pageOutOfRange = ErrorCode(.pageOutOfRange)
+    public static let nothingOnScreen = ErrorCode(.nothingOnScreen)
+    public static let unknownSignal = ErrorCode(.unknownSignal)
+    public static let wrongKind = ErrorCode(.wrongKind)
+    public static let unreadableContent = ErrorCode(.unreadableContent)
+    // 0x04xx uploads
+    public static let fileTooLarge = ErrorCode(.fileTooLarge)
+    public static let quotaFull = ErrorCode(.quotaFull)
+    public static let hashMismatch = ErrorCode(.hashMismatch)
+    public static let noUpload = ErrorCode(.noUpload)
+    public static let wrongOffset = ErrorCode(.wrongOffset)
+    public static let unsupportedFileType = ErrorCode(.unsupportedFileType)
+    public static let uploadIncomplete = ErrorCode(.uploadIncomplete)
+    public static let beyondDeclaredSize = ErrorCode(.beyondDeclaredSize)
+    public static let invalidFileName = ErrorCode(.invalidFileName)
+    // 0x05xx clip playback
+    public static let clipsNotSupported = ErrorCode(.clipsNotSupported)
+    public static let noClip = ErrorCode(.noClip)
+    public static let seekOutOfRange = ErrorCode(.seekOutOfRange)
+    // 0x06xx the server
+    public static let internalError = ErrorCode(.internalError)
+    public static let screenshotUnavailable = ErrorCode(.screenshotUnavailable)
+    public static let shuttingDown = ErrorCode(.shuttingDown)
+    public static let storageFailed = ErrorCode(.storageFailed)
+    public static let tooManyConnections = ErrorCode(.tooManyConnections)
+
+    private struct Entry: Sendable {
+        let name: String
+        let definition: Definition
+    }
+
+    /// Code → name and row, from the table (a code in two rows stops here, in any test run).
+    private static let entries: [UInt16: Entry] = {
+        var entries: [UInt16: Entry] = [:]
+        for k in Known.allCases {
+            let d = definition(k)
+            precondition(entries[d.code] == nil, "error code \(d.code) is in the table twice")
+            entries[d.code] = Entry(name: String(describing: k), definition: d)
+        }
+        return entries
+    }()
+
     /// The code's name as used in docs/protocol.md ("wrongPasscode"); "unknown" for codes this version lacks.
-    public var name: String { Self.names[rawValue] ?? "unknown" }
+    public var name: String { Self.entries[rawValue]?.name ?? "unknown" }
+
+    /// The code's standard message, for codes whose message takes no parameters; else nil.
+    public var defaultMessage: String? { Self.entries[rawValue]?.definition.message }
 
     /// Codes after which the server closes the connection.
-    public static let fatalCodes: Set<ErrorCode> = [
-        .malformedFrame, .frameTooLarge, .malformedBody, .unsupportedVersion, .timedOut,
-        .kicked, .replaced, .shuttingDown, .tooManyConnections,
-    ]
+    public static let fatalCodes: Set<ErrorCode> = Set(all.filter { entries[$0.rawValue]!.definition.closes })
     public var closesConnection: Bool { Self.fatalCodes.contains(self) }
 
-    /// Every code this version defines, for documentation and tests.
-    public static let all: [ErrorCode] = [
-        .malformedFrame, .frameTooLarge, .malformedBody, .unknownCommand, .wrongDeviceID, .notRegistered,
-        .alreadyRegistered, .unsupportedVersion, .timedOut,
-        .wrongPasscode, .tooManyAttempts, .roomFull, .roleUnavailable, .invalidName, .kicked, .replaced,
-        .noFloor, .floorTaken, .moderatorOnly, .doNotDisturb, .noSuchDevice, .notQueued, .floorFree,
-        .notHandedOver, .handedOver, .invalidTarget,
-        .unknownContent, .notYourContent, .pageOutOfRange, .nothingOnScreen, .unknownSignal, .wrongKind,
-        .unreadableContent,
-        .fileTooLarge, .quotaFull, .hashMismatch, .noUpload, .wrongOffset, .unsupportedFileType,
-        .uploadIncomplete, .beyondDeclaredSize, .invalidFileName,
-        .clipsNotSupported, .noClip, .seekOutOfRange,
-        .internalError, .screenshotUnavailable, .shuttingDown, .storageFailed, .tooManyConnections,
-    ]
+    /// Every code this version defines, in the table's order, for documentation and tests.
+    public static let all: [ErrorCode] = Known.allCases.map(ErrorCode.init)
 }
 
 /// An error as it travels on the wire (body of 0x03, 0x0E and 0x14): a code, one
@@ -163,6 +206,12 @@ public struct LecternError: Error, Equatable, Hashable, Sendable, CustomStringCo
     }
 
     public var description: String { "\(code) \(message)" }
+
+    /// The error with its code's standard message (from the table in `ErrorCode`).
+    init(standard code: ErrorCode) {
+        guard let message = code.defaultMessage else { preconditionFailure("error \(code.name) has no standard message") }
+        self.init(code, message: message)
+    }
 }
 
 /// Sizes for people: decimal units (1 MB = 1,000,000 bytes), at most one decimal.
@@ -196,8 +245,8 @@ extension LecternError {
     public static func wrongDeviceID(sent: UInt8, expected: UInt8) -> LecternError {
         LecternError(.wrongDeviceID, detail: UInt64(sent), message: "The message says it is from device \(sent), but this connection is device \(expected).")
     }
-    public static let notRegistered = LecternError(.notRegistered, message: "Connect with the passcode first.")
-    public static let alreadyRegistered = LecternError(.alreadyRegistered, message: "This connection is already registered.")
+    public static let notRegistered = LecternError(standard: .notRegistered)
+    public static let alreadyRegistered = LecternError(standard: .alreadyRegistered)
     public static func unsupportedVersion(client: UInt16, server: UInt16 = lecternProtocolVersion) -> LecternError {
         LecternError(.unsupportedVersion, detail: UInt64(client), message: "This app speaks protocol version \(client); the appliance speaks version \(server). Update the app.")
     }
@@ -206,7 +255,7 @@ extension LecternError {
     }
 
     // authentication and registration
-    public static let wrongPasscode = LecternError(.wrongPasscode, message: "Wrong passcode.")
+    public static let wrongPasscode = LecternError(standard: .wrongPasscode)
     public static func tooManyAttempts(retryAfter seconds: Double) -> LecternError {
         let s = max(1, Int(seconds.rounded(.up)))
         return LecternError(.tooManyAttempts, detail: UInt64(max(0, seconds) * 1000), message: "Too many attempts — try again in \(s) s.")
@@ -218,25 +267,25 @@ extension LecternError {
         LecternError(.roleUnavailable, detail: UInt64(role.rawValue),
                      message: role == .moderator ? "This room has no moderator passcode set." : "This room doesn't accept presenters.")
     }
-    public static let invalidName = LecternError(.invalidName, message: "A device name must be 1 to 64 bytes of text without control characters.")
-    public static let kicked = LecternError(.kicked, message: "The moderator removed you from the room.")
-    public static let replaced = LecternError(.replaced, message: "This device connected again on another connection.")
+    public static let invalidName = LecternError(standard: .invalidName)
+    public static let kicked = LecternError(standard: .kicked)
+    public static let replaced = LecternError(standard: .replaced)
 
     // the floor
-    public static let noFloor = LecternError(.noFloor, message: "You don't have the floor — ask for it first.")
+    public static let noFloor = LecternError(standard: .noFloor)
     public static func floorTaken(holder: DeviceID) -> LecternError {
         LecternError(.floorTaken, detail: UInt64(holder), message: "Someone else has the floor.")
     }
-    public static let moderatorOnly = LecternError(.moderatorOnly, message: "Only the moderator can do that.")
-    public static let doNotDisturb = LecternError(.doNotDisturb, message: "The moderator isn't taking floor requests right now.")
+    public static let moderatorOnly = LecternError(standard: .moderatorOnly)
+    public static let doNotDisturb = LecternError(standard: .doNotDisturb)
     public static func noSuchDevice(_ id: DeviceID) -> LecternError {
         LecternError(.noSuchDevice, detail: UInt64(id), message: "There is no device \(id) in the room.")
     }
     public static func notQueued(_ id: DeviceID) -> LecternError {
         LecternError(.notQueued, detail: UInt64(id), message: "Device \(id) hasn't asked for the floor.")
     }
-    public static let floorFree = LecternError(.floorFree, message: "Nobody has the floor.")
-    public static let notHandedOver = LecternError(.notHandedOver, message: "The floor isn't handed over to anyone.")
+    public static let floorFree = LecternError(standard: .floorFree)
+    public static let notHandedOver = LecternError(standard: .notHandedOver)
     public static func handedOver(to delegate: DeviceID) -> LecternError {
         LecternError(.handedOver, detail: UInt64(delegate), message: "You handed the floor to device \(delegate) — take it back first.")
     }
@@ -245,13 +294,13 @@ extension LecternError {
     }
 
     // content and screen
-    public static let unknownContent = LecternError(.unknownContent, message: "There's no upload with that id — upload the file first.")
-    public static let notYourContent = LecternError(.notYourContent, message: "Only the person who uploaded it or the moderator can show it.")
+    public static let unknownContent = LecternError(standard: .unknownContent)
+    public static let notYourContent = LecternError(standard: .notYourContent)
     public static func pageOutOfRange(page: UInt32, pageCount: UInt32) -> LecternError {
         LecternError(.pageOutOfRange, detail: UInt64(pageCount),
                      message: "There's no page \(page) — the document has \(pageCount) page\(pageCount == 1 ? "" : "s").")
     }
-    public static let nothingOnScreen = LecternError(.nothingOnScreen, message: "Nothing is on screen.")
+    public static let nothingOnScreen = LecternError(standard: .nothingOnScreen)
     public static func unknownSignal(_ signal: UInt8) -> LecternError {
         LecternError(.unknownSignal, detail: UInt64(signal), message: "Unknown control signal \(hex2(signal)).")
     }
@@ -259,7 +308,7 @@ extension LecternError {
         LecternError(.wrongKind, detail: UInt64(kind.rawValue),
                      message: kind == .clip ? "That is a clip — use play." : "That is a PDF — use present.")
     }
-    public static let unreadableContent = LecternError(.unreadableContent, message: "The file can't be opened — is it damaged?")
+    public static let unreadableContent = LecternError(standard: .unreadableContent)
 
     // uploads
     public static func fileTooLarge(limit: UInt64) -> LecternError {
@@ -268,33 +317,33 @@ extension LecternError {
     public static func quotaFull(quota: UInt64) -> LecternError {
         LecternError(.quotaFull, detail: quota, message: "The appliance's storage is full (quota \(humanBytes(quota))).")
     }
-    public static let hashMismatch = LecternError(.hashMismatch, message: "The file arrived damaged (SHA-256 mismatch) — upload it again.")
-    public static let noUpload = LecternError(.noUpload, message: "No upload of that file is in progress — send upload-begin first.")
+    public static let hashMismatch = LecternError(standard: .hashMismatch)
+    public static let noUpload = LecternError(standard: .noUpload)
     public static func wrongOffset(expected: UInt64) -> LecternError {
         LecternError(.wrongOffset, detail: expected, message: "Upload chunk at the wrong position — expected byte \(expected).")
     }
-    public static let unsupportedFileType = LecternError(.unsupportedFileType, message: "Only PDF files and H.264 clips (MP4) can be uploaded.")
+    public static let unsupportedFileType = LecternError(standard: .unsupportedFileType)
     public static func uploadIncomplete(stored: UInt64, size: UInt64) -> LecternError {
         LecternError(.uploadIncomplete, detail: stored, message: "The upload isn't complete (\(stored) of \(size) bytes).")
     }
     public static func beyondDeclaredSize(size: UInt64) -> LecternError {
         LecternError(.beyondDeclaredSize, detail: size, message: "More data than the announced size (\(size) bytes).")
     }
-    public static let invalidFileName = LecternError(.invalidFileName, message: "A file name must be 1 to 255 bytes of text without control characters.")
+    public static let invalidFileName = LecternError(standard: .invalidFileName)
 
     // playback
-    public static let clipsNotSupported = LecternError(.clipsNotSupported, message: "Clips are not supported yet.")
-    public static let noClip = LecternError(.noClip, message: "No clip is on screen.")
+    public static let clipsNotSupported = LecternError(standard: .clipsNotSupported)
+    public static let noClip = LecternError(standard: .noClip)
     public static func seekOutOfRange(durationMs: UInt32) -> LecternError {
         LecternError(.seekOutOfRange, detail: UInt64(durationMs), message: "The clip is only \(formatSeconds(Double(durationMs) / 1000)) long.")
     }
 
     // server
-    public static let internalError = LecternError(.internalError, message: "Something went wrong on the appliance.")
-    public static let screenshotUnavailable = LecternError(.screenshotUnavailable, message: "The screen can't be captured right now.")
-    public static let shuttingDown = LecternError(.shuttingDown, message: "The appliance is shutting down.")
-    public static let storageFailed = LecternError(.storageFailed, message: "The appliance couldn't store the file.")
-    public static let tooManyConnections = LecternError(.tooManyConnections, message: "Too many connections — try again shortly.")
+    public static let internalError = LecternError(standard: .internalError)
+    public static let screenshotUnavailable = LecternError(standard: .screenshotUnavailable)
+    public static let shuttingDown = LecternError(standard: .shuttingDown)
+    public static let storageFailed = LecternError(standard: .storageFailed)
+    public static let tooManyConnections = LecternError(standard: .tooManyConnections)
 }
 
 func formatSeconds(_ s: Double) -> String {

@@ -24,6 +24,12 @@ final class DebPackageTests: XCTestCase {
 
     var arch: String { get throws { try runOK("dpkg", ["--print-architecture"]).out.trimmingCharacters(in: .whitespacesAndNewlines) } }
 
+    /// Every file of the web remote's folder (index.html, lectern.css, and lectern.js with the
+    /// ES modules beside it): the package installs them all.
+    func webFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: repoRoot + "/Sources/LecternService/Web").filter { !$0.hasPrefix(".") }.sorted()
+    }
+
     func field(_ name: String, in info: String) -> String? {
         info.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(name + ":") }
             .map { String($0.trimmingCharacters(in: .whitespaces).dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
@@ -76,7 +82,7 @@ final class DebPackageTests: XCTestCase {
             guard cols.count >= 6 else { continue }
             entries[String(cols[5])] = (String(cols[0]), String(cols[1]))
         }
-        let expected: [(String, String)] = [
+        let expected: [(String, String)] = try [
             ("./usr/bin/lecternd", "-rwxr-xr-x"),
             ("./usr/bin/lectern", "-rwxr-xr-x"),
             ("./lib/systemd/system/lectern.service", "-rw-r--r--"),
@@ -88,7 +94,7 @@ final class DebPackageTests: XCTestCase {
             ("./usr/share/lectern/web/index.html", "-rw-r--r--"),
             ("./usr/share/lectern/web/lectern.js", "-rw-r--r--"),
             ("./usr/share/lectern/web/lectern.css", "-rw-r--r--"),
-        ]
+        ] + webFiles().map { ("./usr/share/lectern/web/" + $0, "-rw-r--r--") }
         for (path, mode) in expected {
             let e = try XCTUnwrap(entries[path], "\(path) is not in the package:\n\(listing)")
             XCTAssertEqual(e.mode, mode, path)

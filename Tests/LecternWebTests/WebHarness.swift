@@ -152,3 +152,37 @@ enum TestOutput {
         return path
     }
 }
+
+/// Helpers the browser tests share.
+extension XCTestCase {
+    func assertNoHorizontalScroll(_ s: WebSession, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let v = try s.execute("""
+            const d = document.documentElement;
+            const wide = Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > d.clientWidth + 0.5)
+              .map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className);
+            return [d.scrollWidth, d.clientWidth, wide.slice(0, 5).join(' ')];
+            """) as? [Any] ?? []
+        let scroll = v.first as? Int ?? -1, client = v.count > 1 ? v[1] as? Int ?? 0 : 0
+        XCTAssertLessThanOrEqual(scroll, client, "\(what) scrolls sideways: scrollWidth \(scroll) > clientWidth \(client); too wide: \(v.last ?? "")", file: file, line: line)
+    }
+
+    /// Writes the viewport and the whole page as PNGs under the test output.
+    func shoot(_ s: WebSession, _ name: String, width: Int, height: Int) throws {
+        let size = width < 600 ? "phone" : "laptop"
+        try s.execute("window.scrollTo(0, 0)")
+        let a = try TestOutput.write(try s.screenshot(), "\(name)-\(size).png")
+        let b = try TestOutput.write(try s.fullPageScreenshot(width: width, height: height), "\(name)-\(size)-full.png")
+        print("screenshots: \(a) \(b)")
+    }
+}
+
+extension WebHarness {
+    func poll(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            Fixtures.wait(seconds: 0.05)
+        }
+        throw WebDriverError("timed out after \(Int(timeout)) s waiting for \(what)")
+    }
+}

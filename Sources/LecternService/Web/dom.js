@@ -1,0 +1,3 @@
+// The page's elements by id.
+
+export const $ = (id) => document.getElementById(id);

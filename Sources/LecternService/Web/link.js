@@ -1,0 +1,206 @@
+// The link: one WebSocket at /ws = one protocol session (one protocol frame per binary
+// message, in any slicing). Requests are matched to replies by tag; pings are answered at
+// once; unsolicited frames go to the handlers. Reconnecting is the session's (session.js):
+// a dropped link stays dropped.
+
+import { utf8 } from './bytes.js';
+import { C, FAILURES } from './protocol.js';
+import { registerProof } from './crypto.js';
+import {
+  Deframer, splitFrame, encodeFrame, decodeHello, decodeError, decodeState, decodeFloorNote,
+  encodeRegister, decodeRegisterOK, decodeFloorAck, encodeFloorModerate, encodeControl, encodePresent,
+  encodeScreenshotRequest, encodePagePreview, decodeScreenshotData, decodeUploadProgress,
+} from './wire.js';
+
+export class ConnectionLost extends Error {}
+
+export class Link {
+  constructor(url, handlers) {
+    this.url = url;
+    this.handlers = handlers;   // onState, onFloorNote, onServerError, onClose
+    this.device = 0xFF;
+    this.nextTag = 0;
+    this.pending = new Map();   // tag → { resolve, reject, pieces?, onChunkError? }
+    this.progress = new Map();  // upload-begin tag → (stored) => void
+    this.inbox = new Deframer();
+    this.closed = false;
+    this.lastHeard = Date.now();
+  }
+
+  open() {
+    return new Promise((resolve, reject) => {
+      let ws;
+      try { ws = new WebSocket(this.url); } catch (e) { reject(new ConnectionLost("Can't reach the appliance.")); return; }
+      ws.binaryType = 'arraybuffer';
+      this.ws = ws;
+      this.helloWaiter = { resolve, reject };
+      ws.onmessage = (ev) => this.received(ev.data);
+      ws.onclose = () => this.gone();
+      ws.onerror = () => {};
+    });
+  }
+
+  gone() {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.watchdog);
+    // A fatal error the appliance sent before closing says why better than "lost".
+    const err = this.fatal || new ConnectionLost('The connection to the appliance was lost.');
+    if (this.helloWaiter) { this.helloWaiter.reject(this.fatal || new ConnectionLost("Can't reach the appliance.")); this.helloWaiter = null; }
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.progress.clear();
+    if (this.handlers.onClose) this.handlers.onClose(this);
+  }
+
+  close() {
+    try { this.ws.close(); } catch (e) { /* already closed */ }
+    this.gone();
+  }
+
+  get isOpen() { return !this.closed && this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  received(data) {
+    if (this.closed) return;
+    this.lastHeard = Date.now();
+    this.inbox.push(new Uint8Array(data));
+    for (;;) {
+      let frame;
+      try { frame = this.inbox.next(); } catch (e) { this.close(); return; }   // a length no frame has
+      if (!frame) return;
+      const f = splitFrame(frame);
+      try { this.dispatch(f.command, f.device, f.tag, f.body); } catch (e) {
+        console.error('lectern: bad frame', e);
+      }
+    }
+  }
+
+  send(command, body = new Uint8Array(0), tag) {
+    if (tag === undefined) tag = this.newTag();
+    if (this.isOpen) this.ws.send(encodeFrame(command, this.device, tag, body));
+    return tag;
+  }
+
+  newTag() {
+    do { this.nextTag = this.nextTag >= 0xFFFF ? 1 : this.nextTag + 1; } while (this.pending.has(this.nextTag) || this.progress.has(this.nextTag));
+    return this.nextTag;
+  }
+
+  // Sends a request; resolves with { command, body } of its direct reply, or rejects with
+  // the ServerError of a failure reply (or ConnectionLost).
+  request(command, body) {
+    if (!this.isOpen) return Promise.reject(new ConnectionLost('Not connected to the appliance.'));
+    return new Promise((resolve, reject) => {
+      const tag = this.newTag();
+      this.pending.set(tag, { resolve, reject });
+      this.send(command, body, tag);
+    });
+  }
+
+  dispatch(command, device, tag, body) {
+    if (command === C.ping) { this.send(C.pong, body.slice(), tag); return; }
+    if (command === C.hello) {
+      const h = decodeHello(body);
+      this.hello = h;
+      const t = Math.max(2000, h.timeoutMs || 6000);
+      this.watchdog = setInterval(() => {
+        if (Date.now() - this.lastHeard > t) this.close();   // silent for the time-out: gone
+      }, 500);
+      if (this.helloWaiter) { this.helloWaiter.resolve(h); this.helloWaiter = null; }
+      return;
+    }
+    if (command === C.uploadProgress && this.progress.has(tag)) {
+      this.progress.get(tag)(decodeUploadProgress(body));
+      return;
+    }
+    const p = tag !== 0 ? this.pending.get(tag) : undefined;
+    if (p) {
+      if (FAILURES.has(command)) {
+        this.pending.delete(tag);
+        const e = decodeError(body);
+        if (p.onChunkError) p.onChunkError(e); else p.reject(e);
+        return;
+      }
+      if (command === C.screenshotData) {
+        const { width, height, total, offset, data } = decodeScreenshotData(body);
+        p.pieces = p.pieces || [];
+        p.pieces.push(data);
+        p.got = (p.got || 0) + data.length;
+        if (offset + data.length >= total) {
+          this.pending.delete(tag);
+          p.resolve({ width, height, png: new Blob(p.pieces, { type: 'image/png' }) });
+        }
+        return;
+      }
+      this.pending.delete(tag);
+      p.resolve({ command, body });
+      return;
+    }
+    switch (command) {
+      case C.state:
+        this.handlers.onState(decodeState(body));
+        break;
+      case C.floorGranted:
+      case C.floorWithdrawn: {
+        const n = decodeFloorNote(body);
+        this.handlers.onFloorNote(command === C.floorGranted, n.reason, n.by);
+        break;
+      }
+      case C.error:
+      case C.registerFailed:
+      case C.controlFailed: {
+        const e = decodeError(body);
+        if (e.closes) this.fatal = e;
+        this.handlers.onServerError(e);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // ── requests ──
+
+  async register(role, name, key, token) {
+    const nameBytes = utf8.encode(name);
+    const h = this.hello;
+    const proof = key ? await registerProof(key, h.challenge, role, nameBytes, token) : new Uint8Array(32);
+    const reply = await this.request(C.register, encodeRegister(role, proof, token, nameBytes));
+    const ok = decodeRegisterOK(reply.body);
+    this.device = ok.id;
+    return ok;
+  }
+
+  control(signal, parameter = 0) {
+    return this.request(C.control, encodeControl(signal, parameter));
+  }
+
+  moderate(action, target) { return this.request(C.floorModerate, encodeFloorModerate(action, target)); }
+
+  async requestFloor() {
+    const reply = await this.request(C.floorRequest, new Uint8Array(0));
+    return decodeFloorAck(reply.body);
+  }
+
+  present(id, page = 1) { return this.request(C.present, encodePresent(id, page)); }
+
+  // The output's frame; scaled to at most maxWidth × maxHeight when given (§6.8).
+  screenshot(maxWidth = 0, maxHeight = 0) {
+    return this.image(C.screenshotRequest, encodeScreenshotRequest(maxWidth, maxHeight));
+  }
+
+  // A page of an upload as the output would show it, at most maxWidth × maxHeight (§6.9).
+  pagePreview(id, page, maxWidth, maxHeight = 0) {
+    return this.image(C.pagePreview, encodePagePreview(id, page, maxWidth, maxHeight));
+  }
+
+  // A request answered with screenshot-data pieces: resolves to { width, height, png }.
+  image(command, body) {
+    if (!this.isOpen) return Promise.reject(new ConnectionLost('Not connected to the appliance.'));
+    return new Promise((resolve, reject) => {
+      const tag = this.newTag();
+      this.pending.set(tag, { resolve, reject });
+      this.send(command, body, tag);
+    });
+  }
+}

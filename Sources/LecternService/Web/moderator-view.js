@@ -1,0 +1,78 @@
+// The moderator's card: the queue for the floor and the people in the room, with the
+// moderator's buttons.
+
+import { $ } from './dom.js';
+import { app, me, isModerator, deviceName } from './state.js';
+
+export function renderModerator() {
+  const card = $('mod-card');
+  card.hidden = !isModerator();
+  if (!isModerator() || !app.state) return;
+  const s = app.state, f = s.floor, id = me();
+  $('dnd').checked = f.doNotDisturb;
+
+  const q = $('queue-list');
+  q.replaceChildren();
+  f.queue.forEach((d, i) => {
+    const li = document.createElement('li');
+    li.className = 'person';
+    li.append(personLabel((i + 1) + '. ' + deviceName(d), ''));
+    li.append(actions(d, [['grant', 'Grant', 'primary'], ['reject', 'Reject', '']]));
+    q.append(li);
+  });
+  $('queue-empty').hidden = f.queue.length > 0;
+
+  const list = $('device-list');
+  list.replaceChildren();
+  for (const d of s.devices) {
+    const li = document.createElement('li');
+    li.className = 'person';
+    let status = d.role === 'moderator' ? 'moderator' : 'presenter';
+    if (f.holder === d.id) status += f.delegate !== null ? ' · has the floor (lent)' : ' · has the floor';
+    if (f.delegate === d.id) status += ' · drives on loan';
+    const qp = f.queue.indexOf(d.id);
+    if (qp >= 0) status += ' · queued #' + (qp + 1);
+    if (!d.connected) status += ' · reconnecting';
+    li.append(personLabel(d.name + (d.id === id ? ' (you)' : ''), status));
+    const acts = [];
+    if (f.holder !== d.id) acts.push(['grant', 'Grant', '']);
+    if (f.holder === d.id || f.delegate === d.id) acts.push(['withdraw', 'Withdraw', '']);
+    if (qp >= 0) acts.push(['reject', 'Reject', '']);
+    if (d.id !== id) acts.push(['kick', 'Remove', 'danger']);
+    li.append(actions(d.id, acts));
+    li.dataset.device = String(d.id);
+    list.append(li);
+  }
+  $('people-count').textContent = String(s.devices.length);
+}
+
+function personLabel(name, status) {
+  const div = document.createElement('div');
+  div.className = 'person-info';
+  const n = document.createElement('span');
+  n.className = 'person-name';
+  n.textContent = name;
+  div.append(n);
+  if (status) {
+    const st = document.createElement('span');
+    st.className = 'muted';
+    st.textContent = status;
+    div.append(st);
+  }
+  return div;
+}
+
+function actions(device, list) {
+  const div = document.createElement('div');
+  div.className = 'actions';
+  for (const [action, label, cls] of list) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.action = action;
+    b.dataset.device = String(device);
+    b.className = cls;
+    b.textContent = app.armed.has('kick' + device) && action === 'kick' ? 'Sure? Remove' : label;
+    div.append(b);
+  }
+  return div;
+}

@@ -1,0 +1,84 @@
+// The page's state: what it knows of the room, of this tab's session and of its own
+// activity; what follows from it; and what the tab keeps across a reload (the key and
+// the resume token, in sessionStorage) or for the next visit (the name, in localStorage).
+
+import { toBase64, fromBase64 } from './bytes.js';
+import { ROLE } from './protocol.js';
+import { ConnectionLost } from './link.js';
+
+export const app = {
+  phase: 'connecting',     // connecting · login · joining · in · reconnecting · gone
+  link: null,
+  hello: null,
+  session: null,           // { name, role, key, salt, rounds, token, id }
+  state: null,
+  stateAt: 0,
+  files: [],               // uploads this session owns: { id, name, kind, pages, durationMs }
+  next: { key: '', done: '', serial: 0, url: null, png: null, width: 0, height: 0 },   // the next-slide thumbnail; done: the key last answered
+  previewBusy: false,
+  previewWidth: 0,         // the width asked for the live picture, in device pixels
+  previewAgain: false,
+  previewURL: null,
+  retry: 0,
+  uploading: false,
+  armed: new Map(),        // kick buttons waiting for their second tap
+  waiters: [],
+};
+
+export const SESSION_KEY = 'lectern.session';
+export const NAME_KEY = 'lectern.name';
+
+export function saveSession() {
+  const s = app.session;
+  if (!s) { sessionStorage.removeItem(SESSION_KEY); return; }
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({
+    name: s.name, role: s.role, key: toBase64(s.key), salt: toBase64(s.salt), rounds: s.rounds,
+    token: s.token ? toBase64(s.token) : null, files: app.files,
+  }));
+}
+
+export function loadSession() {
+  try {
+    const j = JSON.parse(sessionStorage.getItem(SESSION_KEY) || 'null');
+    if (!j || !j.key) return null;
+    return { name: j.name, role: j.role, key: fromBase64(j.key), salt: fromBase64(j.salt), rounds: j.rounds,
+             token: j.token ? fromBase64(j.token) : null, files: Array.isArray(j.files) ? j.files : [] };
+  } catch (e) { return null; }
+}
+
+// Resolves once the page is in the room; rejects after timeoutMs or when it leaves.
+export function whenIn(timeoutMs) {
+  return new Promise((resolve, reject) => {
+    if (app.phase === 'in') { resolve(); return; }
+    const timer = setTimeout(() => reject(new ConnectionLost('The connection to the appliance was lost.')), timeoutMs);
+    const check = () => {
+      if (app.phase === 'in') { clearTimeout(timer); resolve(); } else if (app.phase === 'login' || app.phase === 'gone') {
+        clearTimeout(timer); reject(new ConnectionLost('You left the room.'));
+      } else app.waiters.push(check);
+    };
+    app.waiters.push(check);
+  });
+}
+
+export function me() { return app.session ? app.session.id : null; }
+
+export function isModerator() { return !!app.session && app.session.role === ROLE.moderator; }
+
+export function canDrive() {
+  const s = app.state;
+  if (!s || !app.session) return false;
+  return isModerator() || s.floor.driver === me();
+}
+
+export function deviceName(id) {
+  const d = app.state && app.state.devices.find((x) => x.id === id);
+  return d ? d.name : 'device ' + id;
+}
+
+// Where the clip on screen is now: its last reported position, moved on by the time since.
+export function clipPosition() {
+  const clip = app.state && app.state.screen.clip;
+  if (!clip) return 0;
+  const p = clip.state === 'playing' ? clip.positionMs + (Date.now() - app.stateAt) : clip.positionMs;
+  return Math.min(clip.durationMs, p);
+}

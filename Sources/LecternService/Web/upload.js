@@ -1,0 +1,90 @@
+// An upload over the link (docs/protocol.md §12): hash and possession proof in one pass,
+// upload-begin, chunks from the offset the appliance gives, upload-finish.
+
+import { utf8, hex } from './bytes.js';
+import { C, MAX_CHUNK } from './protocol.js';
+import { Sha256 } from './sha256.js';
+import { possessionProof } from './crypto.js';
+import { encodeUploadBegin, decodeUploadReady, encodeUploadChunk, decodeUploadStored } from './wire.js';
+import { ConnectionLost } from './link.js';
+
+// Uploads a File on `link`; resolves to { id, name, kind, pages, durationMs, size }.
+// report(phase, done, total) drives the progress bar.
+export async function upload(link, file, report) {
+  const size = file.size;
+  const hasher = new Sha256();
+  const possession = possessionProof(link.hello.challenge);
+  const step = 4 << 20;
+  for (let o = 0; o < size; o += step) {
+    const part = new Uint8Array(await file.slice(o, Math.min(size, o + step)).arrayBuffer());
+    hasher.update(part); possession.update(part);
+    report('hash', Math.min(size, o + step), size);
+    if (link.closed) throw new ConnectionLost('The connection to the appliance was lost.');
+  }
+  const id = hasher.digest(), proof = possession.digest();
+  const nameBytes = utf8.encode(uploadName(file.name));
+  const begin = encodeUploadBegin(id, size, proof, nameBytes);
+
+  const beginTag = link.newTag();
+  const ready = await new Promise((resolve, reject) => {
+    link.pending.set(beginTag, { resolve, reject });
+    link.send(C.uploadBegin, begin, beginTag);
+  });
+  const { status, offset, kind, pages, durationMs } = decodeUploadReady(ready.body);
+  if (status === 1) {
+    report('send', size, size);
+    return { id: hex(id), name: uploadName(file.name), kind: kind === 2 ? 'clip' : 'pdf', pages, durationMs, size };
+  }
+
+  let confirmed = offset;
+  link.progress.set(beginTag, (stored) => { confirmed = Math.max(confirmed, stored); });
+  let chunkError = null;
+  const chunkTags = [];
+  try {
+    let sent = offset;
+    report('send', offset, size);
+    while (sent < size) {
+      if (chunkError) throw chunkError;
+      if (link.closed) throw new ConnectionLost('The connection to the appliance was lost.');
+      // Keep at most a few MiB queued in the browser: the progress bar then tells the
+      // truth, and a dropped connection loses little.
+      if (link.ws.bufferedAmount > (4 << 20)) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        report('send', Math.max(confirmed, sent - link.ws.bufferedAmount), size);
+        continue;
+      }
+      const end = Math.min(size, sent + MAX_CHUNK);
+      const data = new Uint8Array(await file.slice(sent, end).arrayBuffer());
+      const body = encodeUploadChunk(id, sent, data);
+      const tag = link.newTag();
+      // No reply on success; an error with this tag stops the upload.
+      link.pending.set(tag, { resolve() {}, reject() {}, onChunkError: (e) => { chunkError = chunkError || e; } });
+      chunkTags.push(tag);
+      link.send(C.uploadChunk, body, tag);
+      sent = end;
+      report('send', Math.max(confirmed, sent - link.ws.bufferedAmount), size);
+    }
+    while (link.ws.bufferedAmount > 0 && !link.closed && !chunkError) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      report('send', Math.max(confirmed, size - link.ws.bufferedAmount), size);
+    }
+    if (chunkError) throw chunkError;
+    report('verify', size, size);
+    let stored;
+    try { stored = await link.request(C.uploadFinish, id); } catch (e) { throw chunkError || e; }
+    if (chunkError) throw chunkError;
+    const s = decodeUploadStored(stored.body);
+    return { id: hex(id), name: uploadName(file.name), kind: s.kind === 2 ? 'clip' : 'pdf', pages: s.pages, durationMs: s.durationMs, size };
+  } finally {
+    link.progress.delete(beginTag);
+    for (const t of chunkTags) link.pending.delete(t);
+  }
+}
+
+// A file name the appliance accepts (§2.4): no control characters, no '/', 1–255 bytes.
+export function uploadName(name) {
+  let s = (name || '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').replace(/\//g, '_').trim();
+  if (!s) s = 'upload';
+  while (utf8.encode(s).length > 255) s = Array.from(s).slice(0, -1).join('');
+  return s;
+}

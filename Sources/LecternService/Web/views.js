@@ -1,0 +1,15 @@
+// All of the page's cards, drawn from the state.
+
+import { renderScreen } from './screen-view.js';
+import { renderFloor } from './floor-view.js';
+import { renderFiles } from './files-view.js';
+import { renderModerator } from './moderator-view.js';
+import { renderClip } from './clip-view.js';
+
+export function renderAll() {
+  renderScreen();
+  renderFloor();
+  renderFiles();
+  renderModerator();
+  renderClip();
+}
