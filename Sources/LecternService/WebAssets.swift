@@ -13,7 +13,8 @@ struct WebAssets: Sendable {
     }
 
     static let installedDirectory = "/usr/share/lectern/web"
-    /// The files the app is made of; all three must be in one directory.
+    /// The app's entry files (lectern.js imports the other modules of the same folder);
+    /// all three must be in one directory.
     static let required = ["index.html", "lectern.css", "lectern.js"]
     static let types = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
