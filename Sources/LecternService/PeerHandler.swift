@@ -58,8 +58,11 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        let on = context.channel.isWritable
-        room.loop.execute { [self] in if let id { room.writable(id, on) } }
+        // A closing channel fails its queued writes: that change is not the peer's reading.
+        if context.channel.isActive {
+            let on = context.channel.isWritable
+            room.loop.execute { [self] in if let id { room.writable(id, on) } }
+        }
         context.fireChannelWritabilityChanged()
     }
 

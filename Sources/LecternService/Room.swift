@@ -31,6 +31,9 @@ final class Room: @unchecked Sendable {
     private var feeding = false
     private var ticker: RepeatedTask?
     private var wakeTask: Scheduled<Void>?
+    /// Cleared by `stop()`: workers' reports are dropped from then on (the loop is going away).
+    private let reportLock = NSLock()
+    private var reporting = true
     /// Saves what is on screen and who holds the floor after every change.
     var stateWriter: StateWriter?
 
@@ -43,7 +46,10 @@ final class Room: @unchecked Sendable {
         core = RoomCore(config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
                         catalog: ContentCatalog(store.items().map(ContentEntry.init)), parts: area.parts(),
                         usedBytes: UploadArea.bytes(in: store.directory.path) + area.totalBytes())
-        let report: @Sendable (RoomEvent) -> Void = { [weak self] e in self?.loop.execute { self?.feed(e) } }
+        let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
+            guard let self else { return }
+            self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
+        }
         stageWorker = StageWorker(stage: stage, store: store, report: report)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
@@ -51,7 +57,12 @@ final class Room: @unchecked Sendable {
         }
     }
 
-    deinit { ticker?.cancel() }
+    /// Before the event loop shuts down: work still running finishes, its report is dropped.
+    func stop() {
+        reportLock.withLock { reporting = false }
+        ticker?.cancel()
+        ticker = nil
+    }
 
     struct KeyError: Error, CustomStringConvertible { let description: String }
 

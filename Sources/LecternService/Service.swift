@@ -131,6 +131,7 @@ public final class Service: @unchecked Sendable {
         webLock.lock(); let web = webServer; webLock.unlock()
         web?.stop()
         server?.stop()
+        room?.stop()
         try? group?.syncShutdownGracefully()
         room?.stateWriter?.flush()
     }
