@@ -81,7 +81,7 @@ let package = Package(
         // MARK: tests
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender"]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
-        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternTestSupport"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
