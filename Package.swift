@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
 
         // MARK: tests
-        .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender"]),
+        .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternService", "LecternClient"]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternTestSupport"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternService", "LecternTestSupport"]),

@@ -10,8 +10,8 @@ import XCTest
 /// Garbage on the wire gets its error, the sender is dropped where the protocol says so,
 /// and nobody else notices: another client keeps working and the screen doesn't change.
 final class BadInputTests: XCTestCase {
-    func setUpRoom() throws -> (Harness, LecternConnection, Frame) {
-        let h = try Harness(floor: .open) { $0.keepaliveTimeout = 3 }
+    func setUpRoom() throws -> (ServiceHarness, LecternConnection, Frame) {
+        let h = try ServiceHarness(floor: .open) { $0.keepaliveTimeout = 3 }
         let a = try h.presenter("A")
         _ = try a.requestFloor()
         let pdf = try Fixtures.numberedDeck(count: 3, in: Fixtures.tempDir("bad"))

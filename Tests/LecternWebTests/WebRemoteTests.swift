@@ -15,7 +15,7 @@ final class WebRemoteTests: XCTestCase {
     // MARK: HTTP and WebSocket, without a browser
 
     func testServesTheAppsFilesAndNothingElse() throws {
-        let h = try WebHarness(browsers: false)
+        let h = try ServiceHarness.web(browsers: false)
         let base = h.url
         let index = try HTTP.send("GET", base)
         XCTAssertEqual(index.status, 200)
@@ -57,8 +57,7 @@ final class WebRemoteTests: XCTestCase {
     /// The files come from the build's bundle here; an installed lecternd reads
     /// /usr/share/lectern/web (what the .deb installs); none at all gives a page that says so.
     func testWhereTheFilesComeFrom() throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/LecternService/Web").path
+        let source = Repository.path("Sources/LecternService/Web")
         let fromSource = WebAssets.load(directory: source)
         XCTAssertTrue(fromSource.isComplete)
         XCTAssertEqual(Set(fromSource.files.keys), ["/index.html", "/lectern.css", "/lectern.js"])
@@ -71,23 +70,23 @@ final class WebRemoteTests: XCTestCase {
     }
 
     func testTheConfigTurnsItOff() throws {
-        let h = try WebHarness(browsers: false) { $0.httpPort = nil }
+        let h = try ServiceHarness.web(browsers: false) { $0.httpPort = nil }
         XCTAssertNil(h.service.httpPort)
         // The protocol still works over TCP.
         let c = try h.connect()
-        try c.register(name: "cli", role: .presenter, passcode: WebHarness.presenterPass)
+        try c.register(name: "cli", role: .presenter, passcode: ServiceHarness.presenterPass)
     }
 
     /// A taken port doesn't stop the service (the projector and the protocol work on); the
     /// web remote listens once the port is free.
     func testATakenPortIsTriedAgainUntilItIsFree() throws {
         let blocker = try Listener()
-        let h = try WebHarness(browsers: false) { $0.httpPort = blocker.port }
+        let h = try ServiceHarness.web(browsers: false) { $0.httpPort = blocker.port }
         XCTAssertNil(h.service.httpPort, "not listening while the port is taken")
         let c = try h.connect()
-        try c.register(name: "cli", role: .presenter, passcode: WebHarness.presenterPass)
+        try c.register(name: "cli", role: .presenter, passcode: ServiceHarness.presenterPass)
         blocker.close()
-        try h.poll("the web remote on its port", timeout: 3 * Double(Service.webRemoteRetrySeconds)) { h.service.httpPort == blocker.port }
+        try eventually("the web remote on its port", timeout: 3 * Double(Service.webRemoteRetrySeconds)) { h.service.httpPort == blocker.port }
         XCTAssertEqual(try HTTP.send("GET", h.url).status, 200)
     }
 
@@ -109,13 +108,13 @@ final class WebRemoteTests: XCTestCase {
     }
 
     func testTheWebSocketCarriesProtocolFramesInAnySlicing() throws {
-        let h = try WebHarness(browsers: false)
+        let h = try ServiceHarness.web(browsers: false)
         let ws = try WebSocketProbe(port: h.service.httpPort!)
         guard case .hello(let hello)? = try ws.nextMessage() else { return XCTFail("no hello first") }
         XCTAssertEqual(hello.room, "Room 4.12")
 
         // register split over two WebSocket messages; state-request and a ping in one.
-        let proof = RegisterProof.compute(passcode: WebHarness.presenterPass, parameters: hello.presenter!,
+        let proof = RegisterProof.compute(passcode: ServiceHarness.presenterPass, parameters: hello.presenter!,
                                           challenge: hello.challenge, role: .presenter, name: "probe", resumeToken: nil)
         let register = Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "probe"))
             .encode(tag: 1, deviceID: 0xFF)
@@ -141,11 +140,11 @@ final class WebRemoteTests: XCTestCase {
         ws.sendFrame(opcode: 0x1, payload: Array("hello?".utf8))
         let close = try ws.nextControl(opcode: 0x8)
         XCTAssertEqual(close.prefix(2).map { $0 }, [0x03, 0xEB], "close code 1003")
-        try h.poll("the device to leave") { try h.device(named: "probe") == nil }
+        try eventually("the device to leave", timeout: 20) { try h.device(named: "probe") == nil }
     }
 
     func testAFatalProtocolErrorReachesTheBrowserBeforeTheClose() throws {
-        let h = try WebHarness(browsers: false)
+        let h = try ServiceHarness.web(browsers: false)
         let ws = try WebSocketProbe(port: h.service.httpPort!)
         _ = try ws.nextMessage()
         // A header claiming 4 GiB: frameTooLarge, then the connection closes.
@@ -161,7 +160,7 @@ final class WebRemoteTests: XCTestCase {
     /// The JavaScript SHA-256, HMAC and PBKDF2 (what a phone on plain http:// uses, where
     /// WebCrypto is missing) against the worked example of docs/protocol.md §16 and Swift.
     func testTheJavaScriptCryptoMatchesTheProtocolsWorkedExample() throws {
-        let h = try WebHarness()
+        let h = try ServiceHarness.web()
         let b = try h.browser()
         let result = try b.executeAsync("""
             const done = arguments[arguments.length - 1];
@@ -192,7 +191,7 @@ final class WebRemoteTests: XCTestCase {
     /// Log in, upload a PDF, present it, press next (a click and keys): the service's output
     /// shows the pages, pixel for pixel.
     func testAPresenterUploadsPresentsAndTurnsPages() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         let pdf = try Fixtures.numberedDeck(count: 3, in: h.dir, name: "quarterly review.pdf")
         let b = try h.browser(width: 1366, height: 768)
         try shoot(b, "login", width: 1366, height: 768)
@@ -273,7 +272,7 @@ final class WebRemoteTests: XCTestCase {
     /// presenter's page says it has the floor. The presenter's page uses the JavaScript
     /// PBKDF2 (as a phone on plain http:// does).
     func testAModeratorPageGrantsTheFloorToAPresenterPage() throws {
-        let h = try WebHarness(floor: .moderated)
+        let h = try ServiceHarness.web(floor: .moderated)
         let mod = try h.browser(width: 1366, height: 768)
         try h.joinAndWait(mod, name: "Chair", role: .moderator)
         XCTAssertTrue(try mod.displayed(XCTUnwrap(mod.find("#mod-card"))))
@@ -347,7 +346,7 @@ final class WebRemoteTests: XCTestCase {
     /// the position bar moving, pause, seek by the bar, resume, stop. Then a deck turned by
     /// swiping the picture, and the floor released.
     func testClipsSwipeAndReleaseFromTheBrowser() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         // Long enough to be still playing at every step below on a slow machine (it is stopped
         // by hand at the end).
         let clip = try Fixtures.clip(in: h.dir, color: "red", seconds: 30, name: "intro.mp4")
@@ -364,7 +363,7 @@ final class WebRemoteTests: XCTestCase {
         try b.click(play)
         try b.poll("the clip playing on the service") { try h.snapshot().screen.clip?.state == .playing }
         // On the output: the red clip in the 4:3 area, black bars beside it.
-        try h.poll("red on the output") {
+        try eventually("red on the output", timeout: 20) {
             let f = h.service.stage.screenshot(), c = f.pixel(x: 960, y: 540)
             return c.r > 200 && c.g < 70 && c.b < 70 && f.pixel(x: 100, y: 540) == .black
         }
@@ -425,7 +424,7 @@ final class WebRemoteTests: XCTestCase {
 
     /// A wrong passcode, and other refusals, in the service's words.
     func testAWrongPasscodeShowsItsMessage() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         let b = try h.browser(width: 360, height: 740)
         try h.join(b, name: "Dana", passcode: "not the passcode")
         try b.poll("the message") { try b.text("#login-error") == "Wrong passcode." }
@@ -439,7 +438,7 @@ final class WebRemoteTests: XCTestCase {
     }
 
     func testTheServicesErrorsAreShownInWords() throws {
-        let h = try WebHarness(floor: .open) { $0.maxUploadMB = 1; $0.maxClients = 2 }
+        let h = try ServiceHarness.web(floor: .open) { $0.maxUploadMB = 1; $0.maxClients = 2 }
         let b = try h.browser()
         try h.joinAndWait(b, name: "Eve")
         let toast = { try b.execute("return document.getElementById('toast').textContent") as? String ?? "" }
@@ -452,7 +451,7 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertNotEqual(colours.first, colours.dropFirst().first, "the toast's text must be readable on its background")
         // Someone else has it.
         let other = try h.connect()
-        try other.register(name: "Finn", role: .presenter, passcode: WebHarness.presenterPass)
+        try other.register(name: "Finn", role: .presenter, passcode: ServiceHarness.presenterPass)
         _ = try other.requestFloor()
         try b.poll("the floor status") { try b.text("#floor-status") == "Finn has the floor." }
         try b.click("#next")
@@ -482,7 +481,7 @@ final class WebRemoteTests: XCTestCase {
     /// A reload of the page comes back into the room as the same device, floor and all
     /// (the key and the resume token are kept for the tab in sessionStorage).
     func testAReloadResumesTheSession() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         let b = try h.browser()
         try h.joinAndWait(b, name: "Hana")
         try b.click("#floor-request")
@@ -505,7 +504,7 @@ final class WebRemoteTests: XCTestCase {
     /// 360 px wide: nothing scrolls sideways, on the form, the presenter's and the
     /// moderator's page, with long names. Screenshots at phone and laptop size for people.
     func testThePhoneLayoutHasNoHorizontalScroll() throws {
-        let h = try WebHarness(floor: .moderated)
+        let h = try ServiceHarness.web(floor: .moderated)
         let pdf = try Fixtures.numberedDeck(count: 12, in: h.dir, name: "A rather long file name for the quarterly planning review 2025.pdf")
         let phone = try h.browser(width: 360, height: 740)
         XCTAssertEqual(try phone.execute("return window.innerWidth") as? Int, 360)
@@ -514,7 +513,7 @@ final class WebRemoteTests: XCTestCase {
 
         try h.joinAndWait(phone, name: "Maximilian's very long device name (iPhone)", role: .moderator)
         let presenter = try h.connect()
-        try presenter.register(name: "Ana", role: .presenter, passcode: WebHarness.presenterPass)
+        try presenter.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
         _ = try presenter.requestFloor()
         try phone.type(try XCTUnwrap(phone.find("#file-input")), pdf)
         try phone.click("#file-list button[data-action=present]", timeout: 30)
@@ -568,17 +567,6 @@ final class WebRemoteTests: XCTestCase {
         let a = try TestOutput.write(try s.screenshot(), "\(name)-\(size).png")
         let b = try TestOutput.write(try s.fullPageScreenshot(width: width, height: height), "\(name)-\(size)-full.png")
         print("screenshots: \(a) \(b)")
-    }
-}
-
-extension WebHarness {
-    func poll(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            Fixtures.wait(seconds: 0.05)
-        }
-        throw WebDriverError("timed out after \(Int(timeout)) s waiting for \(what)")
     }
 }
 
