@@ -90,9 +90,9 @@ let package = Package(
         .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
 
         // MARK: tests
-        .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender"]),
+        .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternService", "LecternClient"]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
-        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),

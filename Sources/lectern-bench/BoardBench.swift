@@ -9,7 +9,7 @@ import LecternTestSupport
 /// after the flip event), measured from the host through the forwarded port. TCG makes the
 /// guest many times slower than a Pi: these are an upper bound, and a trend to watch.
 func runBoardBenchmarks(turns: Int) throws {
-    let repo = FileManager.default.currentDirectoryPath
+    let repo = Repository.root
     let vboard = repo + "/board/vboard/vboard"
     let dir = Fixtures.tempDir("boardbench")
     let port = 17000 + Int(getpid() % 2000)
@@ -28,18 +28,19 @@ func runBoardBenchmarks(turns: Int) throws {
     defer { _ = try? Fixtures.run(vboard, ["stop", "--run-dir", dir]) }
     guard boot.status == 0 else { throw Fixtures.ToolError(description: "vboard: \(String(decoding: boot.out, as: UTF8.self)) \(boot.err)") }
     var c: LecternConnection?
-    let deadline = Date().addingTimeInterval(120)
-    while c == nil, Date() < deadline {
+    try eventually("lecternd to come up in the guest", timeout: 120, interval: 0.2) {
         c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2)
-        if c == nil { Fixtures.wait(seconds: 0.2) }
+        return c != nil
     }
     guard let c else { throw Fixtures.ToolError(description: "lecternd did not come up in the guest") }
     var firstFrame: Substring = "?"
-    let logDeadline = Date().addingTimeInterval(10)
-    while firstFrame == "?", Date() < logDeadline {   // the guest's log reaches us through 9p
+    // The guest's log reaches us through 9p; without the figure in 10 s, it is reported as "?".
+    try? eventually("the first-frame figure in the guest's log", timeout: 10, interval: 0.2) {
         let log = (try? String(contentsOfFile: dir + "/guest.log", encoding: .utf8)) ?? ""
-        if let v = log.components(separatedBy: "start to first frame on the output: ").dropFirst().first?.prefix(while: { $0.isNumber }), !v.isEmpty { firstFrame = v }
-        else { Fixtures.wait(seconds: 0.2) }
+        guard let v = log.components(separatedBy: "start to first frame on the output: ").dropFirst().first?.prefix(while: { $0.isNumber }),
+              !v.isEmpty else { return false }
+        firstFrame = v
+        return true
     }
     try c.register(name: "bench", role: .presenter, passcode: "bench-board-pass")
     _ = try c.requestFloor()

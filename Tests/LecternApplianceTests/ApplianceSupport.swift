@@ -3,11 +3,7 @@ import LecternTestSupport
 import XCTest
 
 /// The repository checkout these tests run from (board/, systemd/, docs/).
-let repoRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }   // …/Tests/LecternApplianceTests/X.swift
-    return url.path
-}()
+var repoRoot: String { Repository.root }
 
 func repoFile(_ relative: String) throws -> String {
     let path = repoRoot + "/" + relative

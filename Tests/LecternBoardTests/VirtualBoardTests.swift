@@ -18,8 +18,7 @@ final class VirtualBoardTests: XCTestCase {
     final class Board {
         let dir: String
         let port: Int
-        let repo = FileManager.default.currentDirectoryPath
-        var vboard: String { repo + "/board/vboard/vboard" }
+        var vboard: String { Repository.path("board/vboard/vboard") }
 
         init(device: String, width: Int, height: Int, lecterndArgs: [String] = [], waitForService: Bool = true) throws {
             dir = Fixtures.tempDir("vboard-\(device)")
@@ -54,15 +53,13 @@ final class VirtualBoardTests: XCTestCase {
 
         /// Polls until the service in the guest says hello (or its log shows it gave up).
         func waitUntilServing(timeout: Double = 120) throws {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2) { c.close(); return }
-                if FileManager.default.fileExists(atPath: dir + "/guest.exit") {
-                    throw Fixtures.ToolError(description: "lecternd exited in the guest: \(log)")
-                }
-                _ = Fixtures.wait(seconds: 0.25)
+            var exited = false
+            try eventually("lecternd in the guest to answer; log: \(log)", timeout: timeout, interval: 0.25) {
+                if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2) { c.close(); return true }
+                exited = FileManager.default.fileExists(atPath: dir + "/guest.exit")
+                return exited
             }
-            throw Fixtures.ToolError(description: "lecternd did not answer within \(timeout) s: \(log)")
+            if exited { throw Fixtures.ToolError(description: "lecternd exited in the guest: \(log)") }
         }
 
         var log: String { (try? String(contentsOfFile: dir + "/guest.log", encoding: .utf8)) ?? "" }
@@ -87,16 +84,17 @@ final class VirtualBoardTests: XCTestCase {
 
         /// Polls the scanout until `check` holds (a present lands at the next flip).
         func waitForScreen(timeout: Double = 30, _ what: String, _ check: (Frame) -> Bool) throws -> Frame {
-            let deadline = Date().addingTimeInterval(timeout)
             var last: Frame?
-            while Date() < deadline {
-                let f = try screendump()
-                if check(f) { return f }
-                last = f
-                _ = Fixtures.wait(seconds: 0.2)
+            do {
+                try eventually("the screen to show \(what) (last frame: \(dir)/failed.png); log: \(log)", timeout: timeout, interval: 0.2) {
+                    last = try screendump()
+                    return check(last!)
+                }
+            } catch {
+                if let last { try? PNG.write(last, to: dir + "/failed.png") }
+                throw error
             }
-            if let last { try? PNG.write(last, to: dir + "/failed.png") }
-            throw Fixtures.ToolError(description: "the screen never showed \(what) (last frame: \(dir)/failed.png); log: \(log)")
+            return last!
         }
     }
 

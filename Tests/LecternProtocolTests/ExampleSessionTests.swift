@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LecternProtocol
+import LecternTestSupport
 
 /// Builds the worked example of docs/protocol.md ("Worked example") with the real
 /// encoder and checks that the document contains exactly these bytes.
@@ -92,13 +93,8 @@ enum ExampleSession {
 
 final class ExampleSessionTests: XCTestCase {
     func docURL() -> URL? {
-        var dir = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("docs/protocol.md")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
+        let path = Repository.path("docs/protocol.md")
+        return FileManager.default.fileExists(atPath: path) ? URL(fileURLWithPath: path) : nil
     }
 
     func testDocumentedExampleMatchesTheEncoder() throws {
@@ -199,12 +195,7 @@ enum ErrorTable {
 
 final class DocumentationTests: XCTestCase {
     func doc() throws -> String {
-        var dir = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("docs/protocol.md")
-            if let s = try? String(contentsOf: candidate, encoding: .utf8) { return s }
-            dir = dir.deletingLastPathComponent()
-        }
+        if let s = try? String(contentsOfFile: Repository.path("docs/protocol.md"), encoding: .utf8) { return s }
         throw XCTSkip("docs/protocol.md not found")
     }
 

@@ -100,12 +100,10 @@ final class ApplianceServiceTests: XCTestCase {
         // The state is saved right after each change, off the event loop (a page turn does
         // not wait for the disk): poll the file until it has the unblanked page 3.
         let statePath = s.dir + "/data/state.json"
-        let deadline = Date().addingTimeInterval(10)
         var saved = ""
-        while Date() < deadline {
+        try eventually("state.json with the unblanked page 3: \(saved)", timeout: 10) {
             saved = (try? String(contentsOfFile: statePath, encoding: .utf8)) ?? ""
-            if saved.contains("\"page\":3"), saved.contains("\"blank\":\"none\""), saved.contains("resumeToken") { break }
-            Fixtures.wait(seconds: 0.02)
+            return saved.contains("\"page\":3") && saved.contains("\"blank\":\"none\"") && saved.contains("resumeToken")
         }
         XCTAssertTrue(saved.contains("\"page\":3"), saved)
 
@@ -154,13 +152,15 @@ final class ApplianceServiceTests: XCTestCase {
         env.removeValue(forKey: "WATCHDOG_PID")
         let (p, _) = try s.start(environment: env)
         var messages: [String] = []
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, messages.filter({ $0.contains("WATCHDOG=1") }).count < 3 {
+        // Each check waits on the socket itself (no pause between checks).
+        try eventually("three WATCHDOG=1 keep-alives: \(messages)", timeout: 20, interval: 0) {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 1000) > 0 else { continue }
-            var buf = [UInt8](repeating: 0, count: 4096)
-            let n = recv(fd, &buf, buf.count, 0)
-            if n > 0 { messages.append(String(decoding: buf[0..<n], as: UTF8.self)) }
+            if poll(&pfd, 1, 1000) > 0 {
+                var buf = [UInt8](repeating: 0, count: 4096)
+                let n = recv(fd, &buf, buf.count, 0)
+                if n > 0 { messages.append(String(decoding: buf[0..<n], as: UTF8.self)) }
+            }
+            return messages.filter { $0.contains("WATCHDOG=1") }.count >= 3
         }
         XCTAssertTrue(messages.first?.contains("READY=1") == true, "\(messages)")
         XCTAssertGreaterThanOrEqual(messages.filter { $0.contains("WATCHDOG=1") }.count, 3, "\(messages)")

@@ -9,37 +9,37 @@ import XCTest
 
 final class AuthOverTCPTests: XCTestCase {
     func testWrongPasscodeIsOneClearErrorAndTheConnectionStays() throws {
-        let h = try Harness()
+        let h = try ServiceHarness()
         let c = try h.connect()
         XCTAssertServerError(.wrongPasscode, try c.register(name: "Eve", role: .presenter, passcode: "guess-guess"))
         XCTAssertTrue(c.isOpen)
-        try c.register(name: "Eve", role: .presenter, passcode: Harness.presenterPass)   // a retry with the right one works
+        try c.register(name: "Eve", role: .presenter, passcode: ServiceHarness.presenterPass)   // a retry with the right one works
         XCTAssertNotEqual(c.deviceID, 0xFF)
         // A presenter passcode does not make a moderator.
         let m = try h.connect()
-        XCTAssertServerError(.wrongPasscode, try m.register(name: "Eve2", role: .moderator, passcode: Harness.presenterPass))
+        XCTAssertServerError(.wrongPasscode, try m.register(name: "Eve2", role: .moderator, passcode: ServiceHarness.presenterPass))
     }
 
     func testFailuresAreThrottledPerAddress() throws {
-        let h = try Harness()
+        let h = try ServiceHarness()
         let c = try h.connect()
         for _ in 0..<5 {
             XCTAssertServerError(.wrongPasscode, try c.register(name: "Eve", role: .presenter, passcode: "wrong-wrong"))
         }
         // The sixth attempt waits, even with the right passcode, even on a new connection.
-        XCTAssertServerError(.tooManyAttempts, try c.register(name: "Eve", role: .presenter, passcode: Harness.presenterPass))
+        XCTAssertServerError(.tooManyAttempts, try c.register(name: "Eve", role: .presenter, passcode: ServiceHarness.presenterPass))
         let d = try h.connect()
-        XCTAssertServerError(.tooManyAttempts, try d.register(name: "Eve", role: .presenter, passcode: Harness.presenterPass))
+        XCTAssertServerError(.tooManyAttempts, try d.register(name: "Eve", role: .presenter, passcode: ServiceHarness.presenterPass))
         // The moderator role is throttled separately, so a presenter brute force can't lock the moderator out.
         let m = try h.connect()
-        try m.register(name: "Mod", role: .moderator, passcode: Harness.moderatorPass)
+        try m.register(name: "Mod", role: .moderator, passcode: ServiceHarness.moderatorPass)
     }
 
     func testAReplayedRegisterFails() throws {
-        let h = try Harness()
+        let h = try ServiceHarness()
         let first = try h.connect()
         let params = try XCTUnwrap(first.hello.presenter)
-        let proof = RegisterProof.compute(passcode: Harness.presenterPass, parameters: params, challenge: first.hello.challenge,
+        let proof = RegisterProof.compute(passcode: ServiceHarness.presenterPass, parameters: params, challenge: first.hello.challenge,
                                           role: .presenter, name: "Alice", resumeToken: nil)
         let captured = Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "Alice"))
             .encode(tag: 7, deviceID: 0xFF)
@@ -59,10 +59,10 @@ final class AuthOverTCPTests: XCTestCase {
         // read). With full clients, one test thread decoded ~32,000 snapshots of up to 254
         // devices and could fall behind the keep-alive on a loaded machine; the room's rule
         // is the same either way. Silent sockets need a keep-alive longer than the test.
-        let h = try Harness { $0.keepaliveTimeout = 300 }
+        let h = try ServiceHarness { $0.keepaliveTimeout = 300 }
         let watcher = try h.presenter("watcher")
         let params = try XCTUnwrap(watcher.hello.presenter)
-        let key = PasscodeHash.deriveKey(passcode: Harness.presenterPass, salt: params.salt, rounds: params.rounds)
+        let key = PasscodeHash.deriveKey(passcode: ServiceHarness.presenterPass, salt: params.salt, rounds: params.rounds)
         var devices: [RawDevice] = []
         for i in 2...254 { devices.append(try RawDevice(port: h.port, name: "device \(i)", key: key)) }
         let ids = [watcher.deviceID] + devices.map(\.id)
@@ -87,7 +87,7 @@ final class GraceOverTCPTests: XCTestCase {
     func testADroppedHolderResumesWithinTheGracePeriodAndNotAfter() throws {
         // Long enough that the checks made while A is away (a screenshot, a render, a
         // passcode derivation) fit in it on a loaded machine.
-        let h = try Harness(floor: .open) { $0.gracePeriod = 6 }
+        let h = try ServiceHarness(floor: .open) { $0.gracePeriod = 6 }
         let watcher = try h.presenter("Watcher")
         var a = try h.presenter("A")
         _ = try a.requestFloor()
@@ -104,7 +104,7 @@ final class GraceOverTCPTests: XCTestCase {
         XCTAssertEqual(PixelCompare.differingPixels(try PNG.decode(watcher.screenshot()), try h.expectedFrame(pdf: pdf, page: 2)), 0, "pixels differ")
 
         a = try h.connect()
-        let ok = try a.register(name: "A", role: .presenter, passcode: Harness.presenterPass, resumeToken: token)
+        let ok = try a.register(name: "A", role: .presenter, passcode: ServiceHarness.presenterPass, resumeToken: token)
         XCTAssertTrue(ok.resumed); XCTAssertTrue(ok.floorRestored)
         XCTAssertEqual(ok.deviceID, id)
         try a.control(.next)   // still the holder, still its deck
@@ -119,7 +119,7 @@ final class GraceOverTCPTests: XCTestCase {
         let idleFrame = try h.service.stage.compositor.frame(for: .idle)
         XCTAssertEqual(PixelCompare.differingPixels(idle, idleFrame), 0, "pixels differ")
         let late = try h.connect()
-        let lateOK = try late.register(name: "A", role: .presenter, passcode: Harness.presenterPass, resumeToken: token2)
+        let lateOK = try late.register(name: "A", role: .presenter, passcode: ServiceHarness.presenterPass, resumeToken: token2)
         XCTAssertFalse(lateOK.floorRestored)
         XCTAssertFalse(lateOK.resumed)
     }

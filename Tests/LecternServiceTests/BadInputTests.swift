@@ -10,8 +10,8 @@ import XCTest
 /// Garbage on the wire gets its error, the sender is dropped where the protocol says so,
 /// and nobody else notices: another client keeps working and the screen doesn't change.
 final class BadInputTests: XCTestCase {
-    func setUpRoom() throws -> (Harness, LecternConnection, Frame) {
-        let h = try Harness(floor: .open) { $0.keepaliveTimeout = 3 }
+    func setUpRoom() throws -> (ServiceHarness, LecternConnection, Frame) {
+        let h = try ServiceHarness(floor: .open) { $0.keepaliveTimeout = 3 }
         let a = try h.presenter("A")
         _ = try a.requestFloor()
         let pdf = try Fixtures.numberedDeck(count: 3, in: Fixtures.tempDir("bad"))
@@ -30,16 +30,19 @@ final class BadInputTests: XCTestCase {
     func errorsUntilClosed(_ sock: RawSocket, timeout: Double) -> (errors: [LecternError], closed: Bool) {
         var decoder = FrameDecoder()
         var errors: [LecternError] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            guard let chunk = sock.receive(timeout: deadline.timeIntervalSinceNow) else { break }
-            if chunk.isEmpty { return (errors, true) }
+        // Each check waits on the socket itself (no pause between checks); a time-out is
+        // reported by the caller's assertion on `closed`.
+        var closed = false
+        try? eventually("the service to close the connection", timeout: timeout, interval: 0) {
+            guard let chunk = sock.receive(timeout: 0.25) else { return false }
+            if chunk.isEmpty { closed = true; return true }
             decoder.feed(chunk)
             while let f = try? decoder.next() {
                 if let m = try? Message.decode(f, sentBy: .server), let e = m.error { errors.append(e) }
             }
+            return false
         }
-        return (errors, false)
+        return (errors, closed)
     }
 
     func testRandomBytes() throws {

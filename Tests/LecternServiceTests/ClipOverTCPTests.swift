@@ -13,17 +13,16 @@ final class ClipOverTCPTests: XCTestCase {
     func isRed(_ c: RGB) -> Bool { c.r > 200 && c.g < 70 && c.b < 70 }
 
     func waitForScreen(_ conn: LecternConnection, _ what: String, timeout: Double = 15, _ check: (Frame) -> Bool) throws -> Frame {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let f = try PNG.decode(conn.screenshot())
-            if check(f) { return f }
-            Fixtures.wait(seconds: 0.05)
+        var shown: Frame?
+        try eventually("the screen to show \(what)", timeout: timeout, interval: 0.05) {
+            shown = try PNG.decode(conn.screenshot())
+            return check(shown!)
         }
-        throw Fixtures.ToolError(description: "the screen never showed \(what)")
+        return shown!
     }
 
     func testPlayPauseSeekStopAndTheSlideComesBack() throws {
-        let h = try Harness(floor: .open)
+        let h = try ServiceHarness(floor: .open)
         let a = try h.presenter("A")
         _ = try a.requestFloor()
         let dir = Fixtures.tempDir("clips")
@@ -73,7 +72,7 @@ final class ClipOverTCPTests: XCTestCase {
     }
 
     func testAClipThatCantPlayIsRefusedAtUpload() throws {
-        let h = try Harness()
+        let h = try ServiceHarness()
         let a = try h.presenter("A")
         let dir = Fixtures.tempDir("badclip")
         // An MP4 with audio only: refused, saying why.

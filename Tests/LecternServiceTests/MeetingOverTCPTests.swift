@@ -12,7 +12,7 @@ final class MeetingOverTCPTests: XCTestCase {
     func deck(_ pages: Int = 5) throws -> String { try Fixtures.numberedDeck(count: pages, in: Fixtures.tempDir("deck")) }
 
     func testAModeratedMeeting() throws {
-        let h = try Harness(floor: .moderated)
+        let h = try ServiceHarness(floor: .moderated)
         let mod = try h.moderator()
         let alice = try h.presenter("Alice"), bob = try h.presenter("Bob")
         XCTAssertEqual(try alice.requestFloor(), .queued(position: 1))
@@ -80,7 +80,7 @@ final class MeetingOverTCPTests: XCTestCase {
     }
 
     func testOpenModeNewestRequestWins() throws {
-        let h = try Harness(floor: .open)
+        let h = try ServiceHarness(floor: .open)
         let a = try h.presenter("A"), b = try h.presenter("B")
         XCTAssertEqual(try a.requestFloor(), .holder)
         let pdf = try deck(3)
@@ -96,7 +96,7 @@ final class MeetingOverTCPTests: XCTestCase {
     }
 
     func testDoNotDisturbRefusesRequestsPolitely() throws {
-        let h = try Harness(floor: .moderated)
+        let h = try ServiceHarness(floor: .moderated)
         let mod = try h.moderator(), a = try h.presenter("A")
         try mod.moderate(.dndOn, target: 0)
         XCTAssertServerError(.doNotDisturb, try a.requestFloor())
@@ -107,7 +107,7 @@ final class MeetingOverTCPTests: XCTestCase {
     }
 
     func testHandOverAndTakeBack() throws {
-        let h = try Harness(floor: .open)
+        let h = try ServiceHarness(floor: .open)
         let a = try h.presenter("A"), b = try h.presenter("B")
         _ = try a.requestFloor()
         try a.control(.handOver(to: b.deviceID))

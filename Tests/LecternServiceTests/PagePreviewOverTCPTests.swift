@@ -11,7 +11,7 @@ import XCTest
 /// small, without showing it — the web remote's "next slide".
 final class PagePreviewOverTCPTests: XCTestCase {
     func testAPreviewIsThePipelinesPageAtTheAskedSizeAndLeavesTheScreenAlone() throws {
-        let h = try Harness(floor: .open)
+        let h = try ServiceHarness(floor: .open)
         let a = try h.presenter("A")
         // 4:3 pages with numbered quadrants: on a 16:9 output they have bars, and so do previews.
         let pdf = try Fixtures.numberedDeck(count: 3, in: Fixtures.tempDir("preview"))
@@ -50,7 +50,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
     /// screenshot-request with a size: the output's frame, scaled (the web remote's live
     /// picture on a phone); without one, the frame exactly, as before.
     func testASmallScreenshotIsTheOutputScaledDown() throws {
-        let h = try Harness(floor: .open)
+        let h = try ServiceHarness(floor: .open)
         let a = try h.presenter("A")
         _ = try a.requestFloor()
         let pdf = try Fixtures.numberedDeck(count: 3, in: Fixtures.tempDir("small-shot"))
@@ -76,7 +76,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
     }
 
     func testPreviewsAreForThoseWhoMayPresentTheFile() throws {
-        let h = try Harness(floor: .moderated)
+        let h = try ServiceHarness(floor: .moderated)
         let mod = try h.moderator()
         let alice = try h.presenter("Alice"), bob = try h.presenter("Bob")
         let dir = Fixtures.tempDir("preview-rules")
@@ -106,7 +106,7 @@ final class PagePreviewOverTCPTests: XCTestCase {
 
     /// A clip holds the stage while it plays; previews don't wait for it.
     func testPreviewsAnswerWhileAClipPlays() throws {
-        let h = try Harness(floor: .open)
+        let h = try ServiceHarness(floor: .open)
         let a = try h.presenter("A")
         _ = try a.requestFloor()
         let dir = Fixtures.tempDir("preview-clip")

@@ -33,7 +33,7 @@ final class UploadOverTCPTests: XCTestCase {
     }
 
     func testAnInterruptedUploadResumesFromTheLastStoredByte() throws {
-        let h = try Harness()
+        let h = try ServiceHarness()
         let path = try bigPDF(megabytes: 6)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let first = try h.presenter("A")
@@ -69,7 +69,7 @@ final class UploadOverTCPTests: XCTestCase {
     }
 
     func testACorruptedUploadIsRejectedByItsHash() throws {
-        let h = try Harness()
+        let h = try ServiceHarness()
         let c = try h.presenter("A")
         let path = try Fixtures.numberedDeck(count: 2, in: Fixtures.tempDir("c"))
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -85,7 +85,7 @@ final class UploadOverTCPTests: XCTestCase {
     }
 
     func testSizeLimitAndQuotaSayWhich() throws {
-        let h = try Harness { $0.maxUploadMB = 2; $0.diskQuotaMB = 3 }
+        let h = try ServiceHarness { $0.maxUploadMB = 2; $0.diskQuotaMB = 3 }
         let c = try h.presenter("A")
         let tooBig = try Data(contentsOf: URL(fileURLWithPath: try bigPDF(megabytes: 2.5)))
         do {
@@ -108,7 +108,7 @@ final class UploadOverTCPTests: XCTestCase {
     }
 
     func testNonPDFUploadIsRefusedWithAReason() throws {
-        let h = try Harness()
+        let h = try ServiceHarness()
         let c = try h.presenter("A")
         let dir = Fixtures.tempDir("np")
         let path = dir + "/notes.pdf"

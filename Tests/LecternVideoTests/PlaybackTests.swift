@@ -1,12 +1,11 @@
-import Dispatch
 import Foundation
 import LecternCore
 import LecternTestSupport
 import LecternVideo
 import XCTest
 
-/// Playing on an output: the right frame at the right refresh, bars exact, pause, seek,
-/// stop, loop, damaged files, memory.
+/// Playing on an output: the right frame at the right refresh, bars exact, damaged files,
+/// memory. (Pause, seek, stop and loop: PlaybackControlTests.)
 final class PlaybackTests: XCTestCase {
     let mode = DisplayMode.fullHD
 
@@ -141,136 +140,6 @@ final class PlaybackTests: XCTestCase {
     func testRotatedClipIsTurned() throws {
         try checkGeometry(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.4, rotateTag: 90),
                           expect: PixelRect(x: 555, y: 0, width: 810, height: 1080))
-    }
-
-    // MARK: controls
-
-    /// Runs a real-time play on another thread; returns a way to wait for its result.
-    func playInBackground(_ path: String, control: PlaybackControl) throws -> (TestOutput, () -> PlaybackResult?) {
-        let d = try ClipDecoder(path: path)
-        let out = TestOutput(mode: mode)
-        let rect = Fit.rect(for: d.info.shape, width: mode.width, height: mode.height)
-        out.reader = { Reader.number($0, rect: rect) }
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        Thread.detachNewThread {
-            box.result = ClipPlayback.play(d, on: out, control: control)
-            d.close()
-            done.signal()
-        }
-        return (out, { done.wait(timeout: .now() + 15) == .success ? box.result : nil })
-    }
-
-    final class ResultBox: @unchecked Sendable { var result: PlaybackResult? }
-
-    func waitFor(_ what: String, timeout: Double = 3, _ condition: () -> Bool) {
-        let end = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > end { return XCTFail("timed out waiting for \(what)") }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
-
-    func testPauseHoldsTheFrameAndResumeGoesOn() throws {
-        let spec = ClipSpec(width: 640, height: 480, fps: 30, seconds: 2)
-        let control = PlaybackControl()
-        let (out, finish) = try playInBackground(Clips.make(spec), control: control)
-        waitFor("frames") { out.presentCount >= 15 }
-        control.pause()
-        waitFor("pause") { control.status.state == .paused }
-        let held = out.presentCount
-        let number = try XCTUnwrap(out.shown.last?.number)
-        XCTAssertEqual(control.status.position, Double(number) / 30, accuracy: 0.001)
-        Thread.sleep(forTimeInterval: 0.4)
-        XCTAssertEqual(out.presentCount, held, "presented while paused")
-        XCTAssertEqual(Reader.number(out.readBack(), rect: PixelRect(x: 240, y: 0, width: 1440, height: 1080)), number)
-        control.resume()
-        let result = try XCTUnwrap(finish())
-        XCTAssertEqual(result.end, .ended)
-        let numbers = out.shown.compactMap { $0.number }
-        XCTAssertEqual(numbers.count, out.shown.count)
-        // Nothing skipped across the pause: the frame after the held one came next, on time.
-        let i = try XCTUnwrap(numbers.firstIndex(of: number))
-        XCTAssertEqual(numbers[i + 1], number + 1)
-        let gap = out.shown[i + 1].time - out.shown[i].time
-        XCTAssertTrue(gap > 0.4 && gap < 2, "held for \(gap) s")
-        // Played to the end: every frame shown or (a stall of the machine) dropped.
-        XCTAssertEqual(result.status.presented + result.status.dropped, spec.frameCount)
-        XCTAssertEqual(result.status.state, .stopped)
-    }
-
-    func testSeekWhilePlayingAndWhilePaused() throws {
-        // Long enough after the seek to 2 s to be still playing when it is paused.
-        let spec = ClipSpec(width: 640, height: 480, fps: 30, seconds: 6)
-        let control = PlaybackControl()
-        let (out, finish) = try playInBackground(Clips.make(spec), control: control)
-        waitFor("frames") { out.presentCount >= 5 }
-        control.seek(to: 2.0)
-        waitFor("the seek") { (out.shown.last?.number ?? 0) >= 60 }
-        let numbers = out.shown.compactMap { $0.number }
-        let jump = try XCTUnwrap(numbers.firstIndex { $0 >= 40 })
-        XCTAssertEqual(numbers[jump], 60, "seek to 2.0 s at 30 fps lands on frame 60: \(numbers)")
-        XCTAssertLessThan(numbers[jump - 1], 30)
-
-        control.pause()
-        waitFor("pause") { control.status.state == .paused }
-        let before = out.presentCount
-        control.seek(to: 1.0)
-        waitFor("the frame sought to") { out.presentCount == before + 1 }
-        XCTAssertEqual(out.shown.last?.number, 30)
-        Thread.sleep(forTimeInterval: 0.2)
-        XCTAssertEqual(out.presentCount, before + 1, "still paused after the seek")
-        XCTAssertEqual(control.status.state, .paused)
-        XCTAssertEqual(control.status.position, 1.0, accuracy: 0.001)
-        control.resume()
-        waitFor("playing again") { (out.shown.last?.number ?? 0) >= 33 }
-        // On from the frame sought to: the first after the resume is the next one (it anchors
-        // the timeline, so it is never dropped); the ones after it go forward.
-        let after = out.shown.compactMap { $0.number }
-        let resumed = Array(after[try XCTUnwrap(after.lastIndex(of: 30))...])
-        XCTAssertEqual(Array(resumed.prefix(2)), [30, 31], "\(resumed)")
-        XCTAssertEqual(resumed, resumed.sorted(), "\(resumed)")
-        control.stop()
-        let result = try XCTUnwrap(finish())
-        XCTAssertEqual(result.end, .stopped)
-    }
-
-    func testStopEndsPromptly() throws {
-        let control = PlaybackControl()
-        // One frame a second: a stop that waited for the next frame would take about 1 s; a
-        // prompt one is far below half of that even on a loaded machine.
-        let (out, finish) = try playInBackground(Clips.make(ClipSpec(width: 640, height: 480, fps: 1, seconds: 6, gop: 1)),
-                                                 control: control)
-        waitFor("frames") { out.presentCount >= 1 }
-        let t0 = Date()
-        control.stop()
-        let result = try XCTUnwrap(finish())
-        XCTAssertEqual(result.end, .stopped)
-        XCTAssertLessThan(Date().timeIntervalSince(t0), 0.5, "a frame is due every second; stop must not wait for it")
-        XCTAssertLessThan(out.presentCount, 3)
-    }
-
-    func testLoopStartsAgainOnTime() throws {
-        let spec = ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.6, gop: 5)
-        let clock = VirtualClock()
-        let control = PlaybackControl()
-        let n = spec.frameCount
-        let d = try ClipDecoder(path: Clips.make(spec))
-        defer { d.close() }
-        let out = TestOutput(mode: mode, clock: clock)
-        let rect = Fit.rect(for: d.info.shape, width: 1920, height: 1080)
-        out.reader = { Reader.number($0, rect: rect) }
-        out.inspect = { _ in if out.presentCount + 1 >= 2 * n + 5 { control.stop() } }
-        let result = ClipPlayback.play(d, on: out, loop: true, control: control, clock: clock)
-        XCTAssertEqual(result.end, .stopped)
-        let shown = out.shown
-        XCTAssertEqual(shown.map { $0.number }, (0..<(2 * n + 5)).map { $0 % n })
-        // Continuous time across the loop: shown k frames in is at k / 25 s.
-        for (k, s) in shown.enumerated() {
-            XCTAssertEqual(s.time - shown[0].time, Double(k) / 25, accuracy: mode.frameInterval / 2 + 1e-6, "frame \(k)")
-        }
-        XCTAssertEqual(result.status.dropped, 0)
-        XCTAssertTrue(result.status.loop)
     }
 
     // MARK: damaged files

@@ -145,14 +145,65 @@ enum Reader {
     }
 }
 
-/// A virtual monotonic clock: sleeping moves it on, and so does a `TestOutput` present
-/// (to the next refresh). Lets whole plays run as fast as the CPU goes.
+/// A virtual monotonic clock. Free-running (the default): sleeping moves it on, and so does
+/// a `TestOutput` present (to the next refresh), so whole plays run as fast as the CPU goes.
+/// Stepped: a sleep blocks until the test moves the clock on (`run`, `pass`), so a play on
+/// another thread goes exactly as far in virtual time as the test lets it, and a test can
+/// let seconds pass (paused, say) without waiting for them.
 final class VirtualClock: PlaybackClock, @unchecked Sendable {
-    private let lock = NSLock()
+    private let cond = NSCondition()
     private var t: Double
-    init(start: Double = 1000) { t = start }
-    func now() -> Double { lock.lock(); defer { lock.unlock() }; return t }
-    func sleep(until deadline: Double) { lock.lock(); t = max(t, deadline); lock.unlock() }
+    let stepped: Bool
+    /// The deadline the player sleeps until (stepped), nil while it isn't sleeping.
+    private var sleeper: Double?
+
+    init(start: Double = 1000, stepped: Bool = false) { t = start; self.stepped = stepped }
+
+    func now() -> Double { cond.lock(); defer { cond.unlock() }; return t }
+
+    func sleep(until deadline: Double) {
+        cond.lock(); defer { cond.unlock() }
+        guard stepped else { t = max(t, deadline); return }
+        guard deadline > t else { return }
+        sleeper = deadline
+        cond.broadcast()
+        while t < deadline { cond.wait() }
+    }
+
+    /// Moves time on to `time` (never back), waking a sleeper whose deadline that reaches.
+    func advance(to time: Double) {
+        cond.lock()
+        t = max(t, time)
+        if let s = sleeper, s <= t { sleeper = nil }
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// Stepped: lets the player run, each time it sleeps moving the clock on to its deadline,
+    /// until `done` holds (checked while it sleeps or doesn't need the clock: paused,
+    /// finished). Fails naming `what` if the player neither sleeps nor gets there. `done`
+    /// is called with the clock locked: it must not read the clock.
+    func run(_ what: String, timeout: Double = 20, until done: () -> Bool) throws {
+        precondition(stepped, "a free-running clock needs no driving")
+        while true {
+            var wake: Double?
+            try eventually("\(what) (the player, on the virtual clock at \(t), sleeps until \(sleeper.map { "\($0)" } ?? "nothing"))",
+                           timeout: timeout, on: cond, interval: 0.002) {
+                if done() { return true }
+                wake = sleeper
+                return wake != nil
+            }
+            guard let wake else { return }
+            advance(to: wake)
+        }
+    }
+
+    /// Stepped: `seconds` of virtual time pass, a refresh (`step`) at a time, as they would on
+    /// a display; a player that slept meanwhile is woken at each step its deadline reaches.
+    func pass(_ seconds: Double, step: Double) {
+        let end = now() + seconds
+        while now() < end { advance(to: min(end, now() + step)) }
+    }
 }
 
 /// An in-memory output with double buffering, like the virtual display: a present draws

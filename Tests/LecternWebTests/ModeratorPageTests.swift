@@ -15,7 +15,7 @@ final class ModeratorPageTests: XCTestCase {
     /// presenter's page says it has the floor. The presenter's page uses the JavaScript
     /// PBKDF2 (as a phone on plain http:// does).
     func testAModeratorPageGrantsTheFloorToAPresenterPage() throws {
-        let h = try WebHarness(floor: .moderated)
+        let h = try ServiceHarness.web(floor: .moderated)
         let mod = try h.browser(width: 1366, height: 768)
         try h.joinAndWait(mod, name: "Chair", role: .moderator)
         XCTAssertTrue(try mod.displayed(XCTUnwrap(mod.find("#mod-card"))))

@@ -12,7 +12,7 @@ import XCTest
 final class PageSessionTests: XCTestCase {
     /// A wrong passcode, and other refusals, in the service's words.
     func testAWrongPasscodeShowsItsMessage() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         let b = try h.browser(width: 360, height: 740)
         try h.join(b, name: "Dana", passcode: "not the passcode")
         try b.poll("the message") { try b.text("#login-error") == "Wrong passcode." }
@@ -26,7 +26,7 @@ final class PageSessionTests: XCTestCase {
     }
 
     func testTheServicesErrorsAreShownInWords() throws {
-        let h = try WebHarness(floor: .open) { $0.maxUploadMB = 1; $0.maxClients = 2 }
+        let h = try ServiceHarness.web(floor: .open) { $0.maxUploadMB = 1; $0.maxClients = 2 }
         let b = try h.browser()
         try h.joinAndWait(b, name: "Eve")
         let toast = { try b.execute("return document.getElementById('toast').textContent") as? String ?? "" }
@@ -39,7 +39,7 @@ final class PageSessionTests: XCTestCase {
         XCTAssertNotEqual(colours.first, colours.dropFirst().first, "the toast's text must be readable on its background")
         // Someone else has it.
         let other = try h.connect()
-        try other.register(name: "Finn", role: .presenter, passcode: WebHarness.presenterPass)
+        try other.register(name: "Finn", role: .presenter, passcode: ServiceHarness.presenterPass)
         _ = try other.requestFloor()
         try b.poll("the floor status") { try b.text("#floor-status") == "Finn has the floor." }
         try b.click("#next")
@@ -69,7 +69,7 @@ final class PageSessionTests: XCTestCase {
     /// A reload of the page comes back into the room as the same device, floor and all
     /// (the key and the resume token are kept for the tab in sessionStorage).
     func testAReloadResumesTheSession() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         let b = try h.browser()
         try h.joinAndWait(b, name: "Hana")
         try b.click("#floor-request")

@@ -12,7 +12,7 @@ final class PhoneLayoutTests: XCTestCase {
     /// 360 px wide: nothing scrolls sideways, on the form, the presenter's and the
     /// moderator's page, with long names. Screenshots at phone and laptop size for people.
     func testThePhoneLayoutHasNoHorizontalScroll() throws {
-        let h = try WebHarness(floor: .moderated)
+        let h = try ServiceHarness.web(floor: .moderated)
         let pdf = try Fixtures.numberedDeck(count: 12, in: h.dir, name: "A rather long file name for the quarterly planning review 2025.pdf")
         let phone = try h.browser(width: 360, height: 740)
         XCTAssertEqual(try phone.execute("return window.innerWidth") as? Int, 360)
@@ -21,7 +21,7 @@ final class PhoneLayoutTests: XCTestCase {
 
         try h.joinAndWait(phone, name: "Maximilian's very long device name (iPhone)", role: .moderator)
         let presenter = try h.connect()
-        try presenter.register(name: "Ana", role: .presenter, passcode: WebHarness.presenterPass)
+        try presenter.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
         _ = try presenter.requestFloor()
         try phone.type(try XCTUnwrap(phone.find("#file-input")), pdf)
         try phone.click("#file-list button[data-action=present]", timeout: 30)

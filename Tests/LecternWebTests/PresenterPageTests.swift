@@ -13,7 +13,7 @@ final class PresenterPageTests: XCTestCase {
     /// Log in, upload a PDF, present it, press next (a click and keys): the service's output
     /// shows the pages, pixel for pixel.
     func testAPresenterUploadsPresentsAndTurnsPages() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         let pdf = try Fixtures.numberedDeck(count: 3, in: h.dir, name: "quarterly review.pdf")
         let b = try h.browser(width: 1366, height: 768)
         try shoot(b, "login", width: 1366, height: 768)
@@ -94,7 +94,7 @@ final class PresenterPageTests: XCTestCase {
     /// the position bar moving, pause, seek by the bar, resume, stop. Then a deck turned by
     /// swiping the picture, and the floor released.
     func testClipsSwipeAndReleaseFromTheBrowser() throws {
-        let h = try WebHarness(floor: .open)
+        let h = try ServiceHarness.web(floor: .open)
         // Long enough to be still playing at every step below on a slow machine (it is stopped
         // by hand at the end).
         let clip = try Fixtures.clip(in: h.dir, color: "red", seconds: 30, name: "intro.mp4")
@@ -111,7 +111,7 @@ final class PresenterPageTests: XCTestCase {
         try b.click(play)
         try b.poll("the clip playing on the service") { try h.snapshot().screen.clip?.state == .playing }
         // On the output: the red clip in the 4:3 area, black bars beside it.
-        try h.poll("red on the output") {
+        try eventually("red on the output", timeout: 20) {
             let f = h.service.stage.screenshot(), c = f.pixel(x: 960, y: 540)
             return c.r > 200 && c.g < 70 && c.b < 70 && f.pixel(x: 100, y: 540) == .black
         }

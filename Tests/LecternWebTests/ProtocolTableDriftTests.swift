@@ -1,5 +1,6 @@
 import Foundation
 import LecternProtocol
+import LecternTestSupport
 import XCTest
 
 /// The web remote's protocol numbers (Sources/LecternService/Web/protocol.js) against the
@@ -17,8 +18,7 @@ final class ProtocolTableDriftTests: XCTestCase {
 
     static var protocolJS: String {
         get throws {
-            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Sources/LecternService/Web/protocol.js").path
+            let path = Repository.path("Sources/LecternService/Web/protocol.js")
             return try String(contentsOfFile: path, encoding: .utf8)
         }
     }
@@ -118,7 +118,7 @@ final class ProtocolTableDriftTests: XCTestCase {
     /// The same, against what the page runs: the module as Chromium loads it, including the
     /// lookups the code uses (C.registerOK, ERR.wrongPasscode) derived from the rows.
     func testTheLoadedModuleHasTheSwiftTables() throws {
-        let h = try WebHarness()
+        let h = try ServiceHarness.web()
         let b = try h.browser()
         let loaded = try b.execute("""
             const p = window.Lectern.protocol;

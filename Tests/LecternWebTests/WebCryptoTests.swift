@@ -13,7 +13,7 @@ final class WebCryptoTests: XCTestCase {
     /// The JavaScript SHA-256, HMAC and PBKDF2 (what a phone on plain http:// uses, where
     /// WebCrypto is missing) against the worked example of docs/protocol.md §16 and Swift.
     func testTheJavaScriptCryptoMatchesTheProtocolsWorkedExample() throws {
-        let h = try WebHarness()
+        let h = try ServiceHarness.web()
         let b = try h.browser()
         let result = try b.executeAsync("""
             const done = arguments[arguments.length - 1];

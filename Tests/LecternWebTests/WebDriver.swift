@@ -110,19 +110,18 @@ final class ChromeDriver {
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         // Ready when /status says so.
-        let deadline = Date().addingTimeInterval(30)
         var last = ""
-        while true {
+        let base = self.base, process = self.process
+        try eventually("chromedriver to be ready (\(last)); log: \(log)", timeout: 30, interval: 0.1) {
             do {
                 let r = try HTTP.send("GET", base + "/status", timeout: 2)
                 let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
-                if let value = json?["value"] as? [String: Any], value["ready"] as? Bool == true { break }
+                if let value = json?["value"] as? [String: Any], value["ready"] as? Bool == true { return true }
                 last = r.text
             } catch { last = "\(error)" }
-            guard process.isRunning else { throw WebDriverError("chromedriver exited (\(process.terminationStatus)); log: \(log)") }
-            guard Date() < deadline else { throw WebDriverError("chromedriver not ready after 30 s (\(last)); log: \(log)") }
-            Fixtures.wait(seconds: 0.1)
+            return !process.isRunning
         }
+        guard process.isRunning else { throw WebDriverError("chromedriver exited (\(process.terminationStatus)); log: \(log)") }
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)).map { String($0.suffix(4000)) } ?? "" }
@@ -312,15 +311,9 @@ final class WebSession {
         return try screenshot()
     }
 
-    /// Polls `condition` until it is true; throws (with `what`) at the deadline.
+    /// `eventually`, with the browser tests' usual time-out and interval (a browser is slow).
     func poll(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: Error?
-        while Date() < deadline {
-            do { if try condition() { return } } catch { last = error }
-            Fixtures.wait(seconds: 0.05)
-        }
-        throw WebDriverError("timed out after \(Int(timeout)) s waiting for \(what)\(last.map { " (last error: \($0))" } ?? "")")
+        try eventually(what, timeout: timeout, interval: 0.05, condition)
     }
 
     func close() throws {

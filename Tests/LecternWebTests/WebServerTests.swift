@@ -12,7 +12,7 @@ import XCTest
 /// nothing else, where they come from, its port and its config key.
 final class WebServerTests: XCTestCase {
     func testServesTheAppsFilesAndNothingElse() throws {
-        let h = try WebHarness(browsers: false)
+        let h = try ServiceHarness.web(browsers: false)
         let base = h.url
         let index = try HTTP.send("GET", base)
         XCTAssertEqual(index.status, 200)
@@ -55,8 +55,7 @@ final class WebServerTests: XCTestCase {
     /// The files come from the build's bundle here; an installed lecternd reads
     /// /usr/share/lectern/web (what the .deb installs); none at all gives a page that says so.
     func testWhereTheFilesComeFrom() throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/LecternService/Web").path
+        let source = Repository.path("Sources/LecternService/Web")
         let fromSource = WebAssets.load(directory: source)
         XCTAssertTrue(fromSource.isComplete)
         XCTAssertEqual(Set(fromSource.files.keys), Set((["index.html", "lectern.css"] + Self.modules).map { "/" + $0 }))
@@ -79,7 +78,7 @@ final class WebServerTests: XCTestCase {
     /// nothing from the internet, no bare names a bundler would resolve), and is reached
     /// from the entry module.
     func testEveryModuleIsServedAndReachedFromTheEntry() throws {
-        let h = try WebHarness(browsers: false)
+        let h = try ServiceHarness.web(browsers: false)
         let importPattern = try NSRegularExpression(pattern: #"^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]"#,
                                                     options: [.anchorsMatchLines])
         var reached: Set<String> = [], queue = ["lectern.js"]
@@ -100,23 +99,23 @@ final class WebServerTests: XCTestCase {
     }
 
     func testTheConfigTurnsItOff() throws {
-        let h = try WebHarness(browsers: false) { $0.httpPort = nil }
+        let h = try ServiceHarness.web(browsers: false) { $0.httpPort = nil }
         XCTAssertNil(h.service.httpPort)
         // The protocol still works over TCP.
         let c = try h.connect()
-        try c.register(name: "cli", role: .presenter, passcode: WebHarness.presenterPass)
+        try c.register(name: "cli", role: .presenter, passcode: ServiceHarness.presenterPass)
     }
 
     /// A taken port doesn't stop the service (the projector and the protocol work on); the
     /// web remote listens once the port is free.
     func testATakenPortIsTriedAgainUntilItIsFree() throws {
         let blocker = try Listener()
-        let h = try WebHarness(browsers: false) { $0.httpPort = blocker.port }
+        let h = try ServiceHarness.web(browsers: false) { $0.httpPort = blocker.port }
         XCTAssertNil(h.service.httpPort, "not listening while the port is taken")
         let c = try h.connect()
-        try c.register(name: "cli", role: .presenter, passcode: WebHarness.presenterPass)
+        try c.register(name: "cli", role: .presenter, passcode: ServiceHarness.presenterPass)
         blocker.close()
-        try h.poll("the web remote on its port", timeout: 3 * Double(Service.webRemoteRetrySeconds)) { h.service.httpPort == blocker.port }
+        try eventually("the web remote on its port", timeout: 3 * Double(Service.webRemoteRetrySeconds)) { h.service.httpPort == blocker.port }
         XCTAssertEqual(try HTTP.send("GET", h.url).status, 200)
     }
 

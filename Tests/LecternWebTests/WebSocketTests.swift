@@ -11,13 +11,13 @@ import XCTest
 /// messages, in any slicing, and a fatal error before the close.
 final class WebSocketTests: XCTestCase {
     func testTheWebSocketCarriesProtocolFramesInAnySlicing() throws {
-        let h = try WebHarness(browsers: false)
+        let h = try ServiceHarness.web(browsers: false)
         let ws = try WebSocketProbe(port: h.service.httpPort!)
         guard case .hello(let hello)? = try ws.nextMessage() else { return XCTFail("no hello first") }
         XCTAssertEqual(hello.room, "Room 4.12")
 
         // register split over two WebSocket messages; state-request and a ping in one.
-        let proof = RegisterProof.compute(passcode: WebHarness.presenterPass, parameters: hello.presenter!,
+        let proof = RegisterProof.compute(passcode: ServiceHarness.presenterPass, parameters: hello.presenter!,
                                           challenge: hello.challenge, role: .presenter, name: "probe", resumeToken: nil)
         let register = Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "probe"))
             .encode(tag: 1, deviceID: 0xFF)
@@ -43,11 +43,11 @@ final class WebSocketTests: XCTestCase {
         ws.sendFrame(opcode: 0x1, payload: Array("hello?".utf8))
         let close = try ws.nextControl(opcode: 0x8)
         XCTAssertEqual(close.prefix(2).map { $0 }, [0x03, 0xEB], "close code 1003")
-        try h.poll("the device to leave") { try h.device(named: "probe") == nil }
+        try eventually("the device to leave", timeout: 20) { try h.device(named: "probe") == nil }
     }
 
     func testAFatalProtocolErrorReachesTheBrowserBeforeTheClose() throws {
-        let h = try WebHarness(browsers: false)
+        let h = try ServiceHarness.web(browsers: false)
         let ws = try WebSocketProbe(port: h.service.httpPort!)
         _ = try ws.nextMessage()
         // A header claiming 4 GiB: frameTooLarge, then the connection closes.

@@ -8,35 +8,29 @@ import LecternRender
 import LecternTestSupport
 import XCTest
 
-/// A real service in this process — virtual display, protocol on any free TCP port, the
-/// web remote on any free HTTP port — and the browsers the test drives against it.
-final class WebHarness {
-    static let presenterPass = "presenter-pass-1"
-    static let moderatorPass = "moderator-pass-1"
-    let service: Service
-    let dir: String
-    let driver: ChromeDriver?
+/// What only the web tests need of the service harness: the web remote on, the room they
+/// know, and the browsers the test drives against it (chromedriver, one per harness).
+extension ServiceHarness {
+    static let webRoom = "Room 4.12"
 
-    init(floor: FloorMode = .open, browsers: Bool = true, tweak: (inout Config) -> Void = { _ in }) throws {
+    /// A service with the web remote on any free HTTP port, in "Room 4.12", and (with
+    /// `browsers`) a chromedriver to open browser windows with.
+    static func web(floor: FloorMode = .open, browsers: Bool = true,
+                    tweak: (inout Config) -> Void = { _ in }) throws -> ServiceHarness {
         // Browsers first: a missing chromium fails the test here, loudly, before anything runs.
-        driver = browsers ? try ChromeDriver() : nil
-        dir = Fixtures.tempDir("web")
-        var c = Config.testRoom(dataDir: dir + "/data", room: "Room 4.12", floor: floor,
-                                passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
-        c.httpPort = 0   // the web remote, on any free port
-        tweak(&c)
-        var o = Service.Options(config: c)
-        o.host = "127.0.0.1"
-        service = Service(options: o)
-        try service.start()
+        let driver = browsers ? try ChromeDriver() : nil
+        let h: ServiceHarness
+        do {
+            h = try ServiceHarness(floor: floor, room: webRoom, webRemote: true, tweak: tweak)
+        } catch {
+            driver?.quit()
+            throw error
+        }
+        if let driver { h.attach(driver) { driver.quit() } }
+        return h
     }
 
-    deinit {
-        driver?.quit()
-        service.stop()
-    }
-
-    var url: String { "http://127.0.0.1:\(service.httpPort ?? -1)/" }
+    var driver: ChromeDriver? { attachment(ChromeDriver.self) }
 
     /// A browser window on the web remote.
     func browser(width: Int = 1366, height: Int = 768, query: String = "") throws -> WebSession {
@@ -44,7 +38,7 @@ final class WebHarness {
         let s = try driver.session(width: width, height: height)
         try s.open(url + query)
         _ = try s.wait(for: "#login-form")
-        try s.poll("the room name from hello") { try s.text("#login-room") == "Room 4.12" }
+        try s.poll("the room name from hello") { try s.text("#login-room") == Self.webRoom }
         return s
     }
 
@@ -66,8 +60,6 @@ final class WebHarness {
         try s.poll("the first state") { try s.execute("return !!(window.Lectern.app.state)") as? Bool == true }
     }
 
-    func connect() throws -> LecternConnection { try LecternConnection(host: "127.0.0.1", port: service.port) }
-
     /// The room as the service sees it.
     func snapshot() throws -> Snapshot {
         let room = service.room!
@@ -75,14 +67,6 @@ final class WebHarness {
     }
 
     func device(named name: String) throws -> DeviceSnapshot? { try snapshot().devices.first { $0.name == name } }
-
-    /// The frame the pipeline renders for a page of a file, at the output's size or another
-    /// (a preview's), to compare screenshots with.
-    func expectedFrame(pdf: String, page: Int, width: Int? = nil, height: Int? = nil) throws -> Frame {
-        let s = service.stage.compositor.settings
-        return try Compositor.renderPage(PDFDocument(path: pdf), page: page,
-                                         settings: s.sized(width: width ?? s.width, height: height ?? s.height))
-    }
 
     /// Waits until the page's next-slide thumbnail shows `page`, then checks it pixel for
     /// pixel against the pipeline's render of that page at the thumbnail's size.
@@ -112,44 +96,22 @@ final class WebHarness {
 
     /// Waits until the service's screen is on `page`, then checks the output pixel for pixel.
     func assertOutputShows(pdf: String, page: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while try snapshot().screen.page != page {
-            guard Date() < deadline else {
-                return XCTFail("the service's screen never reached page \(page) (it is on \(try snapshot().screen.page))", file: file, line: line)
-            }
-            Fixtures.wait(seconds: 0.05)
+        let deadline = MonotonicClock.now() + 20
+        do {
+            try eventually("the service's screen to reach page \(page) (it is on \((try? snapshot().screen.page).map { "\($0)" } ?? "?"))",
+                           timeout: 20, interval: 0.05) { try snapshot().screen.page == page }
+        } catch {
+            return XCTFail("\(error)", file: file, line: line)
         }
         let expected = try expectedFrame(pdf: pdf, page: page)
-        var diff = PixelCompare.differingPixels(service.stage.screenshot(), expected)
-        // The model commits after the frame is shown; a few more polls cover a slow stage.
-        while diff != 0 && Date() < deadline {
-            Fixtures.wait(seconds: 0.1)
+        var diff = -1
+        // The model commits after the frame is shown; a few more checks cover a slow stage.
+        // A time-out is reported by the assertion below, with the count.
+        try? eventually("the output to show page \(page)", timeout: max(0, deadline - MonotonicClock.now()), interval: 0.1) {
             diff = PixelCompare.differingPixels(service.stage.screenshot(), expected)
+            return diff == 0
         }
         XCTAssertEqual(diff, 0, "the output differs from page \(page) in \(diff) pixels", file: file, line: line)
-    }
-}
-
-/// Where the screenshots for people go: $LECTERN_TEST_OUTPUT/web, else .build/test-output/web.
-enum TestOutput {
-    static var directory: String {
-        let base: String
-        if let env = ProcessInfo.processInfo.environment["LECTERN_TEST_OUTPUT"], !env.isEmpty {
-            base = env
-        } else {
-            // Tests/LecternWebTests/WebHarness.swift → the repository.
-            let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            base = repo.appendingPathComponent(".build/test-output").path
-        }
-        let dir = base + "/web"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
-    static func write(_ png: Data, _ name: String) throws -> String {
-        let path = directory + "/" + name
-        try png.write(to: URL(fileURLWithPath: path))
-        return path
     }
 }
 
@@ -173,16 +135,5 @@ extension XCTestCase {
         let a = try TestOutput.write(try s.screenshot(), "\(name)-\(size).png")
         let b = try TestOutput.write(try s.fullPageScreenshot(width: width, height: height), "\(name)-\(size)-full.png")
         print("screenshots: \(a) \(b)")
-    }
-}
-
-extension WebHarness {
-    func poll(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            Fixtures.wait(seconds: 0.05)
-        }
-        throw WebDriverError("timed out after \(Int(timeout)) s waiting for \(what)")
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternPipeline
+import LecternProtocol
+import LecternRender
+import LecternService
+
+/// A real service in this process for a test: the virtual display at 1920×1080, the
+/// protocol on real TCP on 127.0.0.1 (any free port), the web remote on any free HTTP port
+/// when asked for, a fresh data directory under `dir`. Stopped when the harness goes.
+/// Test targets add what only they need as extensions (the web tests: browsers).
+public final class ServiceHarness {
+    public static let presenterPass = "presenter-pass-1"
+    public static let moderatorPass = "moderator-pass-1"
+    public let service: Service
+    /// The test's folder: the service's data is in `dir + "/data"`, fixtures may go beside it.
+    public let dir: String
+    private var teardown: [() -> Void] = []
+    private var attachments: [ObjectIdentifier: AnyObject] = [:]
+
+    /// - Parameters:
+    ///   - webRemote: the web remote on any free HTTP port (`url`); a `tweak` may change it.
+    ///   - tweak: changes the room's config before the service starts.
+    public init(floor: FloorMode = .moderated, room: String = "Test Room", webRemote: Bool = false,
+                tweak: (inout Config) -> Void = { _ in }) throws {
+        dir = Fixtures.tempDir(webRemote ? "web" : "svc")
+        var c = Config.testRoom(dataDir: dir + "/data", room: room, floor: floor,
+                                passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
+        if webRemote { c.httpPort = 0 }
+        tweak(&c)
+        var o = Service.Options(config: c)
+        o.host = "127.0.0.1"
+        service = Service(options: o)
+        try service.start()
+    }
+
+    deinit {
+        for body in teardown.reversed() { body() }
+        service.stop()
+    }
+
+    /// Keeps `object` (a browser driver) for the harness's life; `teardown` runs before the
+    /// service stops. `attachment(_:)` finds it again by type.
+    public func attach<T: AnyObject>(_ object: T, teardown body: @escaping () -> Void = {}) {
+        attachments[ObjectIdentifier(T.self)] = object
+        teardown.append(body)
+    }
+
+    public func attachment<T: AnyObject>(_ type: T.Type) -> T? { attachments[ObjectIdentifier(type)] as? T }
+
+    public var port: Int { service.port }
+
+    /// The web remote's address ("http://127.0.0.1:PORT/"); PORT is -1 when it isn't listening.
+    public var url: String { "http://127.0.0.1:\(service.httpPort ?? -1)/" }
+
+    /// A protocol connection, not registered.
+    public func connect() throws -> LecternConnection { try LecternConnection(host: "127.0.0.1", port: port) }
+
+    public func presenter(_ name: String) throws -> LecternConnection {
+        let c = try connect()
+        try c.register(name: name, role: .presenter, passcode: Self.presenterPass)
+        return c
+    }
+
+    public func moderator(_ name: String = "Mod") throws -> LecternConnection {
+        let c = try connect()
+        try c.register(name: name, role: .moderator, passcode: Self.moderatorPass)
+        return c
+    }
+
+    /// The frame the pipeline renders for a page of a file, at the output's size or another
+    /// (a preview's), to compare screenshots with.
+    public func expectedFrame(pdf: String, page: Int, width: Int? = nil, height: Int? = nil) throws -> Frame {
+        let s = service.stage.compositor.settings
+        return try Compositor.renderPage(PDFDocument(path: pdf), page: page,
+                                         settings: s.sized(width: width ?? s.width, height: height ?? s.height))
+    }
+}
