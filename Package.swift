@@ -30,30 +30,39 @@ let package = Package(
     targets: [
         // MARK: pure Swift
         .target(name: "LecternCore"),
-        .target(name: "LecternProtocol", dependencies: [
-            "LecternCore",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "LecternProtocol",
+            dependencies: [
+                "LecternCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
 
         // The room as a state machine: events in, effects out (no I/O, threads or clock).
-        .target(name: "LecternRoom", dependencies: [
-            "LecternCore", "LecternProtocol",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "LecternRoom",
+            dependencies: [
+                "LecternCore", "LecternProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // MARK: C libraries, through pkg-config
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib",
-                       providers: [.apt(["libpoppler-glib-dev"])]),
-        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
-                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
-        .systemLibrary(name: "CDRM", pkgConfig: "libdrm",
-                       providers: [.apt(["libdrm-dev"])]),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(
+            name: "CPoppler", pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
-        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode",
-                       providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(
+            name: "CQREncode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]),
 
         // MARK: adapters (the only modules that import the C modules)
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode"]),
@@ -62,32 +71,42 @@ let package = Package(
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
-        .target(name: "LecternService", dependencies: [
-            "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternDisplay", "LecternVideo",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "TOMLKit", package: "TOMLKit"),
-        ], resources: [.copy("Web")]),
-        .target(name: "LecternClient", dependencies: [
-            "LecternCore", "LecternProtocol",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
-        .executableTarget(name: "lecternd", dependencies: [
-            "LecternService", "LecternDisplay",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "lectern", dependencies: [
-            "LecternClient", "LecternPipeline", "LecternRender", "LecternProtocol",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "LecternService",
+            dependencies: [
+                "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternDisplay", "LecternVideo",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ], resources: [.copy("Web")]),
+        .target(
+            name: "LecternClient",
+            dependencies: [
+                "LecternCore", "LecternProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .executableTarget(
+            name: "lecternd",
+            dependencies: [
+                "LecternService", "LecternDisplay",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "lectern",
+            dependencies: [
+                "LecternClient", "LecternPipeline", "LecternRender", "LecternProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
-        .executableTarget(name: "lectern-bench", dependencies: ["LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
+        .executableTarget(
+            name: "lectern-bench",
+            dependencies: ["LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
 
         // MARK: tests
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternService", "LecternClient"]),
@@ -99,11 +118,13 @@ let package = Package(
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternServiceTests", dependencies: [
-            "LecternService", "LecternPipeline", "LecternDisplay", "LecternClient", "LecternRender", "LecternTestSupport",
-            .product(name: "NIOEmbedded", package: "swift-nio"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
-        ]),
+        .testTarget(
+            name: "LecternServiceTests",
+            dependencies: [
+                "LecternService", "LecternPipeline", "LecternDisplay", "LecternClient", "LecternRender", "LecternTestSupport",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
     ],
     swiftLanguageModes: [.v5]
 )

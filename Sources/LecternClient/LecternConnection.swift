@@ -74,8 +74,10 @@ public final class LecternConnection: @unchecked Sendable {
 
     /// Registers with the role's passcode (PBKDF2 with the parameters from hello).
     @discardableResult
-    public func register(name: String, role: Role = .presenter, passcode: String,
-                         resumeToken: ResumeToken? = nil) throws -> RegisterOK {
+    public func register(
+        name: String, role: Role = .presenter, passcode: String,
+        resumeToken: ResumeToken? = nil
+    ) throws -> RegisterOK {
         guard let params = hello.parameters(for: role) else { throw ClientError.server(.roleUnavailable(role)) }
         let key = PasscodeHash.deriveKey(passcode: passcode, salt: params.salt, rounds: params.rounds)
         return try register(name: name, role: role, key: key, resumeToken: resumeToken)
@@ -178,8 +180,9 @@ public final class LecternConnection: @unchecked Sendable {
     /// A page of an upload as the output would show it, at most `maxWidth`×`maxHeight`
     /// (0 = the output's size on that side), as PNG (docs/protocol.md, page-preview).
     public func pagePreview(_ content: ContentID, page: UInt32, maxWidth: UInt16, maxHeight: UInt16 = 0) throws -> Data {
-        try image(tag: send(.pagePreview(PagePreviewRequest(content: content, page: page, maxWidth: maxWidth, maxHeight: maxHeight))),
-                  what: "page preview")
+        try image(
+            tag: send(.pagePreview(PagePreviewRequest(content: content, page: page, maxWidth: maxWidth, maxHeight: maxHeight))),
+            what: "page preview")
     }
 
     /// Collects the screenshot-data pieces answering the request sent with `tag`.
@@ -198,8 +201,10 @@ public final class LecternConnection: @unchecked Sendable {
     /// Uploads a file: hashes it, offers a possession proof (so a file the appliance has is
     /// not sent again), streams the missing chunks, verifies. `progress(sent, total)` is
     /// called as the server confirms bytes.
-    public func upload(path: String, name: String? = nil, kind: ContentKind? = nil,
-                       progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UploadStored {
+    public func upload(
+        path: String, name: String? = nil, kind: ContentKind? = nil,
+        progress: ((UInt64, UInt64) -> Void)? = nil
+    ) throws -> UploadStored {
         let url = URL(fileURLWithPath: path)
         guard let handle = try? FileHandle(forReadingFrom: url) else { throw ClientError.unexpected("can't read \(path)") }
         defer { try? handle.close() }
@@ -210,8 +215,9 @@ public final class LecternConnection: @unchecked Sendable {
             hasher.update(chunk); possession.update(chunk); size += UInt64(chunk.count)
         }
         let id = hasher.finalize()
-        let begin = UploadBegin(content: id, size: size, kind: kind, proof: possession.finalize(),
-                                name: name ?? url.lastPathComponent)
+        let begin = UploadBegin(
+            content: id, size: size, kind: kind, proof: possession.finalize(),
+            name: name ?? url.lastPathComponent)
         let beginTag = send(.uploadBegin(begin))
         guard case .uploadReady(let ready) = try reply(tag: beginTag, what: "upload-ready") else {
             throw ClientError.unexpected("upload-ready")
@@ -256,8 +262,10 @@ public final class LecternConnection: @unchecked Sendable {
         let tag = newTag()
         let count = Int(range.count)
         var prefix = ByteWriter(capacity: FrameHeader.size + 40)
-        FrameHeader(command: Command.uploadChunk.rawValue, deviceID: deviceID, tag: tag,
-                    length: UInt32(FrameHeader.size + 40 + count)).encode(into: &prefix)
+        FrameHeader(
+            command: Command.uploadChunk.rawValue, deviceID: deviceID, tag: tag,
+            length: UInt32(FrameHeader.size + 40 + count)
+        ).encode(into: &prefix)
         prefix.bytes(id.bytes)
         prefix.u64(range.lowerBound)
         var buf = channel.allocator.buffer(capacity: prefix.bytes.count + count)

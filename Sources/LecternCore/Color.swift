@@ -14,8 +14,10 @@ public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     /// `#rrggbb`, `rrggbb`, `#rgb`, or `black`/`white`/`gray`/`navy`; nil otherwise.
     public init?(parsing text: String) {
-        let named: [String: RGB] = ["black": .black, "white": .white, "gray": RGB(128, 128, 128),
-                                    "grey": RGB(128, 128, 128), "navy": RGB(0, 0, 128)]
+        let named: [String: RGB] = [
+            "black": .black, "white": .white, "gray": RGB(128, 128, 128),
+            "grey": RGB(128, 128, 128), "navy": RGB(0, 0, 128),
+        ]
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let c = named[t] { self = c; return }
         var hex = Substring(t)

@@ -34,9 +34,13 @@ public enum ConfigReload {
         Held("port", \.port), Held("floor", \.floor), Held("data_dir", \.dataDir),
         Held("max_clients", \.maxClients), Held("grace_period", \.gracePeriod),
         Held("page_cache_mb", \.pageCacheMB), Held("http_port", \.httpPort),
-        Held("display", [Held("output", \.display), Held("mode", \.mode), Held("card", \.card),
-                         Held("connector", \.connector), Held("background", \.background),
-                         Held("overscan", \.overscanPercent)]),
+        Held(
+            "display",
+            [
+                Held("output", \.display), Held("mode", \.mode), Held("card", \.card),
+                Held("connector", \.connector), Held("background", \.background),
+                Held("overscan", \.overscanPercent),
+            ]),
     ]
 
     /// The names of the keys that take effect only at the next restart, in warning order.

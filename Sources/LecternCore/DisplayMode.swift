@@ -18,7 +18,8 @@ public struct DisplayMode: Equatable, Hashable, Sendable, CustomStringConvertibl
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let wh = parts[0].split(separator: "x", omittingEmptySubsequences: false)
         guard wh.count == 2, let w = Int(wh[0]), let h = Int(wh[1]),
-              (16...16384).contains(w), (16...16384).contains(h) else { return nil }
+            (16...16384).contains(w), (16...16384).contains(h)
+        else { return nil }
         var r = 60.0
         if parts.count == 2 {
             guard let rr = Double(parts[1]), rr >= 1, rr <= 1000 else { return nil }

@@ -55,8 +55,10 @@ public enum Fit {
 
     /// The largest rectangle with the source's display aspect inside the safe area of a
     /// `width`×`height` output, centred (any odd pixel goes to the right/bottom bar).
-    public static func rect(for source: SourceShape, width: Int, height: Int,
-                            overscanPercent: Double = 0) -> PixelRect {
+    public static func rect(
+        for source: SourceShape, width: Int, height: Int,
+        overscanPercent: Double = 0
+    ) -> PixelRect {
         let area = safeArea(width: width, height: height, overscanPercent: overscanPercent)
         return rect(aspect: source.displayAspect, in: area)
     }
@@ -77,12 +79,13 @@ public enum Fit {
         guard aspect.isFinite, aspect > 0, !area.isEmpty else { return area }
         let areaAspect = Double(area.width) / Double(area.height)
         var w = area.width, h = area.height
-        if aspect < areaAspect {          // narrower than the area: bars left and right
+        if aspect < areaAspect {   // narrower than the area: bars left and right
             w = min(area.width, max(1, Int((Double(area.height) * aspect).rounded())))
         } else if aspect > areaAspect {   // wider: bars top and bottom
             h = min(area.height, max(1, Int((Double(area.width) / aspect).rounded())))
         }
-        return PixelRect(x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2,
-                         width: w, height: h)
+        return PixelRect(
+            x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2,
+            width: w, height: h)
     }
 }

@@ -52,7 +52,8 @@ public enum CardProbe {
             let mode = c.modes[m]
             modes.append("\(mode.hdisplay)x\(mode.vdisplay)@\(mode.vrefresh)")
         }
-        return Connector(id: c.connector_id, name: "\(typeName)-\(c.connector_type_id)",
-                         connected: c.connection == DRM_MODE_CONNECTED, modes: modes)
+        return Connector(
+            id: c.connector_id, name: "\(typeName)-\(c.connector_type_id)",
+            connected: c.connection == DRM_MODE_CONNECTED, modes: modes)
     }
 }

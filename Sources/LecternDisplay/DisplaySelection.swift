@@ -31,8 +31,10 @@ public enum DisplaySelection {
     }
 
     /// Opens the output for `choice`.
-    public static func open(_ choice: DisplayChoice, mode: DisplayMode?, card: String? = nil,
-                            connector: String? = nil) throws -> Output {
+    public static func open(
+        _ choice: DisplayChoice, mode: DisplayMode?, card: String? = nil,
+        connector: String? = nil
+    ) throws -> Output {
         switch resolve(choice).0 {
         case .virtual, .auto:
             return VirtualDisplay(mode: mode ?? .fullHD)

@@ -9,7 +9,7 @@ public final class HotplugMonitor: @unchecked Sendable {
         var family: UInt16 = 16   // AF_NETLINK
         var pad: UInt16 = 0
         var pid: UInt32 = 0
-        var groups: UInt32 = 1    // the kernel's uevent multicast group
+        var groups: UInt32 = 1   // the kernel's uevent multicast group
     }
 
     private let fd: Int32

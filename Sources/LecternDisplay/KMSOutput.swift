@@ -165,7 +165,8 @@ public final class KMSOutput: Output, @unchecked Sendable {
             for m in 0..<Int(conn.pointee.count_modes) {
                 let mi = conn.pointee.modes[m]
                 if Int(mi.hdisplay) == want.width, Int(mi.vdisplay) == want.height,
-                   abs(Double(mi.vrefresh) - want.refresh) < 1 || want.refresh == 60 && picked == nil {
+                    abs(Double(mi.vrefresh) - want.refresh) < 1 || want.refresh == 60 && picked == nil
+                {
                     if picked == nil || abs(Double(mi.vrefresh) - want.refresh) < 1 { picked = mi }
                 }
             }
@@ -227,10 +228,11 @@ public final class KMSOutput: Output, @unchecked Sendable {
             let rc = withUnsafePointer(to: &handles) { h in
                 withUnsafePointer(to: &pitches) { p in
                     withUnsafePointer(to: &offsets) { o in
-                        drmModeAddFB2(fd, UInt32(width), UInt32(height), fourcc("XR24"),
-                                      UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                      UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                      UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &b.fb, 0)
+                        drmModeAddFB2(
+                            fd, UInt32(width), UInt32(height), fourcc("XR24"),
+                            UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                            UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                            UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &b.fb, 0)
                     }
                 }
             }
@@ -240,8 +242,9 @@ public final class KMSOutput: Output, @unchecked Sendable {
             }
             var offset: UInt64 = 0
             guard drmModeMapDumbBuffer(fd, b.handle, &offset) == 0,
-                  let m = mmap(nil, Int(b.size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)),
-                  m != MAP_FAILED else {
+                let m = mmap(nil, Int(b.size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)),
+                m != MAP_FAILED
+            else {
                 throw Failure(description: "can't map a dumb buffer: \(String(cString: strerror(errno)))")
             }
             b.map = m

@@ -11,7 +11,7 @@ public final class VirtualDisplay: Output, @unchecked Sendable {
     private var back: Frame
     private let epoch = MonotonicClock.now()
     private let presentLock = NSLock()   // one present at a time
-    private let frontLock = NSLock()     // the front buffer and counters
+    private let frontLock = NSLock()   // the front buffer and counters
     private var presents = 0
     private var lastVBlank = 0.0
 

@@ -41,8 +41,10 @@ public final class Compositor: @unchecked Sendable {
     private var prerenderGeneration = 0
 
     /// `documents` opens the document with a content id (throwing `ContentError`).
-    public init(settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20,
-                documents: @escaping (String) throws -> PDFDocument) {
+    public init(
+        settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20,
+        documents: @escaping (String) throws -> PDFDocument
+    ) {
         self.settings = settings
         self.idle = idle
         self.cache = PageCache(capacityBytes: cacheBytes)
@@ -57,8 +59,9 @@ public final class Compositor: @unchecked Sendable {
     /// Renders one page of `document` into a new frame of this compositor's size.
     public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings) throws -> Frame {
         let shape = try document.shape(page: page)
-        let rect = Fit.rect(for: shape, width: settings.width, height: settings.height,
-                            overscanPercent: settings.overscanPercent)
+        let rect = Fit.rect(
+            for: shape, width: settings.width, height: settings.height,
+            overscanPercent: settings.overscanPercent)
         let frame = Frame(width: settings.width, height: settings.height, color: settings.background)
         try document.render(page: page, into: frame, rect: rect)
         return frame
@@ -67,8 +70,9 @@ public final class Compositor: @unchecked Sendable {
     /// Where page `page` of `content` lands on the output.
     public func pageRect(content: String, page: Int) throws -> PixelRect {
         let shape = try documents(content).shape(page: page)
-        return Fit.rect(for: shape, width: settings.width, height: settings.height,
-                        overscanPercent: settings.overscanPercent)
+        return Fit.rect(
+            for: shape, width: settings.width, height: settings.height,
+            overscanPercent: settings.overscanPercent)
     }
 
     /// The frame for `scene`, from the cache when it is there.
@@ -84,7 +88,9 @@ public final class Compositor: @unchecked Sendable {
         case .blank(let color):
             return Frame(width: settings.width, height: settings.height, color: color)
         case .page(let content, let page):
-            return try cachedPage(content, page, settings) { lock.lock(); renders += 1; lock.unlock() }
+            return try cachedPage(content, page, settings) {
+                lock.lock(); renders += 1; lock.unlock()
+            }
         }
     }
 

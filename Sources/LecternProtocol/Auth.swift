@@ -49,8 +49,11 @@ public struct PasscodeHash: Equatable, Sendable {
     /// PBKDF2-HMAC-SHA256(NFC(passcode) as UTF-8, salt, rounds, 32 bytes).
     public static func deriveKey(passcode: String, salt: [UInt8], rounds: UInt32) -> [UInt8] {
         // Only fails for an output size BoringSSL rejects; 32 is always fine.
-        guard let k = try? KDF.Insecure.PBKDF2.deriveKey(from: passcodeBytes(passcode), salt: salt, using: .sha256,
-                                                          outputByteCount: keyLength, unsafeUncheckedRounds: Int(max(1, rounds))) else {
+        guard
+            let k = try? KDF.Insecure.PBKDF2.deriveKey(
+                from: passcodeBytes(passcode), salt: salt, using: .sha256,
+                outputByteCount: keyLength, unsafeUncheckedRounds: Int(max(1, rounds)))
+        else {
             return []
         }
         return k.withUnsafeBytes { Array($0) }
@@ -89,7 +92,8 @@ public struct PasscodeHash: Equatable, Sendable {
         guard parts.count == 4, parts[0] == prefix else { throw .notAHash }
         let roundsText = String(parts[1])
         guard roundsText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), roundsText.utf8.count <= 9,
-              let rounds = UInt32(roundsText), allowedRounds.contains(rounds) else { throw .badRounds(roundsText) }
+            let rounds = UInt32(roundsText), allowedRounds.contains(rounds)
+        else { throw .badRounds(roundsText) }
         guard let salt = strictBase64(parts[2]), allowedSaltLengths.contains(salt.count) else { throw .badSalt }
         guard let key = strictBase64(parts[3]), key.count == keyLength else { throw .badKey }
         return PasscodeHash(rounds: rounds, salt: salt, key: key)
@@ -105,8 +109,9 @@ public struct PasscodeHash: Equatable, Sendable {
 
     private static func strictBase64(_ s: Substring) -> [UInt8]? {
         guard !s.isEmpty, s.utf8.count % 4 == 0,
-              s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }),
-              let d = Data(base64Encoded: String(s)) else { return nil }
+            s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }),
+            let d = Data(base64Encoded: String(s))
+        else { return nil }
         // Reject non-canonical encodings so that one key has one spelling.
         guard d.base64EncodedString() == s else { return nil }
         return Array(d)
@@ -142,15 +147,17 @@ public enum RegisterProof {
 
     /// Client side: from the key (derive it once with `PasscodeHash.deriveKey`).
     public static func compute(key: [UInt8], challenge: [UInt8], role: Role, name: String, resumeToken: ResumeToken?) -> [UInt8] {
-        let mac = HMAC<SHA256>.authenticationCode(for: message(challenge: challenge, role: role, name: name, resumeToken: resumeToken),
-                                                  using: SymmetricKey(data: key))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: message(challenge: challenge, role: role, name: name, resumeToken: resumeToken),
+            using: SymmetricKey(data: key))
         return Array(mac)
     }
 
     /// Client side, from the passcode and the parameters hello gave for the role.
     public static func compute(passcode: String, parameters: KDFParameters, challenge: [UInt8], role: Role, name: String, resumeToken: ResumeToken?) -> [UInt8] {
-        compute(key: PasscodeHash.deriveKey(passcode: passcode, salt: parameters.salt, rounds: parameters.rounds),
-                challenge: challenge, role: role, name: name, resumeToken: resumeToken)
+        compute(
+            key: PasscodeHash.deriveKey(passcode: passcode, salt: parameters.salt, rounds: parameters.rounds),
+            challenge: challenge, role: role, name: name, resumeToken: resumeToken)
     }
 
     /// Server side: constant-time check of a register request against the stored key

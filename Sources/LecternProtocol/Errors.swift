@@ -38,62 +38,62 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     static func definition(_ known: Known) -> Definition {
         switch known {
         // 0x00xx framing and session
-        case .malformedFrame:        Definition(0x0001, closes: true)
-        case .frameTooLarge:         Definition(0x0002, closes: true)
-        case .malformedBody:         Definition(0x0003, closes: true)
-        case .unknownCommand:        Definition(0x0004)
-        case .wrongDeviceID:         Definition(0x0005)
-        case .notRegistered:         Definition(0x0006, message: "Connect with the passcode first.")
-        case .alreadyRegistered:     Definition(0x0007, message: "This connection is already registered.")
-        case .unsupportedVersion:    Definition(0x0008, closes: true)
-        case .timedOut:              Definition(0x0009, closes: true)
+        case .malformedFrame: Definition(0x0001, closes: true)
+        case .frameTooLarge: Definition(0x0002, closes: true)
+        case .malformedBody: Definition(0x0003, closes: true)
+        case .unknownCommand: Definition(0x0004)
+        case .wrongDeviceID: Definition(0x0005)
+        case .notRegistered: Definition(0x0006, message: "Connect with the passcode first.")
+        case .alreadyRegistered: Definition(0x0007, message: "This connection is already registered.")
+        case .unsupportedVersion: Definition(0x0008, closes: true)
+        case .timedOut: Definition(0x0009, closes: true)
         // 0x01xx authentication and registration
-        case .wrongPasscode:         Definition(0x0101, message: "Wrong passcode.")
-        case .tooManyAttempts:       Definition(0x0102)
-        case .roomFull:              Definition(0x0103)
-        case .roleUnavailable:       Definition(0x0104)
-        case .invalidName:           Definition(0x0105, message: "A device name must be 1 to 64 bytes of text without control characters.")
-        case .kicked:                Definition(0x0106, closes: true, message: "The moderator removed you from the room.")
-        case .replaced:              Definition(0x0107, closes: true, message: "This device connected again on another connection.")
+        case .wrongPasscode: Definition(0x0101, message: "Wrong passcode.")
+        case .tooManyAttempts: Definition(0x0102)
+        case .roomFull: Definition(0x0103)
+        case .roleUnavailable: Definition(0x0104)
+        case .invalidName: Definition(0x0105, message: "A device name must be 1 to 64 bytes of text without control characters.")
+        case .kicked: Definition(0x0106, closes: true, message: "The moderator removed you from the room.")
+        case .replaced: Definition(0x0107, closes: true, message: "This device connected again on another connection.")
         // 0x02xx the floor
-        case .noFloor:               Definition(0x0201, message: "You don't have the floor — ask for it first.")
-        case .floorTaken:            Definition(0x0202)
-        case .moderatorOnly:         Definition(0x0203, message: "Only the moderator can do that.")
-        case .doNotDisturb:          Definition(0x0204, message: "The moderator isn't taking floor requests right now.")
-        case .noSuchDevice:          Definition(0x0205)
-        case .notQueued:             Definition(0x0206)
-        case .floorFree:             Definition(0x0207, message: "Nobody has the floor.")
-        case .notHandedOver:         Definition(0x0208, message: "The floor isn't handed over to anyone.")
-        case .handedOver:            Definition(0x0209)
-        case .invalidTarget:         Definition(0x020A)
+        case .noFloor: Definition(0x0201, message: "You don't have the floor — ask for it first.")
+        case .floorTaken: Definition(0x0202)
+        case .moderatorOnly: Definition(0x0203, message: "Only the moderator can do that.")
+        case .doNotDisturb: Definition(0x0204, message: "The moderator isn't taking floor requests right now.")
+        case .noSuchDevice: Definition(0x0205)
+        case .notQueued: Definition(0x0206)
+        case .floorFree: Definition(0x0207, message: "Nobody has the floor.")
+        case .notHandedOver: Definition(0x0208, message: "The floor isn't handed over to anyone.")
+        case .handedOver: Definition(0x0209)
+        case .invalidTarget: Definition(0x020A)
         // 0x03xx content and the screen
-        case .unknownContent:        Definition(0x0301, message: "There's no upload with that id — upload the file first.")
-        case .notYourContent:        Definition(0x0302, message: "Only the person who uploaded it or the moderator can show it.")
-        case .pageOutOfRange:        Definition(0x0303)
-        case .nothingOnScreen:       Definition(0x0304, message: "Nothing is on screen.")
-        case .unknownSignal:         Definition(0x0305)
-        case .wrongKind:             Definition(0x0306)
-        case .unreadableContent:     Definition(0x0307, message: "The file can't be opened — is it damaged?")
+        case .unknownContent: Definition(0x0301, message: "There's no upload with that id — upload the file first.")
+        case .notYourContent: Definition(0x0302, message: "Only the person who uploaded it or the moderator can show it.")
+        case .pageOutOfRange: Definition(0x0303)
+        case .nothingOnScreen: Definition(0x0304, message: "Nothing is on screen.")
+        case .unknownSignal: Definition(0x0305)
+        case .wrongKind: Definition(0x0306)
+        case .unreadableContent: Definition(0x0307, message: "The file can't be opened — is it damaged?")
         // 0x04xx uploads
-        case .fileTooLarge:          Definition(0x0401)
-        case .quotaFull:             Definition(0x0402)
-        case .hashMismatch:          Definition(0x0403, message: "The file arrived damaged (SHA-256 mismatch) — upload it again.")
-        case .noUpload:              Definition(0x0404, message: "No upload of that file is in progress — send upload-begin first.")
-        case .wrongOffset:           Definition(0x0405)
-        case .unsupportedFileType:   Definition(0x0406, message: "Only PDF files and H.264 clips (MP4) can be uploaded.")
-        case .uploadIncomplete:      Definition(0x0407)
-        case .beyondDeclaredSize:    Definition(0x0408)
-        case .invalidFileName:       Definition(0x0409, message: "A file name must be 1 to 255 bytes of text without control characters.")
+        case .fileTooLarge: Definition(0x0401)
+        case .quotaFull: Definition(0x0402)
+        case .hashMismatch: Definition(0x0403, message: "The file arrived damaged (SHA-256 mismatch) — upload it again.")
+        case .noUpload: Definition(0x0404, message: "No upload of that file is in progress — send upload-begin first.")
+        case .wrongOffset: Definition(0x0405)
+        case .unsupportedFileType: Definition(0x0406, message: "Only PDF files and H.264 clips (MP4) can be uploaded.")
+        case .uploadIncomplete: Definition(0x0407)
+        case .beyondDeclaredSize: Definition(0x0408)
+        case .invalidFileName: Definition(0x0409, message: "A file name must be 1 to 255 bytes of text without control characters.")
         // 0x05xx clip playback
-        case .clipsNotSupported:     Definition(0x0501, message: "Clips are not supported yet.")
-        case .noClip:                Definition(0x0502, message: "No clip is on screen.")
-        case .seekOutOfRange:        Definition(0x0503)
+        case .clipsNotSupported: Definition(0x0501, message: "Clips are not supported yet.")
+        case .noClip: Definition(0x0502, message: "No clip is on screen.")
+        case .seekOutOfRange: Definition(0x0503)
         // 0x06xx the server
-        case .internalError:         Definition(0x0601, message: "Something went wrong on the appliance.")
+        case .internalError: Definition(0x0601, message: "Something went wrong on the appliance.")
         case .screenshotUnavailable: Definition(0x0602, message: "The screen can't be captured right now.")
-        case .shuttingDown:          Definition(0x0603, closes: true, message: "The appliance is shutting down.")
-        case .storageFailed:         Definition(0x0604, message: "The appliance couldn't store the file.")
-        case .tooManyConnections:    Definition(0x0605, closes: true, message: "Too many connections — try again shortly.")
+        case .shuttingDown: Definition(0x0603, closes: true, message: "The appliance is shutting down.")
+        case .storageFailed: Definition(0x0604, message: "The appliance couldn't store the file.")
+        case .tooManyConnections: Definition(0x0605, closes: true, message: "Too many connections — try again shortly.")
         }
     }
 
@@ -264,8 +264,9 @@ extension LecternError {
         LecternError(.roomFull, detail: UInt64(capacity), message: "The room is full (\(capacity) devices).")
     }
     public static func roleUnavailable(_ role: Role) -> LecternError {
-        LecternError(.roleUnavailable, detail: UInt64(role.rawValue),
-                     message: role == .moderator ? "This room has no moderator passcode set." : "This room doesn't accept presenters.")
+        LecternError(
+            .roleUnavailable, detail: UInt64(role.rawValue),
+            message: role == .moderator ? "This room has no moderator passcode set." : "This room doesn't accept presenters.")
     }
     public static let invalidName = LecternError(standard: .invalidName)
     public static let kicked = LecternError(standard: .kicked)
@@ -297,16 +298,18 @@ extension LecternError {
     public static let unknownContent = LecternError(standard: .unknownContent)
     public static let notYourContent = LecternError(standard: .notYourContent)
     public static func pageOutOfRange(page: UInt32, pageCount: UInt32) -> LecternError {
-        LecternError(.pageOutOfRange, detail: UInt64(pageCount),
-                     message: "There's no page \(page) — the document has \(pageCount) page\(pageCount == 1 ? "" : "s").")
+        LecternError(
+            .pageOutOfRange, detail: UInt64(pageCount),
+            message: "There's no page \(page) — the document has \(pageCount) page\(pageCount == 1 ? "" : "s").")
     }
     public static let nothingOnScreen = LecternError(standard: .nothingOnScreen)
     public static func unknownSignal(_ signal: UInt8) -> LecternError {
         LecternError(.unknownSignal, detail: UInt64(signal), message: "Unknown control signal \(hex2(signal)).")
     }
     public static func wrongKind(is kind: ContentKind) -> LecternError {
-        LecternError(.wrongKind, detail: UInt64(kind.rawValue),
-                     message: kind == .clip ? "That is a clip — use play." : "That is a PDF — use present.")
+        LecternError(
+            .wrongKind, detail: UInt64(kind.rawValue),
+            message: kind == .clip ? "That is a clip — use play." : "That is a PDF — use present.")
     }
     public static let unreadableContent = LecternError(standard: .unreadableContent)
 

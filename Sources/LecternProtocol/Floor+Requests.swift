@@ -11,7 +11,8 @@ extension Floor {
         if let i = queue.firstIndex(of: id) { return FloorRequestResult(ack: .queued(position: UInt16(i + 1)), events: finish(ev)) }
         if doNotDisturb && d.role != .moderator { throw .doNotDisturb }
         if config.floorMode == .open || d.role == .moderator
-            || (holder == nil && queue.isEmpty && !hasConnectedModerator) {
+            || (holder == nil && queue.isEmpty && !hasConnectedModerator)
+        {
             giveFloor(to: id, grant: .requested, loss: .takenOver, by: id, into: &ev)
             return FloorRequestResult(ack: .holder, events: finish(ev))
         }

@@ -151,8 +151,9 @@ public final class Floor {
     /// its resume token before `now + gracePeriod`; after that, the usual expiry applies.
     public func restoreAbsentHolder(id: DeviceID, name: String, role: Role, resumeToken: ResumeToken, now: Double) {
         guard holder == nil, devices[id] == nil, id >= 1, id <= DeviceID(config.capacity), config.gracePeriod > 0 else { return }
-        devices[id] = Device(id: id, name: name, role: role, resumeToken: resumeToken, connection: nil,
-                             graceDeadline: now + config.gracePeriod)
+        devices[id] = Device(
+            id: id, name: name, role: role, resumeToken: resumeToken, connection: nil,
+            graceDeadline: now + config.gracePeriod)
         holder = id
     }
 
@@ -320,7 +321,8 @@ public final class Floor {
 
     /// The whole snapshot, with the screen part the service owns.
     public func snapshot(room: String, revision: UInt64, screen: ScreenSnapshot, now: Double) -> Snapshot {
-        Snapshot(revision: revision, room: room, floorMode: config.floorMode, floor: floorSnapshot(now: now),
-                 devices: deviceSnapshots(), screen: screen)
+        Snapshot(
+            revision: revision, room: room, floorMode: config.floorMode, floor: floorSnapshot(now: now),
+            devices: deviceSnapshots(), screen: screen)
     }
 }

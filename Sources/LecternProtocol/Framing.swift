@@ -95,7 +95,8 @@ public struct FrameDecoder {
         if let f = failure { throw f }
         let available = buffer.count - start
         guard available >= FrameHeader.size,
-              let header = FrameHeader.peek(buffer[start..<(start + FrameHeader.size)]) else { return nil }
+            let header = FrameHeader.peek(buffer[start..<(start + FrameHeader.size)])
+        else { return nil }
         do {
             try header.validate(maxLength: maxFrameLength)
         } catch {

@@ -27,11 +27,13 @@ public struct Hello: Equatable, Sendable {
     /// Free text naming the server software, e.g. "lecternd 0.1".
     public var server: String
 
-    public init(version: UInt16 = lecternProtocolVersion, challenge: [UInt8],
-                maxFrameLength: UInt32 = ProtocolLimits.maxFrameLength,
-                pingIntervalMs: UInt32 = UInt32(ProtocolLimits.pingIntervalSeconds * 1000),
-                timeoutMs: UInt32 = UInt32(ProtocolLimits.peerTimeoutSeconds * 1000),
-                presenter: KDFParameters?, moderator: KDFParameters?, room: String, server: String) {
+    public init(
+        version: UInt16 = lecternProtocolVersion, challenge: [UInt8],
+        maxFrameLength: UInt32 = ProtocolLimits.maxFrameLength,
+        pingIntervalMs: UInt32 = UInt32(ProtocolLimits.pingIntervalSeconds * 1000),
+        timeoutMs: UInt32 = UInt32(ProtocolLimits.peerTimeoutSeconds * 1000),
+        presenter: KDFParameters?, moderator: KDFParameters?, room: String, server: String
+    ) {
         self.version = version
         self.challenge = challenge
         self.maxFrameLength = maxFrameLength
@@ -189,8 +191,9 @@ public struct ScreenshotChunk: Equatable, Sendable {
         let size = max(1, min(chunkSize, ProtocolLimits.maxChunkLength))
         if png.isEmpty { return [ScreenshotChunk(width: width, height: height, totalSize: 0, offset: 0, data: [])] }
         return stride(from: 0, to: png.count, by: size).map { o in
-            ScreenshotChunk(width: width, height: height, totalSize: UInt32(clamping: png.count), offset: UInt32(clamping: o),
-                            data: Array(png[o..<min(o + size, png.count)]))
+            ScreenshotChunk(
+                width: width, height: height, totalSize: UInt32(clamping: png.count), offset: UInt32(clamping: o),
+                data: Array(png[o..<min(o + size, png.count)]))
         }
     }
 }
@@ -355,8 +358,10 @@ public enum Message: Equatable, Sendable {
     public func encode(tag: UInt16, deviceID: UInt8) -> [UInt8] {
         let body = encodeBody()
         var w = ByteWriter(capacity: FrameHeader.size + body.count)
-        FrameHeader(command: command.rawValue, deviceID: deviceID, tag: tag,
-                    length: UInt32(truncatingIfNeeded: FrameHeader.size + body.count)).encode(into: &w)
+        FrameHeader(
+            command: command.rawValue, deviceID: deviceID, tag: tag,
+            length: UInt32(truncatingIfNeeded: FrameHeader.size + body.count)
+        ).encode(into: &w)
         w.bytes(body)
         return w.bytes
     }
@@ -389,8 +394,8 @@ public enum Message: Equatable, Sendable {
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
-             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-             .presentOK, .clear:
+            .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
+            .presentOK, .clear:
             break   // no body
         }
         return w.bytes
@@ -632,8 +637,9 @@ private enum Body {
         }
         let room = try r.string16(max: ProtocolLimits.maxRoomNameBytes, field: "room name")
         let server = try r.string16(max: 255, field: "server")
-        return Hello(version: version, challenge: challenge, maxFrameLength: maxFrame, pingIntervalMs: ping,
-                     timeoutMs: timeout, presenter: params[0], moderator: params[1], room: room, server: server)
+        return Hello(
+            version: version, challenge: challenge, maxFrameLength: maxFrame, pingIntervalMs: ping,
+            timeoutMs: timeout, presenter: params[0], moderator: params[1], room: room, server: server)
     }
 
     // ping (0x11), pong (0x12)

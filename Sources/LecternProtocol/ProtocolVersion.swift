@@ -5,9 +5,9 @@ public let lecternProtocolVersion: UInt16 = 1
 public enum ProtocolLimits {
     /// Largest value the header's length field may carry, in either direction
     /// (header included): 1 MiB of payload plus 64 KiB for the fields around it.
-    public static let maxFrameLength: UInt32 = 0x0011_0000          // 1_114_112
+    public static let maxFrameLength: UInt32 = 0x0011_0000   // 1_114_112
     /// Largest payload of one upload chunk or one screenshot chunk.
-    public static let maxChunkLength: Int = 1 << 20                   // 1_048_576
+    public static let maxChunkLength: Int = 1 << 20   // 1_048_576
     /// Device ids handed out to registered devices.
     public static let deviceIDs: ClosedRange<UInt8> = 1...254
     /// Header byte 1 of a client that has not registered yet, and of server frames to it.

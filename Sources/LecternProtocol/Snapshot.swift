@@ -146,8 +146,10 @@ public struct ClipSnapshot: Codable, Equatable, Sendable {
     public var presentedFrames: UInt32
     public var droppedFrames: UInt32
 
-    public init(state: Playback, positionMs: UInt32, durationMs: UInt32, loop: Bool,
-                presentedFrames: UInt32 = 0, droppedFrames: UInt32 = 0) {
+    public init(
+        state: Playback, positionMs: UInt32, durationMs: UInt32, loop: Bool,
+        presentedFrames: UInt32 = 0, droppedFrames: UInt32 = 0
+    ) {
         self.state = state
         self.positionMs = positionMs
         self.durationMs = durationMs

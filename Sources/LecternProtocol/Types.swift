@@ -92,14 +92,14 @@ public enum FloorAction: UInt8, Sendable, CaseIterable {
 
 /// Control signals (0x0C). Signal byte and u32 parameter on the wire.
 public enum ControlSignal: Equatable, Sendable {
-    case next                     // 0x01
-    case prev                     // 0x02
-    case goto(page: UInt32)       // 0x03, 1-based page
-    case blank(white: Bool)       // 0xF0, parameter 0 black, 1 white
-    case unblank                  // 0xF1
+    case next   // 0x01
+    case prev   // 0x02
+    case goto(page: UInt32)   // 0x03, 1-based page
+    case blank(white: Bool)   // 0xF0, parameter 0 black, 1 white
+    case unblank   // 0xF1
     case handOver(to: DeviceID)   // 0xFD, parameter = device id
-    case takeBack                 // 0xFE: the holder (or moderator) ends a hand-over
-    case returnFloor              // 0xFF: the temporary holder gives the floor back
+    case takeBack   // 0xFE: the holder (or moderator) ends a hand-over
+    case returnFloor   // 0xFF: the temporary holder gives the floor back
 
     public var signalByte: UInt8 {
         switch self {
@@ -148,12 +148,12 @@ public enum ControlSignal: Equatable, Sendable {
 
 /// Why a device got the floor (floor-granted, 0x08). On the wire: u8.
 public enum FloorGrantReason: UInt8, Sendable, CaseIterable, CustomStringConvertible {
-    case requested = 1        // your request (open mode, or a moderator's own request)
-    case granted = 2          // the moderator granted it
-    case handedOver = 3       // the holder (or moderator) handed it to you for a while
-    case returned = 4         // a hand-over ended: you drive the screen again
-    case restored = 5         // you reconnected within the grace period
-    case queueAdvanced = 6    // moderated room without a moderator: you were first in the queue
+    case requested = 1   // your request (open mode, or a moderator's own request)
+    case granted = 2   // the moderator granted it
+    case handedOver = 3   // the holder (or moderator) handed it to you for a while
+    case returned = 4   // a hand-over ended: you drive the screen again
+    case restored = 5   // you reconnected within the grace period
+    case queueAdvanced = 6   // moderated room without a moderator: you were first in the queue
     public var description: String {
         switch self {
         case .requested: "requested"
@@ -168,12 +168,12 @@ public enum FloorGrantReason: UInt8, Sendable, CaseIterable, CustomStringConvert
 
 /// Why a device lost the floor or its place in the queue (floor-withdrawn, 0x09). u8.
 public enum FloorLossReason: UInt8, Sendable, CaseIterable, CustomStringConvertible {
-    case withdrawn = 2        // the moderator withdrew it
-    case takenOver = 3        // open mode: someone newer asked for it
+    case withdrawn = 2   // the moderator withdrew it
+    case takenOver = 3   // open mode: someone newer asked for it
     case grantedToOther = 4   // the moderator granted it to someone else
-    case handOverEnded = 5    // you held it on loan: the owner or moderator took it back, or lent it to another
+    case handOverEnded = 5   // you held it on loan: the owner or moderator took it back, or lent it to another
     case ownerLostFloor = 6   // you held it on loan and the owner no longer has the floor
-    case requestRejected = 7  // the moderator rejected your queued request
+    case requestRejected = 7   // the moderator rejected your queued request
     public var description: String {
         switch self {
         case .withdrawn: "withdrawn"

@@ -53,22 +53,29 @@ public struct IdleScreen: Equatable, Sendable {
         c.setColor(textColor)
         let h = Double(area.height)
         var y = Double(area.y) + h * 0.30
-        y += Self.text(c.cr, room.isEmpty ? "Lectern" : room, bold: true, size: h / 9,
-                       x: Double(area.x), y: y, width: Double(area.width)) + h * 0.06
-        y += Self.text(c.cr, connectLine, bold: false, size: h / 22,
-                       x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
+        y +=
+            Self.text(
+                c.cr, room.isEmpty ? "Lectern" : room, bold: true, size: h / 9,
+                x: Double(area.x), y: y, width: Double(area.width)) + h * 0.06
+        y +=
+            Self.text(
+                c.cr, connectLine, bold: false, size: h / 22,
+                x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
         if let url {
             y += Self.text(c.cr, url, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width))
         }
-        _ = Self.text(c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",
-                      bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * 0.08,
-                      width: Double(area.width))
+        _ = Self.text(
+            c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",
+            bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * 0.08,
+            width: Double(area.width))
     }
 
     /// Lays out one centred, ellipsised line; returns its height in pixels.
     @discardableResult
-    static func text(_ cr: OpaquePointer, _ s: String, bold: Bool, size: Double,
-                     x: Double, y: Double, width: Double) -> Double {
+    static func text(
+        _ cr: OpaquePointer, _ s: String, bold: Bool, size: Double,
+        x: Double, y: Double, width: Double
+    ) -> Double {
         guard let layout = pango_cairo_create_layout(cr) else { return 0 }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let desc = pango_font_description_from_string(fontFamily + (bold ? " Bold" : ""))

@@ -34,8 +34,10 @@ public enum PDFSketch {
         public var texts: [Text]
         /// Written as the page's /Rotate.
         public var rotate: Int
-        public init(width: Double, height: Double, background: RGB? = nil, boxes: [Box] = [],
-                    texts: [Text] = [], rotate: Int = 0) {
+        public init(
+            width: Double, height: Double, background: RGB? = nil, boxes: [Box] = [],
+            texts: [Text] = [], rotate: Int = 0
+        ) {
             self.width = width; self.height = height; self.background = background
             self.boxes = boxes; self.texts = texts; self.rotate = rotate
         }
@@ -63,8 +65,9 @@ public enum PDFSketch {
             }
             for t in page.texts {
                 setColor(cr, t.color)
-                IdleScreen.text(cr, t.string, bold: t.bold, size: t.size * page.height,
-                                x: t.x * page.width, y: t.y * page.height, width: page.width * (1 - 2 * t.x))
+                IdleScreen.text(
+                    cr, t.string, bold: t.bold, size: t.size * page.height,
+                    x: t.x * page.width, y: t.y * page.height, width: page.width * (1 - 2 * t.x))
             }
             cairo_show_page(cr)
         }
@@ -126,7 +129,8 @@ enum PDFRotate {
             if let o = offsets[n] { xref += String(format: "%010d 00000 n \n", o) } else { xref += "0000000000 65535 f \n" }
         }
         guard let trailerAt = find(Array("trailer".utf8), in: bytes, from: xrefAt),
-              let startxrefAt = find(Array("startxref".utf8), in: bytes, from: trailerAt) else {
+            let startxrefAt = find(Array("startxref".utf8), in: bytes, from: trailerAt)
+        else {
             throw PDFSketch.WriteError(description: "no trailer")
         }
         let trailer = Array(bytes[trailerAt..<startxrefAt])

@@ -59,7 +59,7 @@ public enum PNG {
         for y in 0..<h {
             let from = UnsafeRawPointer(src + y * stride).assumingMemoryBound(to: UInt32.self)
             let to = (frame.baseAddress + y * frame.stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<w { to[x] = from[x] & 0x00FF_FFFF }  // drop alpha: PNGs here are opaque
+            for x in 0..<w { to[x] = from[x] & 0x00FF_FFFF }   // drop alpha: PNGs here are opaque
         }
         return frame
     }

@@ -41,8 +41,9 @@ extension QRCode {
         let m = moduleSize(fitting: rect.width, rect.height)
         guard m > 0 else { return nil }
         let side = sideWithQuietZone * m
-        let square = PixelRect(x: rect.x + (rect.width - side) / 2, y: rect.y + (rect.height - side) / 2,
-                               width: side, height: side)
+        let square = PixelRect(
+            x: rect.x + (rect.width - side) / 2, y: rect.y + (rect.height - side) / 2,
+            width: side, height: side)
         frame.fill(square, light)
         let origin = (x: square.x + Self.quietZone * m, y: square.y + Self.quietZone * m)
         for y in 0..<size {

@@ -25,7 +25,8 @@ final class Peer {
         self.address = address
         self.challenge = challenge
         connectedAt = now
-        keepAlive = KeepAlive(now: now, interval: min(ProtocolLimits.pingIntervalSeconds, keepAliveTimeout / 3),
-                              timeout: keepAliveTimeout)
+        keepAlive = KeepAlive(
+            now: now, interval: min(ProtocolLimits.pingIntervalSeconds, keepAliveTimeout / 3),
+            timeout: keepAliveTimeout)
     }
 }

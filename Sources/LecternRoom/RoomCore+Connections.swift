@@ -5,10 +5,11 @@ extension RoomCore {
     func opened(_ id: ConnectionID, address: String, challenge: [UInt8]) {
         let p = Peer(id: id, address: address, challenge: challenge, now: now, keepAliveTimeout: config.keepaliveTimeout)
         peers[id] = p
-        let hello = Hello(challenge: challenge,
-                          pingIntervalMs: UInt32(p.keepAlive.interval * 1000), timeoutMs: UInt32(p.keepAlive.timeout * 1000),
-                          presenter: keys.presenter.parameters, moderator: keys.moderator?.parameters,
-                          room: config.room, server: serverName)
+        let hello = Hello(
+            challenge: challenge,
+            pingIntervalMs: UInt32(p.keepAlive.interval * 1000), timeoutMs: UInt32(p.keepAlive.timeout * 1000),
+            presenter: keys.presenter.parameters, moderator: keys.moderator?.parameters,
+            room: config.room, server: serverName)
         send(.hello(hello), to: p, tag: 0)
         log(.debug, "connection \(id) from \(address)")
     }

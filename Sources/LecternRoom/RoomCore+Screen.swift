@@ -77,8 +77,9 @@ extension RoomCore {
         guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
         let serial = screen.newClipSerial()
-        screen.opening[serial] = ScreenQueue.OpeningClip(content: item.snapshot, loop: looping,
-                                                         reply: ScreenReply(peer: p.id, tag: tag, request: .clipPlay, ok: .clipPlayOK))
+        screen.opening[serial] = ScreenQueue.OpeningClip(
+            content: item.snapshot, loop: looping,
+            reply: ScreenReply(peer: p.id, tag: tag, request: .clipPlay, ok: .clipPlayOK))
         emit(.openClip(serial: serial, content: content.hex))
     }
 
@@ -92,8 +93,9 @@ extension RoomCore {
             answer(o.reply, e)
         case .success(let facts):
             guard serial == screen.clipSerial else { return emit(.discardClip(serial: serial)) }   // superseded meanwhile
-            screen.clip = ScreenQueue.Clip(serial: serial, content: o.content, duration: facts.duration, loop: o.loop,
-                                           progress: ClipProgress())
+            screen.clip = ScreenQueue.Clip(
+                serial: serial, content: o.content, duration: facts.duration, loop: o.loop,
+                progress: ClipProgress())
             answer(o.reply, nil)
             pushState()
             log(.info, "playing \(o.content.name) (\(facts.description))")
@@ -128,8 +130,9 @@ extension RoomCore {
         case .clipSeek(let ms):
             let durationMs = UInt64(max(0, c.duration) * 1000)
             guard UInt64(ms) <= durationMs else {
-                throw LecternError(.seekOutOfRange, detail: durationMs,
-                                   message: String(format: "The clip is only %.1f s long.", c.duration))
+                throw LecternError(
+                    .seekOutOfRange, detail: durationMs,
+                    message: String(format: "The clip is only %.1f s long.", c.duration))
             }
             emit(.steerClip(serial: c.serial, .seek(Double(ms) / 1000)))
             send(.clipSeekOK, to: p, tag: tag)

@@ -14,8 +14,9 @@ extension RoomCore {
         guard partIsFree(b, peer: p, tag: tag) else { return }
         let stored = ledger.parts[b.content]?.size ?? 0
         let used = ledger.usedBytes
-        try UploadSession.checkBegin(b, maxFileSize: maxSize, quota: quota, freeQuota: quota > used ? quota - used : 0,
-                                     alreadyStored: stored)
+        try UploadSession.checkBegin(
+            b, maxFileSize: maxSize, quota: quota, freeQuota: quota > used ? quota - used : 0,
+            alreadyStored: stored)
         start(b, peer: p, tag: tag, from: min(stored, b.size))
     }
 
@@ -23,8 +24,11 @@ extension RoomCore {
         guard let p = live(id), let me = p.deviceID else { return }
         if matches, let item = catalog[b.content] {
             ledger.addOwner(me, of: b.content)
-            send(.uploadReady(UploadReady(content: b.content, status: .stored, offset: item.size, kind: item.kind,
-                                          pageCount: UInt32(item.pages), durationMs: 0)), to: p, tag: tag)
+            send(
+                .uploadReady(
+                    UploadReady(
+                        content: b.content, status: .stored, offset: item.size, kind: item.kind,
+                        pageCount: UInt32(item.pages), durationMs: 0)), to: p, tag: tag)
         } else {
             startWhenFree(b, peer: p, tag: tag, from: 0)
         }
@@ -64,8 +68,9 @@ extension RoomCore {
             _ = ledger.writerLeft(content, writer: w, size: ledger.parts[content]?.size)
             if p?.uploads[content]?.writer == w { p?.uploads[content] = nil }
             if let p {
-                fail(p, tag: writer.beginTag, LecternError(.storageFailed, message: "The appliance can't store the file: \(failure)"),
-                     request: Command.uploadBegin.rawValue)
+                fail(
+                    p, tag: writer.beginTag, LecternError(.storageFailed, message: "The appliance can't store the file: \(failure)"),
+                    request: Command.uploadBegin.rawValue)
             }
         } else if let p, let u = p.uploads[content], u.writer == w {
             send(.uploadReady(UploadReady(content: content, status: .sendFrom, offset: u.session.stored)), to: p, tag: writer.beginTag)
@@ -113,13 +118,18 @@ extension RoomCore {
         p.uploads[content] = nil
         ledger.release(content, writer: u.writer, leaving: true)
         let s = u.session
-        emit(.finishUpload(p.id, tag: tag, writer: u.writer,
-                           UploadToStore(content: content, name: s.name, announcedKind: s.kind, device: me,
-                                         uploader: floor.devices[me]?.name ?? "", size: s.size)))
+        emit(
+            .finishUpload(
+                p.id, tag: tag, writer: u.writer,
+                UploadToStore(
+                    content: content, name: s.name, announcedKind: s.kind, device: me,
+                    uploader: floor.devices[me]?.name ?? "", size: s.size)))
     }
 
-    func uploadFinished(_ id: ConnectionID, tag: UInt16, writer w: Int, _ upload: UploadToStore,
-                        _ result: Result<ContentEntry, UploadRefusal>) {
+    func uploadFinished(
+        _ id: ConnectionID, tag: UInt16, writer w: Int, _ upload: UploadToStore,
+        _ result: Result<ContentEntry, UploadRefusal>
+    ) {
         let content = upload.content, me = upload.device
         let p = live(id)
         switch result {
@@ -128,8 +138,11 @@ extension RoomCore {
             ledger.addOwner(me, of: content)
             log(.info, "stored \(item.name) (\(item.size) bytes, \(item.kind)) from device \(me)")
             if let p {
-                send(.uploadStored(UploadStored(content: content, kind: item.kind, size: upload.size, pageCount: UInt32(item.pages),
-                                                durationMs: 0)), to: p, tag: tag)
+                send(
+                    .uploadStored(
+                        UploadStored(
+                            content: content, kind: item.kind, size: upload.size, pageCount: UInt32(item.pages),
+                            durationMs: 0)), to: p, tag: tag)
             }
         case .failure(let refusal):
             if refusal.discarded { ledger.usedBytes -= min(ledger.usedBytes, upload.size) }

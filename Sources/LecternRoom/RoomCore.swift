@@ -38,15 +38,19 @@ public final class RoomCore {
 
     /// `parts`: bytes already in each partial upload's file; `usedBytes`: what the store
     /// and the partial uploads hold on disk (the quota counts it).
-    public init(config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
-                parts: [ContentID: UInt64] = [:], usedBytes: UInt64 = 0) {
+    public init(
+        config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
+        parts: [ContentID: UInt64] = [:], usedBytes: UInt64 = 0
+    ) {
         self.config = config
         self.keys = keys
         self.serverName = serverName
         self.catalog = catalog
         ledger = UploadLedger(parts: parts, usedBytes: usedBytes)
-        floor = Floor(config: FloorConfig(floorMode: config.floor,
-                                                gracePeriod: config.gracePeriod, capacity: config.maxClients))
+        floor = Floor(
+            config: FloorConfig(
+                floorMode: config.floor,
+                gracePeriod: config.gracePeriod, capacity: config.maxClients))
     }
 
     /// Handles one event at time `now` (monotonic seconds) and returns what to do.
@@ -94,8 +98,9 @@ public final class RoomCore {
         self.now = now
         if let model { screen.restore(model) }
         if let h = saved.holder, let token = saved.holderToken {
-            floor.restoreAbsentHolder(id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
-                                        resumeToken: token, now: now)
+            floor.restoreAbsentHolder(
+                id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
+                resumeToken: token, now: now)
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
         }
@@ -141,11 +146,13 @@ public final class RoomCore {
     var screenState: ScreenSnapshot {
         guard let c = screen.clip else { return screen.committed.snapshot }
         let state: ClipSnapshot.Playback = c.progress.state == .paused ? .paused : c.progress.state == .stopped ? .stopped : .playing
-        return ScreenSnapshot(content: c.content, page: 0, pageCount: 0, blank: .none,
-                           clip: ClipSnapshot(state: state, positionMs: UInt32(max(0, c.progress.position) * 1000),
-                                           durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop,
-                                           presentedFrames: UInt32(clamping: c.progress.presented),
-                                           droppedFrames: UInt32(clamping: c.progress.dropped)))
+        return ScreenSnapshot(
+            content: c.content, page: 0, pageCount: 0, blank: .none,
+            clip: ClipSnapshot(
+                state: state, positionMs: UInt32(max(0, c.progress.position) * 1000),
+                durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop,
+                presentedFrames: UInt32(clamping: c.progress.presented),
+                droppedFrames: UInt32(clamping: c.progress.dropped)))
     }
 
     // MARK: floor events

@@ -22,8 +22,9 @@ public struct SavedState: Codable, Equatable, Sendable {
         page = screen.page
         blank = screen.blank.rawValue
         if let id = floor.holder, let d = floor.devices[id] {
-            holder = Holder(id: id, name: d.name, role: d.role == .moderator ? "moderator" : "presenter",
-                            resumeToken: d.resumeToken.description)
+            holder = Holder(
+                id: id, name: d.name, role: d.role == .moderator ? "moderator" : "presenter",
+                resumeToken: d.resumeToken.description)
         }
     }
 
@@ -32,7 +33,8 @@ public struct SavedState: Codable, Equatable, Sendable {
         let blankValue = ScreenSnapshot.Blank(rawValue: blank) ?? .none
         guard let hex = content else { return blankValue == .none ? nil : CommittedScreen(blank: blankValue) }
         guard let id = ContentID(hex: hex), let item = catalog[id], item.kind == .pdf,
-              page >= 1, page <= item.pages else { return nil }
+            page >= 1, page <= item.pages
+        else { return nil }
         return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue)
     }
 
@@ -48,4 +50,3 @@ public struct SavedState: Codable, Equatable, Sendable {
         return ResumeToken(bytes: bytes)
     }
 }
-

@@ -37,7 +37,8 @@ public enum ConfigFile {
     /// Reads and checks the file at `path`; throws `Invalid` listing every problem.
     public static func load(path: String) throws -> Result {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path)
+            let why =
+                FileManager.default.fileExists(atPath: path)
                 ? "can't be read (permissions? it should be owned by root, group lectern, mode 640)" : "does not exist"
             throw Invalid(path: path, problems: [ConfigProblem(line: nil, "the config file \(why)")])
         }
@@ -56,7 +57,8 @@ public enum ConfigFile {
         guard stat(path, &st) == 0 else { return [] }
         var warnings: [ConfigProblem] = []
         if st.st_mode & 0o002 != 0 {
-            warnings.append(ConfigProblem(line: nil, "\(path) is writable by every user: anyone on this machine can change the passcodes: chmod 640 it (owner root, group lectern)"))
+            warnings.append(
+                ConfigProblem(line: nil, "\(path) is writable by every user: anyone on this machine can change the passcodes: chmod 640 it (owner root, group lectern)"))
         } else if st.st_mode & 0o004 != 0 {
             warnings.append(ConfigProblem(line: nil, "\(path) is readable by every user and holds the passcodes: chmod 640 it (owner root, group lectern)"))
         }

@@ -44,7 +44,9 @@ extension ConfigFile {
         }
 
         func string(_ name: String, _ set: @escaping (String) -> String?) -> Check {
-            { v, _ in guard let s = v.string else { return "'\(name)' must be a string, not \(describe(v))" }; return set(s) }
+            { v, _ in
+                guard let s = v.string else { return "'\(name)' must be a string, not \(describe(v))" }; return set(s)
+            }
         }
         func int(_ name: String, _ range: ClosedRange<Int>, _ set: @escaping (Int) -> Void) -> Check {
             { v, _ in
@@ -73,15 +75,21 @@ extension ConfigFile {
                 config.display = s; return nil
             },
             "card": string("display.card") { s in
-                guard s.isEmpty || isCardName(s) else { return "'display.card' must be empty (the first card with a display connected), a name like \"card0\" or a path like \"/dev/dri/card0\", not '\(s)'" }
+                guard s.isEmpty || isCardName(s) else {
+                    return "'display.card' must be empty (the first card with a display connected), a name like \"card0\" or a path like \"/dev/dri/card0\", not '\(s)'"
+                }
                 config.card = s; return nil
             },
             "connector": string("display.connector") { s in
-                guard s.isEmpty || isConnectorName(s) else { return "'display.connector' must be empty (the first connected one) or a connector name like \"HDMI-A-1\", not '\(s)'" }
+                guard s.isEmpty || isConnectorName(s) else {
+                    return "'display.connector' must be empty (the first connected one) or a connector name like \"HDMI-A-1\", not '\(s)'"
+                }
                 config.connector = s; return nil
             },
             "mode": string("display.mode") { s in
-                guard s.isEmpty || DisplayMode(parsing: s) != nil else { return "'display.mode' must be empty (the display's preferred mode) or look like 1920x1080 or 1920x1080@60, not '\(s)'" }
+                guard s.isEmpty || DisplayMode(parsing: s) != nil else {
+                    return "'display.mode' must be empty (the display's preferred mode) or look like 1920x1080 or 1920x1080@60, not '\(s)'"
+                }
                 config.mode = s; return nil
             },
             "background": string("display.background") { s in
@@ -98,7 +106,9 @@ extension ConfigFile {
                 }
                 config.room = s; return nil
             },
-            "port": { v, line in portLine = line; return int("port", 1...65535) { config.port = $0 }(v, line) },
+            "port": { v, line in
+                portLine = line; return int("port", 1...65535) { config.port = $0 }(v, line)
+            },
             "http_port": { v, line in
                 httpPortLine = line
                 return int("http_port", 0...65535) { config.httpPort = $0 == 0 ? nil : $0 }(v, line)
@@ -123,7 +133,9 @@ extension ConfigFile {
             },
             "grace_period": number("grace_period", 0...3600) { config.gracePeriod = $0 },
             "passcode_min_length": int("passcode_min_length", 4...128) { config.passcodeMinLength = $0 },
-            "max_upload_mb": { v, line in uploadLine = line; return int("max_upload_mb", 1...65536) { config.maxUploadMB = $0 }(v, line) },
+            "max_upload_mb": { v, line in
+                uploadLine = line; return int("max_upload_mb", 1...65536) { config.maxUploadMB = $0 }(v, line)
+            },
             "disk_quota_mb": int("disk_quota_mb", 1...(1 << 24)) { config.diskQuotaMB = $0 },
             "max_clients": int("max_clients", 1...254) { config.maxClients = $0 },
             "page_cache_mb": int("page_cache_mb", 0...4096) { config.pageCacheMB = $0 },
@@ -139,7 +151,9 @@ extension ConfigFile {
 
         // Relations between keys, once every key is known.
         if config.maxUploadMB > config.diskQuotaMB {
-            problems.append(ConfigProblem(line: uploadLine, "'max_upload_mb' (\(config.maxUploadMB)) is larger than 'disk_quota_mb' (\(config.diskQuotaMB)): an upload that size could never be stored"))
+            problems.append(
+                ConfigProblem(
+                    line: uploadLine, "'max_upload_mb' (\(config.maxUploadMB)) is larger than 'disk_quota_mb' (\(config.diskQuotaMB)): an upload that size could never be stored"))
         }
         if config.port < 1024 {
             warnings.append(ConfigProblem(line: portLine, "'port' \(config.port) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
@@ -148,21 +162,29 @@ extension ConfigFile {
             if http == config.port {
                 problems.append(ConfigProblem(line: httpPortLine, "'http_port' is the same as 'port' (\(http)): the web remote needs a port of its own (0: no web remote)"))
             } else if http < 1024 {
-                warnings.append(ConfigProblem(line: httpPortLine, "'http_port' \(http) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
+                warnings.append(
+                    ConfigProblem(line: httpPortLine, "'http_port' \(http) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
             }
         }
 
         func checkPasscode(_ value: String, key: String, line: Int?, required: Bool) {
             if value.isEmpty {
                 if required {
-                    problems.append(ConfigProblem(line: line, key == "moderator_passcode"
-                        ? "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\""
-                        : "'passcode' is empty: nobody could connect"))
+                    problems.append(
+                        ConfigProblem(
+                            line: line,
+                            key == "moderator_passcode"
+                                ? "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\""
+                                : "'passcode' is empty: nobody could connect"))
                 }
                 return
             }
             if isPlaceholder(value) {
-                problems.append(ConfigProblem(line: line, "'\(key)' is still the placeholder of the installed file: set the room's \(key == "passcode" ? "presenter" : "moderator") passcode (plain, or the hash `lectern hash-passcode` prints)"))
+                problems.append(
+                    ConfigProblem(
+                        line: line,
+                        "'\(key)' is still the placeholder of the installed file: set the room's \(key == "passcode" ? "presenter" : "moderator") passcode (plain, or the hash `lectern hash-passcode` prints)"
+                    ))
             } else if PasscodeHash.isHashForm(value) {
                 do { _ = try PasscodeHash.parse(value) } catch { problems.append(ConfigProblem(line: line, "'\(key)' is not a valid hash: \(error)")) }
             } else if value.count < config.passcodeMinLength {
@@ -219,8 +241,10 @@ extension ConfigFile {
     }
 
     /// Every key the file may have, for suggestions and docs/config.md.
-    public static let topKeys = ["room", "port", "http_port", "passcode", "moderator_passcode", "floor", "data_dir",
-                                 "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
-                                 "max_clients", "page_cache_mb", "keepalive_timeout", "display"]
+    public static let topKeys = [
+        "room", "port", "http_port", "passcode", "moderator_passcode", "floor", "data_dir",
+        "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
+        "max_clients", "page_cache_mb", "keepalive_timeout", "display",
+    ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

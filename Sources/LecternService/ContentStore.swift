@@ -80,7 +80,8 @@ public final class ContentStore: @unchecked Sendable {
     /// The stored item with `id`, or nil.
     public func item(_ id: String) -> Item? {
         guard Self.isValidID(id), FileManager.default.fileExists(atPath: path(of: id)),
-              let data = FileManager.default.contents(atPath: path(of: id) + ".json") else { return nil }
+            let data = FileManager.default.contents(atPath: path(of: id) + ".json")
+        else { return nil }
         return try? JSONDecoder().decode(Item.self, from: data)
     }
 
@@ -111,8 +112,12 @@ public final class ContentStore: @unchecked Sendable {
         if head.range(of: Data("%PDF-".utf8)) != nil { return .pdf }
         let bytes = [UInt8](head)
         // ISO BMFF (MP4/MOV: "ftyp" at 4), Matroska (EBML 1A 45 DF A3), Annex B (00 00 01 / 00 00 00 01)
-        if bytes.count >= 8, Array(bytes[4..<8]) == Array("ftyp".utf8) || Array(bytes[4..<8]) == Array("moov".utf8)
-            || Array(bytes[4..<8]) == Array("mdat".utf8) || Array(bytes[4..<8]) == Array("wide".utf8) { return .clip }
+        if bytes.count >= 8,
+            Array(bytes[4..<8]) == Array("ftyp".utf8) || Array(bytes[4..<8]) == Array("moov".utf8)
+                || Array(bytes[4..<8]) == Array("mdat".utf8) || Array(bytes[4..<8]) == Array("wide".utf8)
+        {
+            return .clip
+        }
         if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .clip }
         if bytes.starts(with: [0, 0, 0, 1]) || bytes.starts(with: [0, 0, 1]) { return .clip }
         throw ContentError.notAPDF

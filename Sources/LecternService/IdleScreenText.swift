@@ -6,7 +6,8 @@ extension Service {
     func idleScreen(port: Int, room: String? = nil) -> IdleScreen {
         let addresses = NetworkAddresses.current()
         let url = httpPort.map { "http://\(addresses.first ?? "localhost"):\($0)/" }
-        return IdleScreen(room: room ?? config.room, addresses: addresses, port: port, url: url,
-                          background: options.config.background)
+        return IdleScreen(
+            room: room ?? config.room, addresses: addresses, port: port, url: url,
+            background: options.config.background)
     }
 }

@@ -13,8 +13,8 @@ extension ConfigFile {
             let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
             var section: [String] = []
-            var inMultiline: String? = nil     // the closing delimiter we are waiting for
-            var bracketDepth = 0               // inside a multi-line array value
+            var inMultiline: String? = nil   // the closing delimiter we are waiting for
+            var bracketDepth = 0   // inside a multi-line array value
             for (i, raw) in lines.enumerated() {
                 let number = i + 1
                 var l = raw.trimmingCharacters(in: .whitespacesAndNewlines)

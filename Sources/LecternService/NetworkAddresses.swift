@@ -8,7 +8,8 @@ public enum NetworkAddresses {
         var out: [String] = []
         for d in devices {
             guard let a = d.address, case .v4 = a, let ip = a.ipAddress,
-                  !ip.hasPrefix("127.") else { continue }
+                !ip.hasPrefix("127.")
+            else { continue }
             if !out.contains(ip) { out.append(ip) }
         }
         return out

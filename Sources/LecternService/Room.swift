@@ -37,15 +37,18 @@ final class Room: @unchecked Sendable {
     /// Saves what is on screen and who holds the floor after every change.
     var stateWriter: StateWriter?
 
-    init(loop: EventLoop, config: Config, stage: Stage, store: ContentStore, logger: Logger,
-         clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) throws {
+    init(
+        loop: EventLoop, config: Config, stage: Stage, store: ContentStore, logger: Logger,
+        clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
+    ) throws {
         self.loop = loop
         self.logger = logger
         self.clock = clock
         let area = try UploadArea(dataDir: config.dataDir)
-        core = RoomCore(config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
-                        catalog: ContentCatalog(store.items().map(ContentEntry.init)), parts: area.parts(),
-                        usedBytes: UploadArea.bytes(in: store.directory.path) + area.totalBytes())
+        core = RoomCore(
+            config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
+            catalog: ContentCatalog(store.items().map(ContentEntry.init)), parts: area.parts(),
+            usedBytes: UploadArea.bytes(in: store.directory.path) + area.totalBytes())
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }
             self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }

@@ -23,8 +23,10 @@ final class Server: @unchecked Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
             // Reads grow up to a whole upload chunk (1 MiB): fewer reads for large uploads.
-            .childChannelOption(ChannelOptions.recvAllocator,
-                                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20))
+            .childChannelOption(
+                ChannelOptions.recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20)
+            )
             .childChannelInitializer { channel in
                 channel.pipeline.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(PeerHandler(room: room))

@@ -29,7 +29,9 @@ extension Service {
             let bound = try server.bind(host: host, port: wanted).wait()
             listening(server, port: bound, assets: assets)
         } catch {
-            logger.error("web remote: can't listen on http_port \(wanted): \(error). Browsers can't join until it is free (another program on that port?); trying again every \(Self.webRemoteRetrySeconds) s. http_port = 0 turns the web remote off.")
+            logger.error(
+                "web remote: can't listen on http_port \(wanted): \(error). Browsers can't join until it is free (another program on that port?); trying again every \(Self.webRemoteRetrySeconds) s. http_port = 0 turns the web remote off."
+            )
             retryWebRemote(server, host: host, port: wanted, assets: assets, loop: group.next())
         }
     }
@@ -52,4 +54,3 @@ extension Service {
         logger.info("web remote: http://\(options.host):\(port)/ (files from \(assets.source))")
     }
 }
-

@@ -55,8 +55,9 @@ public final class Service: @unchecked Sendable {
         }
         let (resolved, why) = DisplaySelection.resolve(choice)
         logger.info("display: \(why)")
-        output = try DisplaySelection.open(resolved, mode: config.displayMode, card: config.cardPath,
-                                           connector: config.connectorName)
+        output = try DisplaySelection.open(
+            resolved, mode: config.displayMode, card: config.cardPath,
+            connector: config.connectorName)
         logger.info("output: \(output.name)")
         store = try ContentStore(dataDir: config.dataDir)
         for path in options.preload {
@@ -64,12 +65,14 @@ public final class Service: @unchecked Sendable {
             logger.info("preloaded \(item.name) as \(item.id) (\(item.pages) pages)")
         }
         let m = output.mode
-        let settings = Compositor.Settings(width: m.width, height: m.height, background: config.background,
-                                           overscanPercent: config.overscanPercent)
+        let settings = Compositor.Settings(
+            width: m.width, height: m.height, background: config.background,
+            overscanPercent: config.overscanPercent)
         let store = self.store!
-        let compositor = Compositor(settings: settings, idle: idleScreen(port: config.port),
-                                    cacheBytes: config.pageCacheBytes,
-                                    documents: { id in try store.document(id) })
+        let compositor = Compositor(
+            settings: settings, idle: idleScreen(port: config.port),
+            cacheBytes: config.pageCacheBytes,
+            documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // After a crash or power cut: the same page as before, at once.
         let saved = StateWriter.load(dataDir: config.dataDir)

@@ -48,8 +48,9 @@ final class StageWorker: @unchecked Sendable {
             let control = PlaybackControl { [report] status in report(.clipProgressed(serial: serial, Self.progress(status))) }
             lock.withLock { clips[serial] = (decoder, control) }
             let i = decoder.info
-            let facts = ClipFacts(duration: i.duration,
-                                  description: "\(i.codec) \(i.width)x\(i.height), \(String(format: "%.1f", i.duration)) s")
+            let facts = ClipFacts(
+                duration: i.duration,
+                description: "\(i.codec) \(i.width)x\(i.height), \(String(format: "%.1f", i.duration)) s")
             report(.clipOpened(serial: serial, .success(facts)))
         }
     }
@@ -84,8 +85,9 @@ final class StageWorker: @unchecked Sendable {
     }
 
     static func progress(_ s: PlaybackStatus) -> ClipProgress {
-        ClipProgress(state: s.state == .paused ? .paused : s.state == .stopped ? .stopped : .playing,
-                     position: s.position, presented: s.presented, dropped: s.dropped)
+        ClipProgress(
+            state: s.state == .paused ? .paused : s.state == .stopped ? .stopped : .playing,
+            position: s.position, presented: s.presented, dropped: s.dropped)
     }
 
     // MARK: pictures
@@ -104,8 +106,9 @@ final class StageWorker: @unchecked Sendable {
     func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int) {
         work.async { [self] in
             let compositor = stage.compositor
-            let size = Fit.previewSize(width: compositor.settings.width, height: compositor.settings.height,
-                                       maxWidth: maxWidth, maxHeight: maxHeight)
+            let size = Fit.previewSize(
+                width: compositor.settings.width, height: compositor.settings.height,
+                maxWidth: maxWidth, maxHeight: maxHeight)
             do {
                 let frame = try compositor.preview(content: content, page: page, width: size.width, height: size.height)
                 report(.previewRendered(id, tag: tag, .success(Self.pieces(frame))))

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The sd_notify protocol without libsystemd: one datagram per message, sent to the
@@ -31,7 +31,8 @@ public struct SystemdNotify: Sendable {
     /// From an explicit environment (tests); `pid` is this process's id, for `WATCHDOG_PID`.
     public init(environment: [String: String], pid: Int32 = getpid()) {
         if let s = environment["NOTIFY_SOCKET"], s.count > 1, s.hasPrefix("/") || s.hasPrefix("@"),
-           s.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) {
+            s.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        {
             notifySocket = s
         } else {
             notifySocket = nil
@@ -72,14 +73,14 @@ public struct SystemdNotify: Sendable {
     public func send(_ message: String) -> Bool {
         guard let notifySocket else { return false }
         #if canImport(Glibc)
-        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let flags = Int32(MSG_NOSIGNAL)
+            let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            let flags = Int32(MSG_NOSIGNAL)
         #elseif canImport(Musl)
-        let type = Int32(SOCK_DGRAM) | Int32(SOCK_CLOEXEC)
-        let flags = Int32(MSG_NOSIGNAL)
+            let type = Int32(SOCK_DGRAM) | Int32(SOCK_CLOEXEC)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let type = SOCK_DGRAM
-        let flags: Int32 = 0
+            let type = SOCK_DGRAM
+            let flags: Int32 = 0
         #endif
         let fd = socket(AF_UNIX, type, 0)
         guard fd >= 0 else { return false }

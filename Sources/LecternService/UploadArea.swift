@@ -21,7 +21,10 @@ final class UploadArea: @unchecked Sendable {
         for n in names where n.hasSuffix(".part") {
             let p = directory.appendingPathComponent(n).path
             if let m = (try? FileManager.default.attributesOfItem(atPath: p))?[.modificationDate] as? Date,
-               Date().timeIntervalSince(m) > seconds { try? FileManager.default.removeItem(atPath: p) }
+                Date().timeIntervalSince(m) > seconds
+            {
+                try? FileManager.default.removeItem(atPath: p)
+            }
         }
     }
 

@@ -99,8 +99,11 @@ final class UploadWorker: @unchecked Sendable {
                 return .failure(UploadRefusal(e, discarded: true))
             }
             if kind == .clip { _ = try ClipProbe.probe(path: area.partPath(hex)) }   // refuses what can't play, saying why
-            return .success(ContentEntry(try store.adopt(tmpFile: area.partPath(hex), id: hex, name: upload.name,
-                                                         uploader: upload.uploader)))
+            return .success(
+                ContentEntry(
+                    try store.adopt(
+                        tmpFile: area.partPath(hex), id: hex, name: upload.name,
+                        uploader: upload.uploader)))
         } catch let e as ContentError {
             area.remove(hex)
             return .failure(UploadRefusal(LecternError(mapping: e), discarded: true))
@@ -116,7 +119,8 @@ final class UploadWorker: @unchecked Sendable {
 extension ContentEntry {
     /// The room's view of a stored item.
     init(_ item: ContentStore.Item) {
-        self.init(id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
-                  kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages)
+        self.init(
+            id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
+            kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages)
     }
 }

@@ -41,9 +41,9 @@ struct WebAssets: Sendable {
     /// no bundle at all, which is the case for an installed binary: so look before touching it.
     static func bundledDirectory() -> String? {
         #if os(Linux)
-        let bundleName = "Lectern_LecternService.resources"
+            let bundleName = "Lectern_LecternService.resources"
         #else
-        let bundleName = "Lectern_LecternService.bundle"
+            let bundleName = "Lectern_LecternService.bundle"
         #endif
         let next = Bundle.main.bundleURL.appendingPathComponent(bundleName).path
         guard FileManager.default.fileExists(atPath: next) else { return nil }
@@ -56,7 +56,8 @@ struct WebAssets: Sendable {
             let assets = load(directory: dir)
             if assets.isComplete { return assets }
         }
-        logger.error("web remote: its files (\(required.joined(separator: ", "))) are in none of \(tried.joined(separator: ", ")): the page will say so (reinstall the lectern package)")
+        logger.error(
+            "web remote: its files (\(required.joined(separator: ", "))) are in none of \(tried.joined(separator: ", ")): the page will say so (reinstall the lectern package)")
         return WebAssets(files: [:], source: "nowhere (looked in \(tried.joined(separator: ", ")))")
     }
 
@@ -66,11 +67,11 @@ struct WebAssets: Sendable {
         for name in names {
             let ext = (name as NSString).pathExtension.lowercased()
             guard let type = types[ext], !name.hasPrefix("."),
-                  let data = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
+                let data = FileManager.default.contents(atPath: directory + "/" + name)
+            else { continue }
             let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
             files["/" + name] = File(body: [UInt8](data), contentType: type, etag: "\"\(digest)\"")
         }
         return WebAssets(files: files, source: directory)
     }
 }
-

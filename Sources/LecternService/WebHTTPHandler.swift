@@ -16,7 +16,10 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
         ("X-Frame-Options", "DENY"),
-        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+        ),
     ]
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -39,12 +42,14 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         if path == WebRemoteServer.webSocketPath {
             headers.add(name: "Upgrade", value: "websocket")
             headers.add(name: "Connection", value: "Upgrade")
-            return send(.upgradeRequired, text: "This address is the web remote's WebSocket: connect with a WebSocket client.\n",
-                        headers: headers, request: request, context: context)
+            return send(
+                .upgradeRequired, text: "This address is the web remote's WebSocket: connect with a WebSocket client.\n",
+                headers: headers, request: request, context: context)
         }
         if assets.files.isEmpty && (path == "/" || path == "/index.html") {
-            return send(.serviceUnavailable, text: "The web remote's files are missing on this appliance (looked in \(assets.source)). Reinstall the lectern package.\n",
-                        headers: headers, request: request, context: context)
+            return send(
+                .serviceUnavailable, text: "The web remote's files are missing on this appliance (looked in \(assets.source)). Reinstall the lectern package.\n",
+                headers: headers, request: request, context: context)
         }
         guard let file = assets.files[path == "/" ? "/index.html" : path] else {
             return send(.notFound, text: "Not found.\n", headers: headers, request: request, context: context)
@@ -64,8 +69,10 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         send(status, body: Array(text.utf8), contentType: "text/plain; charset=utf-8", headers: h, request: request, context: context)
     }
 
-    private func send(_ status: HTTPResponseStatus, body: [UInt8]?, contentType: String?, headers: HTTPHeaders,
-                      request: HTTPRequestHead, context: ChannelHandlerContext) {
+    private func send(
+        _ status: HTTPResponseStatus, body: [UInt8]?, contentType: String?, headers: HTTPHeaders,
+        request: HTTPRequestHead, context: ChannelHandlerContext
+    ) {
         var h = headers
         if let contentType { h.add(name: "Content-Type", value: contentType) }
         h.add(name: "Content-Length", value: String(body?.count ?? 0))
@@ -88,4 +95,3 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         context.close(promise: nil)
     }
 }
-

@@ -51,10 +51,13 @@ final class WebRemoteServer: @unchecked Sendable {
                             }
                         })
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
-                            // The HTTP handler has nothing more to do on an upgraded connection.
-                            context.pipeline.removeHandler(http, promise: nil)
-                        }))
+                        withServerUpgrade: (
+                            upgraders: [upgrader],
+                            completionHandler: { context in
+                                // The HTTP handler has nothing more to do on an upgraded connection.
+                                context.pipeline.removeHandler(http, promise: nil)
+                            }
+                        ))
                     try channel.pipeline.syncOperations.addHandler(http)
                 }
             }
@@ -69,4 +72,3 @@ final class WebRemoteServer: @unchecked Sendable {
         try? ch?.close().wait()
     }
 }
-

@@ -3,8 +3,12 @@ extension Fixtures {
     /// ffmpeg CLI (libx264); throws, saying why, when ffmpeg fails.
     public static func clip(in dir: String, color: String = "red", seconds: Double = 2, name: String = "clip.mp4") throws -> String {
         let path = dir + "/" + name
-        let r = try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=640x480:r=25:d=\(seconds)",
-                                   "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", path])
+        let r = try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=640x480:r=25:d=\(seconds)",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", path,
+            ])
         guard r.status == 0 else { throw ToolError(description: "ffmpeg made no clip: \(r.err)") }
         return path
     }

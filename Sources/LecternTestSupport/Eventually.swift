@@ -22,8 +22,10 @@ public struct EventuallyTimeout: Error, CustomStringConvertible {
 ///
 /// The short wait between checks is not synchronisation: the check is. Never sleep in a test
 /// to let something happen; wait for it to have happened.
-public func eventually(_ what: @autoclosure () -> String, timeout: Double = 10, interval: Double = 0.02,
-                       _ condition: () throws -> Bool) throws {
+public func eventually(
+    _ what: @autoclosure () -> String, timeout: Double = 10, interval: Double = 0.02,
+    _ condition: () throws -> Bool
+) throws {
     let deadline = MonotonicClock.now() + timeout
     var lastError: Error?
     while true {
@@ -42,8 +44,10 @@ public func eventually(_ what: @autoclosure () -> String, timeout: Double = 10, 
 /// at least every `interval` seconds too, for what changes without a broadcast (a process
 /// that exits). A condition that throws ends the wait with its error (a process that
 /// exited won't print what is awaited).
-public func eventually(_ what: @autoclosure () -> String, timeout: Double = 10, on signal: NSCondition,
-                       interval: Double = 0.5, _ condition: () throws -> Bool) throws {
+public func eventually(
+    _ what: @autoclosure () -> String, timeout: Double = 10, on signal: NSCondition,
+    interval: Double = 0.5, _ condition: () throws -> Bool
+) throws {
     let deadline = Date().addingTimeInterval(timeout)
     signal.lock()
     defer { signal.unlock() }

@@ -8,9 +8,13 @@ public enum PPM {
         var i = 0
         func token() -> String {
             while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "#") { while i < bytes.count, bytes[i] != 0x0A { i += 1 } }
-                else if bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-                else { break }
+                if bytes[i] == UInt8(ascii: "#") {
+                    while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+                } else if bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 {
+                    i += 1
+                } else {
+                    break
+                }
             }
             var s = ""
             while i < bytes.count, !(bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) {

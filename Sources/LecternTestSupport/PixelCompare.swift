@@ -11,7 +11,8 @@ public enum PixelCompare {
             let rb = (b.baseAddress + y * b.stride).assumingMemoryBound(to: UInt32.self)
             for x in 0..<rect.width {
                 let p = ra[rect.x + x], q = rb[x]
-                total += abs(Int((p >> 16) & 0xFF) - Int((q >> 16) & 0xFF))
+                total +=
+                    abs(Int((p >> 16) & 0xFF) - Int((q >> 16) & 0xFF))
                     + abs(Int((p >> 8) & 0xFF) - Int((q >> 8) & 0xFF)) + abs(Int(p & 0xFF) - Int(q & 0xFF))
             }
         }

@@ -7,8 +7,10 @@ public enum Repository {
     /// compiled), else above the working directory.
     public static let root: String = {
         let fm = FileManager.default
-        for start in [URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent(),
-                      URL(fileURLWithPath: fm.currentDirectoryPath)] {
+        for start in [
+            URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent(),
+            URL(fileURLWithPath: fm.currentDirectoryPath),
+        ] {
             var dir = start
             while dir.path != "/" {
                 if fm.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir.path }

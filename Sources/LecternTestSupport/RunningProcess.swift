@@ -30,8 +30,10 @@ public final class RunningProcess {
 
     /// Waits until the output matches `predicate` (returns the output); throws at once if
     /// the process exits first, and after `timeout` seconds naming `what` and the output.
-    public func waitForOutput(_ what: String = "output that matches", timeout: Double = 30,
-                              _ predicate: (String) -> Bool) throws -> String {
+    public func waitForOutput(
+        _ what: String = "output that matches", timeout: Double = 30,
+        _ predicate: (String) -> Bool
+    ) throws -> String {
         // On the event: the reader broadcasts `lock` with each chunk of output.
         try eventually("\(what); the output so far: \(output)", timeout: timeout, on: lock) {
             if predicate(output) { return true }

@@ -22,11 +22,14 @@ public final class ServiceHarness {
     /// - Parameters:
     ///   - webRemote: the web remote on any free HTTP port (`url`); a `tweak` may change it.
     ///   - tweak: changes the room's config before the service starts.
-    public init(floor: FloorMode = .moderated, room: String = "Test Room", webRemote: Bool = false,
-                tweak: (inout Config) -> Void = { _ in }) throws {
+    public init(
+        floor: FloorMode = .moderated, room: String = "Test Room", webRemote: Bool = false,
+        tweak: (inout Config) -> Void = { _ in }
+    ) throws {
         dir = Fixtures.tempDir(webRemote ? "web" : "svc")
-        var c = Config.testRoom(dataDir: dir + "/data", room: room, floor: floor,
-                                passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
+        var c = Config.testRoom(
+            dataDir: dir + "/data", room: room, floor: floor,
+            passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
         if webRemote { c.httpPort = 0 }
         tweak(&c)
         var o = Service.Options(config: c)
@@ -73,7 +76,8 @@ public final class ServiceHarness {
     /// (a preview's), to compare screenshots with.
     public func expectedFrame(pdf: String, page: Int, width: Int? = nil, height: Int? = nil) throws -> Frame {
         let s = service.stage.compositor.settings
-        return try Compositor.renderPage(PDFDocument(path: pdf), page: page,
-                                         settings: s.sized(width: width ?? s.width, height: height ?? s.height))
+        return try Compositor.renderPage(
+            PDFDocument(path: pdf), page: page,
+            settings: s.sized(width: width ?? s.width, height: height ?? s.height))
     }
 }

@@ -4,8 +4,10 @@ extension Config {
     /// A room for tests and benchmarks that run the service in their own process: the
     /// virtual display at 1920×1080, any free port, no web remote (set `httpPort` to 0 for
     /// one on any free port), uploads and state under `dataDir`.
-    public static func testRoom(dataDir: String, room: String = "Test Room", floor: FloorMode,
-                                passcode: String, moderatorPasscode: String) -> Config {
+    public static func testRoom(
+        dataDir: String, room: String = "Test Room", floor: FloorMode,
+        passcode: String, moderatorPasscode: String
+    ) -> Config {
         var c = Config()
         c.room = room
         c.port = 0

@@ -133,7 +133,8 @@ public final class ClipDecoder: @unchecked Sendable {
             defer { av_packet_unref(pkt) }
             guard pkt.pointee.stream_index == streamIndex else { continue }
             if let before = skipBefore, !untimed, pkt.pointee.pts != Self.noPTS,
-               Double(pkt.pointee.pts - (startTimestamp ?? 0)) * timeBase < before - info.frameDuration {
+                Double(pkt.pointee.pts - (startTimestamp ?? 0)) * timeBase < before - info.frameDuration
+            {
                 ctx.pointee.skip_frame = AVDISCARD_NONREF
             } else {
                 ctx.pointee.skip_frame = AVDISCARD_DEFAULT
@@ -199,7 +200,9 @@ public final class ClipDecoder: @unchecked Sendable {
                 land(on: target, first: first)
                 return
             }
-            let dts = first.decodeTimestamp != Self.noPTS ? first.decodeTimestamp
+            let dts =
+                first.decodeTimestamp != Self.noPTS
+                ? first.decodeTimestamp
                 : base + Int64((first.time / timeBase).rounded(.down))
             maxTs = min(maxTs, dts) - frameTicks << attempt
         }
@@ -208,7 +211,8 @@ public final class ClipDecoder: @unchecked Sendable {
         skipBefore = target - d / 2
         var first = decodeNext()
         if let f = first, f.time >= target + d / 2, fmt.pointee.iformat.pointee.flags & AVFMT_NO_BYTE_SEEK == 0,
-           avformat_seek_file(fmt, -1, Int64.min, 0, Int64.max, AVSEEK_FLAG_BYTE) >= 0 {
+            avformat_seek_file(fmt, -1, Int64.min, 0, Int64.max, AVSEEK_FLAG_BYTE) >= 0
+        {
             resetDecoder()
             first = decodeNext()
         }

@@ -20,8 +20,10 @@ public struct ClipInfo: Equatable, Sendable {
     /// The container FFmpeg recognised ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "h264").
     public var container: String
 
-    public init(codec: String, width: Int, height: Int, duration: Double, frameRate: Double,
-                sampleAspect: Double = 1, rotation: Int = 0, container: String = "") {
+    public init(
+        codec: String, width: Int, height: Int, duration: Double, frameRate: Double,
+        sampleAspect: Double = 1, rotation: Int = 0, container: String = ""
+    ) {
         self.codec = codec; self.width = width; self.height = height
         self.duration = duration; self.frameRate = frameRate
         self.sampleAspect = sampleAspect; self.rotation = rotation; self.container = container

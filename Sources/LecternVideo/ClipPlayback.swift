@@ -117,12 +117,15 @@ public enum ClipPlayback {
     ///   - rect: where the picture goes; by default `Fit.rect` of the clip's shape in the
     ///     output's mode. Everything outside it is filled with `background` at every frame.
     ///   - loop: start again at the end (a damaged clip is not looped).
-    public static func play(_ decoder: ClipDecoder, on output: Output, rect: PixelRect? = nil,
-                            background: RGB = .black, loop: Bool = false,
-                            control: PlaybackControl = PlaybackControl(),
-                            clock: PlaybackClock = MonotonicPlaybackClock()) -> PlaybackResult {
-        var player = Player(decoder: decoder, output: output, background: background, loop: loop,
-                            control: control, clock: clock, rect: rect)
+    public static func play(
+        _ decoder: ClipDecoder, on output: Output, rect: PixelRect? = nil,
+        background: RGB = .black, loop: Bool = false,
+        control: PlaybackControl = PlaybackControl(),
+        clock: PlaybackClock = MonotonicPlaybackClock()
+    ) -> PlaybackResult {
+        var player = Player(
+            decoder: decoder, output: output, background: background, loop: loop,
+            control: control, clock: clock, rect: rect)
         let end = player.run()
         control.update(notify: true) {
             $0.state = .stopped
@@ -163,8 +166,10 @@ private struct Player {
     var drawEstimate = 0.004
     var lastReport = 0.0
 
-    init(decoder: ClipDecoder, output: Output, background: RGB, loop: Bool, control: PlaybackControl,
-         clock: PlaybackClock, rect: PixelRect?) {
+    init(
+        decoder: ClipDecoder, output: Output, background: RGB, loop: Bool, control: PlaybackControl,
+        clock: PlaybackClock, rect: PixelRect?
+    ) {
         self.decoder = decoder; self.output = output; self.background = background; self.loop = loop
         self.control = control; self.clock = clock
         let mode = output.mode
@@ -187,7 +192,7 @@ private struct Player {
         control.update(notify: true) {
             $0 = PlaybackStatus(); $0.state = .playing; $0.duration = info.duration; $0.loop = loop
         }
-        var held: DecodedFrame?          // decoded, not yet shown
+        var held: DecodedFrame?   // decoded, not yet shown
         var shownThisPass = 0
         var lastSeen: (time: Double, duration: Double)?   // shown or dropped
         while true {
@@ -216,7 +221,11 @@ private struct Player {
 
             let frame: DecodedFrame
             do {
-                if let h = held { frame = h; held = nil } else if let f = try decoder.nextFrame() { frame = f } else {
+                if let h = held {
+                    frame = h; held = nil
+                } else if let f = try decoder.nextFrame() {
+                    frame = f
+                } else {
                     if let why = decoder.readError { return .failed("the clip is damaged: \(why)") }
                     if loop && shownThisPass > 0 {
                         try decoder.seek(to: 0)
@@ -229,7 +238,8 @@ private struct Player {
                     // again) lands when the clip is over. A command meanwhile is obeyed (a
                     // seek back plays on).
                     if let last = lastSeen, let origin = pacer.origin,
-                       !wait(until: origin + last.time + last.duration - period + 0.001) {
+                        !wait(until: origin + last.time + last.duration - period + 0.001)
+                    {
                         continue
                     }
                     return .ended

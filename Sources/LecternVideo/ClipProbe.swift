@@ -22,12 +22,14 @@ public enum ClipProbe {
         let info = decoder.info
         let long = max(info.width, info.height)
         if info.width * info.height > limits.maxPixels || long > limits.maxLongSide {
-            throw ContentError.unsupportedMedia(detail:
-                "the video is \(info.width)×\(info.height), larger than the projector plays (1920×1080): export it at 1080p")
+            throw ContentError.unsupportedMedia(
+                detail:
+                    "the video is \(info.width)×\(info.height), larger than the projector plays (1920×1080): export it at 1080p")
         }
         if info.frameRate > limits.maxFrameRate {
-            throw ContentError.unsupportedMedia(detail:
-                "the video has \(Int(info.frameRate.rounded())) frames a second, more than the 60 the projector plays")
+            throw ContentError.unsupportedMedia(
+                detail:
+                    "the video has \(Int(info.frameRate.rounded())) frames a second, more than the 60 the projector plays")
         }
         let first: DecodedFrame?
         do { first = try decoder.nextFrame() } catch {

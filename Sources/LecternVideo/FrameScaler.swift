@@ -78,8 +78,9 @@ final class FrameScaler {
         let pitch = (dw + Self.overrun) * 4
         let tmp = buffer(&scratch, &scratchBytes, pitch * dh)
         try scale(ctx, f, into: tmp, stride: pitch, rows: dh)
-        Self.turn(UnsafePointer(tmp.assumingMemoryBound(to: UInt32.self)), width: dw, height: dh, pitch: pitch / 4,
-                  clockwise: rot, into: dst, stride: target.stride)
+        Self.turn(
+            UnsafePointer(tmp.assumingMemoryBound(to: UInt32.self)), width: dw, height: dh, pitch: pitch / 4,
+            clockwise: rot, into: dst, stride: target.stride)
     }
 
     /// Pixels past the end of a row the scaler may write (with margin).
@@ -105,8 +106,9 @@ final class FrameScaler {
         case AV_PIX_FMT_YUVJ440P.rawValue: format = AV_PIX_FMT_YUV440P.rawValue; full = true
         default: break
         }
-        let k = Key(srcW: f.pointee.width, srcH: f.pointee.height, srcFormat: format, dstW: width, dstH: height,
-                    colorspace: Int32(bitPattern: f.pointee.colorspace.rawValue), fullRange: full)
+        let k = Key(
+            srcW: f.pointee.width, srcH: f.pointee.height, srcFormat: format, dstW: width, dstH: height,
+            colorspace: Int32(bitPattern: f.pointee.colorspace.rawValue), fullRange: full)
         if k == key, let s = sws { return s }
         sws_freeContext(sws); sws = nil; key = nil
         let pixfmt = AVPixelFormat(rawValue: format)
@@ -133,8 +135,9 @@ final class FrameScaler {
         // Colour matrix and range as the stream says (BT.601 when it says nothing), like
         // FFmpeg's scale filter; RGB out is full range.
         let cs = k.colorspace == AVCOL_SPC_UNSPECIFIED.rawValue ? SWS_CS_DEFAULT : k.colorspace
-        _ = sws_setColorspaceDetails(s, sws_getCoefficients(cs), full ? 1 : 0,
-                                     sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        _ = sws_setColorspaceDetails(
+            s, sws_getCoefficients(cs), full ? 1 : 0,
+            sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         key = k
         return s
     }
@@ -144,8 +147,10 @@ final class FrameScaler {
 
     /// Scales `f` into `dst` (rows `stride` bytes apart) through the frame API, the one that
     /// uses the slice threads: the destination is described by an AVFrame over our memory.
-    private func scale(_ ctx: OpaquePointer, _ f: UnsafeMutablePointer<AVFrame>,
-                       into dst: UnsafeMutableRawPointer, stride: Int, rows: Int) throws {
+    private func scale(
+        _ ctx: OpaquePointer, _ f: UnsafeMutablePointer<AVFrame>,
+        into dst: UnsafeMutableRawPointer, stride: Int, rows: Int
+    ) throws {
         guard let target = av_frame_alloc() else { throw VideoError("out of memory for the scaler") }
         var out = target as UnsafeMutablePointer<AVFrame>?
         defer { av_frame_free(&out) }
@@ -167,8 +172,10 @@ final class FrameScaler {
 
     /// Copies `src` (width×height, rows `pitch` pixels apart) into `dst` turned `clockwise`
     /// degrees (90, 180, 270), in tiles so both sides stay in cache.
-    static func turn(_ src: UnsafePointer<UInt32>, width sw: Int, height sh: Int, pitch: Int, clockwise: Int,
-                     into dst: UnsafeMutableRawPointer, stride: Int) {
+    static func turn(
+        _ src: UnsafePointer<UInt32>, width sw: Int, height sh: Int, pitch: Int, clockwise: Int,
+        into dst: UnsafeMutableRawPointer, stride: Int
+    ) {
         @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
             (dst + y * stride).assumingMemoryBound(to: UInt32.self)
         }

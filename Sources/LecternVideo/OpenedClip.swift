@@ -27,8 +27,10 @@ struct OpenedClip {
     static func refuse(_ detail: String) -> ContentError { .unsupportedMedia(detail: detail) }
 
     /// Elementary-stream demuxers: their packets carry no timestamps.
-    static let rawVideoFormats: Set<String> = ["h264", "hevc", "vvc", "m4v", "mpegvideo", "cavsvideo", "vc1",
-                                                "avs2", "avs3", "h261", "h263", "dirac", "mjpeg"]
+    static let rawVideoFormats: Set<String> = [
+        "h264", "hevc", "vvc", "m4v", "mpegvideo", "cavsvideo", "vc1",
+        "avs2", "avs3", "h261", "h263", "dirac", "mjpeg",
+    ]
 
     /// FFmpeg's own log stays quiet but for fatal errors: a damaged clip would flood the
     /// journal with a line per broken macroblock. What matters is reported through
@@ -73,7 +75,7 @@ struct OpenedClip {
         o.codec = ctx
         guard avcodec_parameters_to_context(ctx, par) >= 0 else { throw refuse("its \(codecName) parameters are invalid") }
         ctx.pointee.pkt_timebase = stream.pointee.time_base
-        ctx.pointee.thread_count = 0                 // one per core
+        ctx.pointee.thread_count = 0   // one per core
         ctx.pointee.thread_type = FF_THREAD_FRAME
         let e = avcodec_open2(ctx, decoder, nil)
         guard e >= 0 else { throw refuse("its \(codecName) video can't be decoded (\(ClipDecoder.errorText(e)))") }
@@ -96,7 +98,8 @@ struct OpenedClip {
             let v = Double(q.num) / Double(q.den)
             return v >= 1 && v <= 1000 ? v : nil
         }
-        let fps = rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
+        let fps =
+            rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
             ?? rate(ctx.pointee.framerate) ?? 25
 
         // Sample aspect ratio: the container's, else the codec's.
@@ -132,9 +135,10 @@ struct OpenedClip {
             }
         }
 
-        o.info = ClipInfo(codec: codecName, width: Int(par.pointee.width), height: Int(par.pointee.height),
-                          duration: duration, frameRate: fps, sampleAspect: sar, rotation: rotation,
-                          container: container)
+        o.info = ClipInfo(
+            codec: codecName, width: Int(par.pointee.width), height: Int(par.pointee.height),
+            duration: duration, frameRate: fps, sampleAspect: sar, rotation: rotation,
+            container: container)
         done = true
         return o
     }

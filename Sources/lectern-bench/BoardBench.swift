@@ -23,8 +23,12 @@ func runBoardBenchmarks(turns: Int) throws {
     chmod(dir + "/lectern.toml", 0o600)
     let lecternd = repo + "/.build/release/lecternd"
     guard FileManager.default.isExecutableFile(atPath: lecternd) else { throw Fixtures.ToolError(description: "build lecternd in release first") }
-    let boot = try Fixtures.run(vboard, ["boot", "--run-dir", dir, "--device", "bochs", "--forward", "\(port):7420", "--",
-                                         lecternd, "--config", dir + "/lectern.toml", "--display", "kms", "--data-dir", "/run/lectern"])
+    let boot = try Fixtures.run(
+        vboard,
+        [
+            "boot", "--run-dir", dir, "--device", "bochs", "--forward", "\(port):7420", "--",
+            lecternd, "--config", dir + "/lectern.toml", "--display", "kms", "--data-dir", "/run/lectern",
+        ])
     defer { _ = try? Fixtures.run(vboard, ["stop", "--run-dir", dir]) }
     guard boot.status == 0 else { throw Fixtures.ToolError(description: "vboard: \(String(decoding: boot.out, as: UTF8.self)) \(boot.err)") }
     var c: LecternConnection?
@@ -38,7 +42,8 @@ func runBoardBenchmarks(turns: Int) throws {
     try? eventually("the first-frame figure in the guest's log", timeout: 10, interval: 0.2) {
         let log = (try? String(contentsOfFile: dir + "/guest.log", encoding: .utf8)) ?? ""
         guard let v = log.components(separatedBy: "start to first frame on the output: ").dropFirst().first?.prefix(while: { $0.isNumber }),
-              !v.isEmpty else { return false }
+            !v.isEmpty
+        else { return false }
         firstFrame = v
         return true
     }

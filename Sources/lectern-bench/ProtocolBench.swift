@@ -10,8 +10,9 @@ import LecternTestSupport
 /// page previews of the web remote (issue 7).
 func runProtocolBenchmarks(rounds: Int) throws {
     let dir = Fixtures.tempDir("protobench")
-    var config = Config.testRoom(dataDir: dir + "/data", room: "Bench", floor: .open,
-                                 passcode: "bench-presenter", moderatorPasscode: "bench-moderator")
+    var config = Config.testRoom(
+        dataDir: dir + "/data", room: "Bench", floor: .open,
+        passcode: "bench-presenter", moderatorPasscode: "bench-moderator")
     config.diskQuotaMB = 8192
     config.maxUploadMB = 2048
     var options = Service.Options(config: config)

@@ -44,8 +44,10 @@ private enum VideoBench {
             print(String(format: "  lectern                              %7.1f fps  %6.2f ms CPU/frame", median(ours), median(ourCPU) * 1000))
             print(String(format: "  ffmpeg scale,pad (yuv420p out)       %7.1f fps  %6.2f ms CPU/frame", median(plain), median(plainCPU) * 1000))
             print(String(format: "  ffmpeg scale,format=bgr0,pad         %7.1f fps  %6.2f ms CPU/frame", median(rgb), median(rgbCPU) * 1000))
-            print(String(format: "  ratio lectern/ffmpeg = %.3f (same work, XRGB out), %.3f (the issue's chain, yuv420p out); goal >= 0.95",
-                         median(ours) / median(rgb), median(ours) / median(plain)))
+            print(
+                String(
+                    format: "  ratio lectern/ffmpeg = %.3f (same work, XRGB out), %.3f (the issue's chain, yuv420p out); goal >= 0.95",
+                    median(ours) / median(rgb), median(ours) / median(plain)))
         }
 
         // Real-time: a 1080p30 clip paced onto an in-memory 60 Hz output.
@@ -59,16 +61,22 @@ private enum VideoBench {
         let cpu = cpuSeconds(children: false) - cpu0
         let s = result.status
         print("real-time playback, 1080p30 \(String(format: "%.1f", decoder.info.duration)) s on a virtual 60 Hz output:")
-        print(String(format: "  presented %d, dropped %d (goal 0), took %.2f s, CPU %.1f %% of one core (%.2f ms/frame), end: %@",
-                     s.presented, s.dropped, wall, cpu / wall * 100, cpu / Double(max(1, s.presented)) * 1000,
-                     "\(result.end)"))
+        print(
+            String(
+                format: "  presented %d, dropped %d (goal 0), took %.2f s, CPU %.1f %% of one core (%.2f ms/frame), end: %@",
+                s.presented, s.dropped, wall, cpu / wall * 100, cpu / Double(max(1, s.presented)) * 1000,
+                "\(result.end)"))
     }
 
     static func clip(in dir: String, name: String, size: String) throws -> String {
         let path = dir + "/" + name
-        let r = try Fixtures.run("ffmpeg", ["-y", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=8",
-                                            "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-bf", "3",
-                                            "-pix_fmt", "yuv420p", path])
+        let r = try Fixtures.run(
+            "ffmpeg",
+            [
+                "-y", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=8",
+                "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-bf", "3",
+                "-pix_fmt", "yuv420p", path,
+            ])
         guard r.status == 0 else { throw Fixtures.ToolError(description: "ffmpeg failed: \(r.err)") }
         return path
     }
@@ -109,9 +117,9 @@ private enum VideoBench {
     static func cpuSeconds(children: Bool) -> Double {
         var u = rusage()
         #if os(Linux)
-        _ = getrusage(__rusage_who_t(truncatingIfNeeded: (children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &u)
+            _ = getrusage(__rusage_who_t(truncatingIfNeeded: (children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &u)
         #else
-        _ = getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &u)
+            _ = getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &u)
         #endif
         return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6
             + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6

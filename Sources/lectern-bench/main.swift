@@ -29,17 +29,22 @@ for n in 1...8 {
     var boxes: [PDFSketch.Box] = []
     for i in 0..<40 {
         let t = Double(i) / 40
-        boxes.append(.init(x: 0.55 + 0.4 * t, y: 0.3, width: 0.011, height: 0.5,
-                           color: RGB(UInt8(40 + 200 * t), UInt8(120), UInt8(220 - 180 * t))))
+        boxes.append(
+            .init(
+                x: 0.55 + 0.4 * t, y: 0.3, width: 0.011, height: 0.5,
+                color: RGB(UInt8(40 + 200 * t), UInt8(120), UInt8(220 - 180 * t))))
     }
     boxes.append(.init(x: 0.05, y: 0.05, width: 0.9, height: 0.12, color: RGB(20, 60, 140)))
-    pages.append(PDFSketch.Page(width: 720, height: 540, boxes: boxes, texts: [
-        .init("Quarterly review — slide \(n)", x: 0.07, y: 0.07, size: 0.07, color: .white, bold: true),
-        .init("• Revenue up 12 % on last year", x: 0.07, y: 0.30, size: 0.045),
-        .init("• Two new rooms equipped", x: 0.07, y: 0.40, size: 0.045),
-        .init("• Page turns under one refresh", x: 0.07, y: 0.50, size: 0.045),
-        .init("• Nothing lost when the power goes", x: 0.07, y: 0.60, size: 0.045),
-    ]))
+    pages.append(
+        PDFSketch.Page(
+            width: 720, height: 540, boxes: boxes,
+            texts: [
+                .init("Quarterly review — slide \(n)", x: 0.07, y: 0.07, size: 0.07, color: .white, bold: true),
+                .init("• Revenue up 12 % on last year", x: 0.07, y: 0.30, size: 0.045),
+                .init("• Two new rooms equipped", x: 0.07, y: 0.40, size: 0.045),
+                .init("• Page turns under one refresh", x: 0.07, y: 0.50, size: 0.045),
+                .init("• Nothing lost when the power goes", x: 0.07, y: 0.60, size: 0.045),
+            ]))
 }
 let pdf = try Fixtures.pdf(pages, in: dir, name: "bench-deck.pdf")
 let mode = DisplayMode.fullHD
@@ -56,43 +61,48 @@ if wants("render") {
         ours.append((MonotonicClock.now() - t0) / Double(pages.count))
 
         let t1 = MonotonicClock.now()
-        let r = try Fixtures.run("pdftoppm", ["-f", "1", "-l", "\(pages.count)", "-scale-to-x", "\(rect.width)",
-                                              "-scale-to-y", "\(rect.height)", pdf, dir + "/ref"])
+        let r = try Fixtures.run(
+            "pdftoppm",
+            [
+                "-f", "1", "-l", "\(pages.count)", "-scale-to-x", "\(rect.width)",
+                "-scale-to-y", "\(rect.height)", pdf, dir + "/ref",
+            ])
         precondition(r.status == 0, r.err)
         theirs.append((MonotonicClock.now() - t1) / Double(pages.count))
-}
-let ratio = median(ours) / median(theirs)
-print("pdf render, \(pages.count) pages at \(mode.width)x\(mode.height) (content \(rect.width)x\(rect.height)), median of \(rounds) rounds:")
-print("  lectern   \(ms(median(ours))) per page")
-print("  pdftoppm  \(ms(median(theirs))) per page (one process for all pages, PPM out)")
-print(String(format: "  ratio lectern/pdftoppm = %.3f (target <= 1.05)", ratio))
+    }
+    let ratio = median(ours) / median(theirs)
+    print("pdf render, \(pages.count) pages at \(mode.width)x\(mode.height) (content \(rect.width)x\(rect.height)), median of \(rounds) rounds:")
+    print("  lectern   \(ms(median(ours))) per page")
+    print("  pdftoppm  \(ms(median(theirs))) per page (one process for all pages, PPM out)")
+    print(String(format: "  ratio lectern/pdftoppm = %.3f (target <= 1.05)", ratio))
 
-// MARK: presenting an already-prerendered neighbour
-let store = try ContentStore(dataDir: dir + "/data")
-let item = try store.add(fileAt: pdf)
-let display = VirtualDisplay(mode: mode)
-let compositor = Compositor(settings: settings, idle: IdleScreen(room: "Bench", addresses: [], port: 7420),
-                            documents: { try store.document($0) })
-let stage = Stage(output: display, compositor: compositor)
-var compose: [Double] = [], onScreen: [Double] = []
-var page = 1
-try stage.show(.page(content: item.id, page: page))
-for i in 0..<(rounds * 12) {
-    compositor.waitForPrerender()           // the neighbour is ready, as it is after a moment on a slide
-    page = (i / 7) % 2 == 0 ? min(page + 1, pages.count) : max(page - 1, 1)
-    let t0 = MonotonicClock.now()
-    let frame = try compositor.frame(for: .page(content: item.id, page: page))
-    let back = Frame(width: mode.width, height: mode.height)
-    back.copy(from: frame)                  // what the present does before waiting for the refresh
-    compose.append(MonotonicClock.now() - t0)
-    let t1 = MonotonicClock.now()
+    // MARK: presenting an already-prerendered neighbour
+    let store = try ContentStore(dataDir: dir + "/data")
+    let item = try store.add(fileAt: pdf)
+    let display = VirtualDisplay(mode: mode)
+    let compositor = Compositor(
+        settings: settings, idle: IdleScreen(room: "Bench", addresses: [], port: 7420),
+        documents: { try store.document($0) })
+    let stage = Stage(output: display, compositor: compositor)
+    var compose: [Double] = [], onScreen: [Double] = []
+    var page = 1
     try stage.show(.page(content: item.id, page: page))
-    onScreen.append(display.lastPresentTime - t1)
-}
-print("page turn to a prerendered neighbour, \(compose.count) turns (refresh \(ms(mode.frameInterval))):")
-print("  ready to flip  p50 \(ms(percentile(compose, 0.5)))  p99 \(ms(percentile(compose, 0.99)))")
-print("  on screen      p50 \(ms(percentile(onScreen, 0.5)))  p99 \(ms(percentile(onScreen, 0.99))) (includes waiting for the refresh)")
-print("  renders on demand during the turns: \(compositor.renderCount - 1)")
+    for i in 0..<(rounds * 12) {
+        compositor.waitForPrerender()   // the neighbour is ready, as it is after a moment on a slide
+        page = (i / 7) % 2 == 0 ? min(page + 1, pages.count) : max(page - 1, 1)
+        let t0 = MonotonicClock.now()
+        let frame = try compositor.frame(for: .page(content: item.id, page: page))
+        let back = Frame(width: mode.width, height: mode.height)
+        back.copy(from: frame)   // what the present does before waiting for the refresh
+        compose.append(MonotonicClock.now() - t0)
+        let t1 = MonotonicClock.now()
+        try stage.show(.page(content: item.id, page: page))
+        onScreen.append(display.lastPresentTime - t1)
+    }
+    print("page turn to a prerendered neighbour, \(compose.count) turns (refresh \(ms(mode.frameInterval))):")
+    print("  ready to flip  p50 \(ms(percentile(compose, 0.5)))  p99 \(ms(percentile(compose, 0.99)))")
+    print("  on screen      p50 \(ms(percentile(onScreen, 0.5)))  p99 \(ms(percentile(onScreen, 0.99))) (includes waiting for the refresh)")
+    print("  renders on demand during the turns: \(compositor.renderCount - 1)")
 }
 
 if wants("protocol") { try runProtocolBenchmarks(rounds: rounds) }

@@ -22,8 +22,10 @@ func describe(_ s: Snapshot) -> String {
         guard let id else { return "nobody" }
         return s.devices.first { $0.id == id }.map { "\($0.name) (\(id))" } ?? "\(id)"
     }
-    var lines = ["room: \(s.room)  floor: \(s.floorMode.rawValue)\(s.floor.doNotDisturb ? "  do-not-disturb" : "")",
-                 "holder: \(who(s.floor.holder))" + (s.floor.delegate.map { "  handed over to \(who($0))" } ?? "")]
+    var lines = [
+        "room: \(s.room)  floor: \(s.floorMode.rawValue)\(s.floor.doNotDisturb ? "  do-not-disturb" : "")",
+        "holder: \(who(s.floor.holder))" + (s.floor.delegate.map { "  handed over to \(who($0))" } ?? ""),
+    ]
     if !s.floor.queue.isEmpty { lines.append("queue: " + s.floor.queue.map { who($0) }.joined(separator: ", ")) }
     if let c = s.screen.content {
         lines.append("screen: \(c.name) page \(s.screen.page)/\(s.screen.pageCount)\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
@@ -55,8 +57,12 @@ struct UploadCommand: ParsableCommand {
             let f = Double(sent) / Double(total)
             let bar = String(repeating: "#", count: Int(f * 30)) + String(repeating: " ", count: 30 - Int(f * 30))
             let rate = Double(sent) / max(0.001, Date().timeIntervalSince(start)) / 1e6
-            FileHandle.standardError.write(Data(String(format: "\r[%@] %3d%%  %.1f/%.1f MB  %.1f MB/s", bar, Int(f * 100),
-                                                       Double(sent) / 1e6, Double(total) / 1e6, rate).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "\r[%@] %3d%%  %.1f/%.1f MB  %.1f MB/s", bar, Int(f * 100),
+                        Double(sent) / 1e6, Double(total) / 1e6, rate
+                    ).utf8))
         }
         if tty { FileHandle.standardError.write(Data("\n".utf8)) }
         return stored
@@ -269,7 +275,8 @@ struct WatchCommand: ParsableCommand {
 }
 
 struct HashPasscodeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "hash-passcode",
+    static let configuration = CommandConfiguration(
+        commandName: "hash-passcode",
         abstract: "Read a passcode on stdin; print the salted hash the config file accepts.")
     func run() throws {
         guard let line = readLine(strippingNewline: true), !line.isEmpty else {

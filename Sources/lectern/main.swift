@@ -6,15 +6,17 @@ struct Lectern: ParsableCommand {
         commandName: "lectern",
         abstract: "Lectern's command-line client: present on a meeting-room projector.",
         discussion: """
-        Exit status: 0 on success; 1 for a problem on this side (arguments, files, connection); \
-        10 + the high byte of the server's error code otherwise (10 framing, 11 passcode and \
-        registration, 12 floor, 13 content and screen, 14 uploads, 15 clips, 16 server).
-        """,
-        subcommands: [StatusCommand.self, UploadCommand.self, PresentCommand.self, NextCommand.self, PrevCommand.self,
-                      GotoCommand.self, BlankCommand.self, UnblankCommand.self, ClearCommand.self, FloorCommand.self,
-                      KickCommand.self, PlayCommand.self, PauseCommand.self, ResumeCommand.self, SeekCommand.self,
-                      StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
-                      HashPasscodeCommand.self, DemoDeckCommand.self])
+            Exit status: 0 on success; 1 for a problem on this side (arguments, files, connection); \
+            10 + the high byte of the server's error code otherwise (10 framing, 11 passcode and \
+            registration, 12 floor, 13 content and screen, 14 uploads, 15 clips, 16 server).
+            """,
+        subcommands: [
+            StatusCommand.self, UploadCommand.self, PresentCommand.self, NextCommand.self, PrevCommand.self,
+            GotoCommand.self, BlankCommand.self, UnblankCommand.self, ClearCommand.self, FloorCommand.self,
+            KickCommand.self, PlayCommand.self, PauseCommand.self, ResumeCommand.self, SeekCommand.self,
+            StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
+            HashPasscodeCommand.self, DemoDeckCommand.self,
+        ])
 }
 
 do {

@@ -19,7 +19,8 @@ final class ConfigFileTests: XCTestCase {
     // MARK: one class of problem each
 
     func testUnknownKeysAreNamedWithTheirLineAndASuggestion() {
-        let r = ConfigFile.parse("""
+        let r = ConfigFile.parse(
+            """
             room = "Room 4.12"
             prot = 7421
             \(passcodes)
@@ -30,110 +31,136 @@ final class ConfigFileTests: XCTestCase {
             backgroud = "navy"
             port = 7420
             """)
-        XCTAssertEqual(r.problems, [
-            ConfigProblem(line: 2, "unknown key 'prot' (did you mean 'port'?)"),
-            ConfigProblem(line: 5, "unknown key 'colour_depth'"),
-            ConfigProblem(line: 6, "unknown key 'mode' (did you mean 'display.mode', in the [display] section?)"),
-            ConfigProblem(line: 9, "unknown key 'display.backgroud' (did you mean 'display.background'?)"),
-            ConfigProblem(line: 10, "unknown key 'display.port' (did you mean the top-level 'port'? top-level keys go above the first [section])"),
-        ])
+        XCTAssertEqual(
+            r.problems,
+            [
+                ConfigProblem(line: 2, "unknown key 'prot' (did you mean 'port'?)"),
+                ConfigProblem(line: 5, "unknown key 'colour_depth'"),
+                ConfigProblem(line: 6, "unknown key 'mode' (did you mean 'display.mode', in the [display] section?)"),
+                ConfigProblem(line: 9, "unknown key 'display.backgroud' (did you mean 'display.background'?)"),
+                ConfigProblem(line: 10, "unknown key 'display.port' (did you mean the top-level 'port'? top-level keys go above the first [section])"),
+            ])
         XCTAssertEqual(r.problems.first?.description, "line 2: unknown key 'prot' (did you mean 'port'?)")
     }
 
     func testWrongTypesAreNamedWithTheirLine() {
-        XCTAssertEqual(problems("""
-            room = 12
-            port = "7420"
-            \(passcodes)
-            grace_period = "60s"
-            max_clients = 40.0
-            [display]
-            overscan = true
-            """), [
-            ConfigProblem(line: 1, "'room' must be a string, not an integer (12)"),
-            ConfigProblem(line: 2, "'port' must be a whole number, not a string (\"7420\")"),
-            ConfigProblem(line: 5, "'grace_period' must be a number, not a string (\"60s\")"),
-            ConfigProblem(line: 6, "'max_clients' must be a whole number: write 40, not 40.0"),
-            ConfigProblem(line: 8, "'display.overscan' must be a number, not a boolean (true)"),
-        ])
-        XCTAssertEqual(problems("\(passcodes)\ndisplay = \"kms\"\n"), [
-            ConfigProblem(line: 3, "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not a string (\"kms\")"),
-        ])
+        XCTAssertEqual(
+            problems(
+                """
+                room = 12
+                port = "7420"
+                \(passcodes)
+                grace_period = "60s"
+                max_clients = 40.0
+                [display]
+                overscan = true
+                """),
+            [
+                ConfigProblem(line: 1, "'room' must be a string, not an integer (12)"),
+                ConfigProblem(line: 2, "'port' must be a whole number, not a string (\"7420\")"),
+                ConfigProblem(line: 5, "'grace_period' must be a number, not a string (\"60s\")"),
+                ConfigProblem(line: 6, "'max_clients' must be a whole number: write 40, not 40.0"),
+                ConfigProblem(line: 8, "'display.overscan' must be a number, not a boolean (true)"),
+            ])
+        XCTAssertEqual(
+            problems("\(passcodes)\ndisplay = \"kms\"\n"),
+            [
+                ConfigProblem(
+                    line: 3, "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not a string (\"kms\")")
+            ])
     }
 
     func testOutOfRangeAndBadValuesAreNamedWithTheirLine() {
-        XCTAssertEqual(problems("""
-            \(passcodes)
-            port = 70000
-            max_clients = 300
-            grace_period = -1
-            floor = "free"
-            data_dir = "var/lib/lectern"
-            [display]
-            overscan = 30.5
-            mode = "big"
-            background = "pink"
-            output = "hdmi"
-            card = "/dev/sda"
-            """), [
-            ConfigProblem(line: 3, "'port' must be from 1 to 65535, not 70000"),
-            ConfigProblem(line: 4, "'max_clients' must be from 1 to 254, not 300"),
-            ConfigProblem(line: 5, "'grace_period' must be from 0 to 3600, not -1"),
-            ConfigProblem(line: 6, "'floor' must be \"open\" or \"moderated\", not 'free'"),
-            ConfigProblem(line: 7, "'data_dir' must be an absolute path, not 'var/lib/lectern'"),
-            ConfigProblem(line: 9, "'display.overscan' must be from 0 to 25, not 30.5"),
-            ConfigProblem(line: 10, "'display.mode' must be empty (the display's preferred mode) or look like 1920x1080 or 1920x1080@60, not 'big'"),
-            ConfigProblem(line: 11, "'display.background' must be \"#rrggbb\", \"#rgb\" or one of black, white, gray, navy, not 'pink'"),
-            ConfigProblem(line: 12, "'display.output' must be \"auto\", \"kms\" or \"virtual\", not 'hdmi'"),
-            ConfigProblem(line: 13, "'display.card' must be empty (the first card with a display connected), a name like \"card0\" or a path like \"/dev/dri/card0\", not '/dev/sda'"),
-        ])
-        XCTAssertEqual(problems("\(passcodes)\nroom = \"\(String(repeating: "x", count: 81))\"\n"),
-                       [ConfigProblem(line: 3, "'room' must be at most 80 characters (and 255 bytes of UTF-8), not 81")])
-        XCTAssertEqual(problems("\(passcodes)\nroom = \"\(String(repeating: "🎦", count: 70))\"\n").map(\.line), [3],
-                       "70 characters but 280 bytes: more than a hello carries")
+        XCTAssertEqual(
+            problems(
+                """
+                \(passcodes)
+                port = 70000
+                max_clients = 300
+                grace_period = -1
+                floor = "free"
+                data_dir = "var/lib/lectern"
+                [display]
+                overscan = 30.5
+                mode = "big"
+                background = "pink"
+                output = "hdmi"
+                card = "/dev/sda"
+                """),
+            [
+                ConfigProblem(line: 3, "'port' must be from 1 to 65535, not 70000"),
+                ConfigProblem(line: 4, "'max_clients' must be from 1 to 254, not 300"),
+                ConfigProblem(line: 5, "'grace_period' must be from 0 to 3600, not -1"),
+                ConfigProblem(line: 6, "'floor' must be \"open\" or \"moderated\", not 'free'"),
+                ConfigProblem(line: 7, "'data_dir' must be an absolute path, not 'var/lib/lectern'"),
+                ConfigProblem(line: 9, "'display.overscan' must be from 0 to 25, not 30.5"),
+                ConfigProblem(line: 10, "'display.mode' must be empty (the display's preferred mode) or look like 1920x1080 or 1920x1080@60, not 'big'"),
+                ConfigProblem(line: 11, "'display.background' must be \"#rrggbb\", \"#rgb\" or one of black, white, gray, navy, not 'pink'"),
+                ConfigProblem(line: 12, "'display.output' must be \"auto\", \"kms\" or \"virtual\", not 'hdmi'"),
+                ConfigProblem(
+                    line: 13, "'display.card' must be empty (the first card with a display connected), a name like \"card0\" or a path like \"/dev/dri/card0\", not '/dev/sda'"),
+            ])
+        XCTAssertEqual(
+            problems("\(passcodes)\nroom = \"\(String(repeating: "x", count: 81))\"\n"),
+            [ConfigProblem(line: 3, "'room' must be at most 80 characters (and 255 bytes of UTF-8), not 81")])
+        XCTAssertEqual(
+            problems("\(passcodes)\nroom = \"\(String(repeating: "🎦", count: 70))\"\n").map(\.line), [3],
+            "70 characters but 280 bytes: more than a hello carries")
         XCTAssertEqual(problems("room = \"  \"\n\(passcodes)\n"), [ConfigProblem(line: 1, "'room' must not be blank")])
-        XCTAssertEqual(problems("\(passcodes)\ndisk_quota_mb = 1024\nmax_upload_mb = 2048\n"), [
-            ConfigProblem(line: 4, "'max_upload_mb' (2048) is larger than 'disk_quota_mb' (1024): an upload that size could never be stored"),
-        ])
+        XCTAssertEqual(
+            problems("\(passcodes)\ndisk_quota_mb = 1024\nmax_upload_mb = 2048\n"),
+            [
+                ConfigProblem(line: 4, "'max_upload_mb' (2048) is larger than 'disk_quota_mb' (1024): an upload that size could never be stored")
+            ])
     }
 
     func testAPlainPasscodeShorterThanTheMinimumIsAProblem() {
-        XCTAssertEqual(problems("""
-            room = "A"
-            passcode = "abc"
-            moderator_passcode = "granite-lantern"
-            """), [ConfigProblem(line: 2, "'passcode' is 3 characters, shorter than passcode_min_length (6)")])
+        XCTAssertEqual(
+            problems(
+                """
+                room = "A"
+                passcode = "abc"
+                moderator_passcode = "granite-lantern"
+                """), [ConfigProblem(line: 2, "'passcode' is 3 characters, shorter than passcode_min_length (6)")])
         // The minimum is configurable, and applies to the moderator passcode too.
-        XCTAssertEqual(problems("""
-            passcode_min_length = 10
-            passcode = "tulip-harbour"
-            moderator_passcode = "granite"
-            """), [ConfigProblem(line: 3, "'moderator_passcode' is 7 characters, shorter than passcode_min_length (10)")])
+        XCTAssertEqual(
+            problems(
+                """
+                passcode_min_length = 10
+                passcode = "tulip-harbour"
+                moderator_passcode = "granite"
+                """), [ConfigProblem(line: 3, "'moderator_passcode' is 7 characters, shorter than passcode_min_length (10)")])
         // Characters, not bytes: five é's are five characters.
-        XCTAssertEqual(problems("passcode = \"ééééé\"\nfloor = \"open\"\n"),
-                       [ConfigProblem(line: 1, "'passcode' is 5 characters, shorter than passcode_min_length (6)")])
+        XCTAssertEqual(
+            problems("passcode = \"ééééé\"\nfloor = \"open\"\n"),
+            [ConfigProblem(line: 1, "'passcode' is 5 characters, shorter than passcode_min_length (6)")])
         // A hash's length is not the passcode's: not checked.
         let hash = PasscodeHash.make(passcode: "abc", rounds: 10_000)
         XCTAssertEqual(problems("passcode = \"\(hash)\"\nfloor = \"open\"\n"), [])
     }
 
     func testAnEmptyModeratorPasscodeInModeratedModeIsAProblem() {
-        XCTAssertEqual(problems("""
-            passcode = "tulip-harbour"
-            moderator_passcode = ""
-            floor = "moderated"
-            """), [ConfigProblem(line: 2, "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\"")])
+        XCTAssertEqual(
+            problems(
+                """
+                passcode = "tulip-harbour"
+                moderator_passcode = ""
+                floor = "moderated"
+                """), [ConfigProblem(line: 2, "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\"")])
         // Missing altogether (moderated is the default): the same problem, on no line.
-        XCTAssertEqual(problems("passcode = \"tulip-harbour\"\n"),
-                       [ConfigProblem(line: nil, "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\"")])
+        XCTAssertEqual(
+            problems("passcode = \"tulip-harbour\"\n"),
+            [ConfigProblem(line: nil, "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\"")])
         // Open floor: nobody moderates, fine.
         XCTAssertEqual(problems("passcode = \"tulip-harbour\"\nmoderator_passcode = \"\"\nfloor = \"open\"\n"), [])
         // The presenter passcode is always needed.
-        XCTAssertEqual(problems("passcode = \"\"\nfloor = \"open\"\n"),
-                       [ConfigProblem(line: 1, "'passcode' is empty: nobody could connect")])
+        XCTAssertEqual(
+            problems("passcode = \"\"\nfloor = \"open\"\n"),
+            [ConfigProblem(line: 1, "'passcode' is empty: nobody could connect")])
         // The same passcode for both roles would let every presenter moderate.
-        XCTAssertEqual(problems("passcode = \"tulip-harbour\"\nmoderator_passcode = \"tulip-harbour\"\n"),
-                       [ConfigProblem(line: 2, "'moderator_passcode' is the same as 'passcode': every presenter could moderate")])
+        XCTAssertEqual(
+            problems("passcode = \"tulip-harbour\"\nmoderator_passcode = \"tulip-harbour\"\n"),
+            [ConfigProblem(line: 2, "'moderator_passcode' is the same as 'passcode': every presenter could moderate")])
     }
 
     func testAMalformedHashIsAProblem() throws {
@@ -143,22 +170,28 @@ final class ConfigFileTests: XCTestCase {
         parts[1] = "1000"
         let weakRounds = parts.joined(separator: "$")
         let shortKey = good.split(separator: "$").prefix(3).joined(separator: "$") + "$AAAA"
-        XCTAssertEqual(problems("""
-            passcode = "\(weakRounds)"
-            moderator_passcode = "\(shortKey)"
-            """), [
-            ConfigProblem(line: 1, "'passcode' is not a valid hash: the round count 1000 is not a number from 10000 to 10000000"),
-            ConfigProblem(line: 2, "'moderator_passcode' is not a valid hash: the key is not base64 of 32 bytes"),
-        ])
-        XCTAssertEqual(problems("passcode = \"pbkdf2-sha256$210000$salt\"\nfloor = \"open\"\n"), [
-            ConfigProblem(line: 1, "'passcode' is not a valid hash: not of the form pbkdf2-sha256$<rounds>$<salt base64>$<key base64>"),
-        ])
+        XCTAssertEqual(
+            problems(
+                """
+                passcode = "\(weakRounds)"
+                moderator_passcode = "\(shortKey)"
+                """),
+            [
+                ConfigProblem(line: 1, "'passcode' is not a valid hash: the round count 1000 is not a number from 10000 to 10000000"),
+                ConfigProblem(line: 2, "'moderator_passcode' is not a valid hash: the key is not base64 of 32 bytes"),
+            ])
+        XCTAssertEqual(
+            problems("passcode = \"pbkdf2-sha256$210000$salt\"\nfloor = \"open\"\n"),
+            [
+                ConfigProblem(line: 1, "'passcode' is not a valid hash: not of the form pbkdf2-sha256$<rounds>$<salt base64>$<key base64>")
+            ])
         // And the good one is fine.
         XCTAssertEqual(problems("passcode = \"\(good)\"\nfloor = \"open\"\n"), [])
     }
 
     func testATOMLSyntaxErrorIsReportedWithItsLine() throws {
-        let r = ConfigFile.parse("""
+        let r = ConfigFile.parse(
+            """
             room = "A"
             passcode = "tulip-harbour"
             port = = 7420
@@ -180,7 +213,8 @@ final class ConfigFileTests: XCTestCase {
 
     func testAValidFullFileGivesTheExpectedConfig() throws {
         let hash = PasscodeHash.make(passcode: "tulip-harbour", rounds: 10_000)
-        let r = ConfigFile.parse("""
+        let r = ConfigFile.parse(
+            """
             # every key
             room = "Room 4.12"
             port = 7500
@@ -251,7 +285,8 @@ final class ConfigFileTests: XCTestCase {
     }
 
     func testEveryProblemIsReportedAtOnceSortedByLine() {
-        let ps = problems("""
+        let ps = problems(
+            """
             max_clients = 0
             passcode = "abc"
             [display]
@@ -284,8 +319,9 @@ final class ConfigFileTests: XCTestCase {
         let open = try ConfigFile.load(path: path)
         XCTAssertEqual(open.warnings, [ConfigProblem(line: nil, "\(path) is readable by every user and holds the passcodes: chmod 640 it (owner root, group lectern)")])
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
-        XCTAssertEqual(try ConfigFile.load(path: path).warnings.map(\.message),
-                       ["\(path) is writable by every user: anyone on this machine can change the passcodes: chmod 640 it (owner root, group lectern)"])
+        XCTAssertEqual(
+            try ConfigFile.load(path: path).warnings.map(\.message),
+            ["\(path) is writable by every user: anyone on this machine can change the passcodes: chmod 640 it (owner root, group lectern)"])
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
         let closed = try ConfigFile.load(path: path)
         XCTAssertEqual(closed.warnings, [])
@@ -300,7 +336,9 @@ final class ConfigFileTests: XCTestCase {
             guard let invalid = error as? ConfigFile.Invalid else { return XCTFail("\(error)") }
             XCTAssertEqual(invalid.problems.map(\.line), [2, 3])
             XCTAssertEqual(invalid.warnings.count, 1, "the permission warning travels with the problems")
-            XCTAssertEqual(invalid.description, """
+            XCTAssertEqual(
+                invalid.description,
+                """
                 \(path) is not valid:
                   line 2: unknown key 'prot' (did you mean 'port'?)
                   line 3: 'passcode' is 3 characters, shorter than passcode_min_length (6)
@@ -320,10 +358,16 @@ final class ConfigFileTests: XCTestCase {
         let passcodeLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("passcode =") }) + 1
         let moderatorLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("moderator_passcode =") }) + 1
         let r = ConfigFile.parse(text)
-        XCTAssertEqual(r.problems, [
-            ConfigProblem(line: passcodeLine, "'passcode' is still the placeholder of the installed file: set the room's presenter passcode (plain, or the hash `lectern hash-passcode` prints)"),
-            ConfigProblem(line: moderatorLine, "'moderator_passcode' is still the placeholder of the installed file: set the room's moderator passcode (plain, or the hash `lectern hash-passcode` prints)"),
-        ])
+        XCTAssertEqual(
+            r.problems,
+            [
+                ConfigProblem(
+                    line: passcodeLine,
+                    "'passcode' is still the placeholder of the installed file: set the room's presenter passcode (plain, or the hash `lectern hash-passcode` prints)"),
+                ConfigProblem(
+                    line: moderatorLine,
+                    "'moderator_passcode' is still the placeholder of the installed file: set the room's moderator passcode (plain, or the hash `lectern hash-passcode` prints)"),
+            ])
         XCTAssertEqual(r.warnings, [])
         // Once the admin sets them, the file is valid and gives the defaults.
         let edited = text.replacingOccurrences(of: "\"CHANGE-ME-TOO\"", with: "\"granite-lantern\"")
@@ -343,8 +387,9 @@ final class ConfigFileTests: XCTestCase {
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { raw -> String in
             let l = String(raw)
             guard l.hasPrefix("#"), let eq = l.firstIndex(of: "="),
-                  l[l.index(after: l.startIndex)..<eq].allSatisfy({ $0.isLetter || $0 == "_" || $0 == " " }),
-                  !l.hasPrefix("# ") else { return l }
+                l[l.index(after: l.startIndex)..<eq].allSatisfy({ $0.isLetter || $0 == "_" || $0 == " " }),
+                !l.hasPrefix("# ")
+            else { return l }
             keys.append(l.dropFirst().split(separator: "=")[0].trimmingCharacters(in: .whitespaces))
             return String(l.dropFirst())
         }.joined(separator: "\n")

@@ -14,8 +14,12 @@ final class DebPackageTests: XCTestCase {
             Self.built = Result {
                 let bindir = (try Fixtures.binary("lecternd") as NSString).deletingLastPathComponent
                 let out = Fixtures.tempDir("deb")
-                let r = try runOK(repoRoot + "/board/deb/build-deb", ["--bindir", bindir, "--out", out, "--version", Self.version,
-                                                                      "--compress", "none", "--allow-dynamic-swift"])
+                let r = try runOK(
+                    repoRoot + "/board/deb/build-deb",
+                    [
+                        "--bindir", bindir, "--out", out, "--version", Self.version,
+                        "--compress", "none", "--allow-dynamic-swift",
+                    ])
                 return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
@@ -55,8 +59,10 @@ final class DebPackageTests: XCTestCase {
         let depends = try XCTUnwrap(field("Depends", in: info)).split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]
         }
-        for p in ["adduser", "libpoppler-glib8", "libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0", "libdrm2",
-                  "libavformat59", "libavcodec59", "libswscale6", "libavutil57", "libqrencode4", "fonts-dejavu-core"] {
+        for p in [
+            "adduser", "libpoppler-glib8", "libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0", "libdrm2",
+            "libavformat59", "libavcodec59", "libswscale6", "libavutil57", "libqrencode4", "fonts-dejavu-core",
+        ] {
             XCTAssertTrue(depends.contains(Substring(p)), "Depends lacks \(p)")
         }
         XCTAssertEqual(field("Recommends", in: info), "avahi-daemon")
@@ -65,8 +71,9 @@ final class DebPackageTests: XCTestCase {
         }
         let dir = Fixtures.tempDir("ctrl")
         try runOK("dpkg-deb", ["--control", deb, dir])
-        XCTAssertEqual(try String(contentsOfFile: dir + "/conffiles", encoding: .utf8),
-                       "/etc/lectern/lectern.toml\n/etc/avahi/services/lectern.service\n")
+        XCTAssertEqual(
+            try String(contentsOfFile: dir + "/conffiles", encoding: .utf8),
+            "/etc/lectern/lectern.toml\n/etc/avahi/services/lectern.service\n")
         for s in ["postinst", "prerm", "postrm"] {
             let attrs = try FileManager.default.attributesOfItem(atPath: dir + "/" + s)
             XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o755, s)
@@ -82,27 +89,30 @@ final class DebPackageTests: XCTestCase {
             guard cols.count >= 6 else { continue }
             entries[String(cols[5])] = (String(cols[0]), String(cols[1]))
         }
-        let expected: [(String, String)] = try [
-            ("./usr/bin/lecternd", "-rwxr-xr-x"),
-            ("./usr/bin/lectern", "-rwxr-xr-x"),
-            ("./lib/systemd/system/lectern.service", "-rw-r--r--"),
-            ("./usr/lib/sysusers.d/lectern.conf", "-rw-r--r--"),
-            ("./usr/lib/tmpfiles.d/lectern.conf", "-rw-r--r--"),
-            ("./etc/lectern/lectern.toml", "-rw-r-----"),
-            ("./etc/avahi/services/lectern.service", "-rw-r--r--"),
-            ("./usr/share/doc/lectern/config.md", "-rw-r--r--"),
-            ("./usr/share/lectern/web/index.html", "-rw-r--r--"),
-            ("./usr/share/lectern/web/lectern.js", "-rw-r--r--"),
-            ("./usr/share/lectern/web/lectern.css", "-rw-r--r--"),
-        ] + webFiles().map { ("./usr/share/lectern/web/" + $0, "-rw-r--r--") }
+        let expected: [(String, String)] =
+            try [
+                ("./usr/bin/lecternd", "-rwxr-xr-x"),
+                ("./usr/bin/lectern", "-rwxr-xr-x"),
+                ("./lib/systemd/system/lectern.service", "-rw-r--r--"),
+                ("./usr/lib/sysusers.d/lectern.conf", "-rw-r--r--"),
+                ("./usr/lib/tmpfiles.d/lectern.conf", "-rw-r--r--"),
+                ("./etc/lectern/lectern.toml", "-rw-r-----"),
+                ("./etc/avahi/services/lectern.service", "-rw-r--r--"),
+                ("./usr/share/doc/lectern/config.md", "-rw-r--r--"),
+                ("./usr/share/lectern/web/index.html", "-rw-r--r--"),
+                ("./usr/share/lectern/web/lectern.js", "-rw-r--r--"),
+                ("./usr/share/lectern/web/lectern.css", "-rw-r--r--"),
+            ] + webFiles().map { ("./usr/share/lectern/web/" + $0, "-rw-r--r--") }
         for (path, mode) in expected {
             let e = try XCTUnwrap(entries[path], "\(path) is not in the package:\n\(listing)")
             XCTAssertEqual(e.mode, mode, path)
             XCTAssertEqual(e.owner, "root/root", path)
         }
         // Nothing else under /etc, nothing outside /etc, /lib and /usr.
-        let etc: Set<String> = ["./etc/", "./etc/lectern/", "./etc/lectern/lectern.toml",
-                                "./etc/avahi/", "./etc/avahi/services/", "./etc/avahi/services/lectern.service"]
+        let etc: Set<String> = [
+            "./etc/", "./etc/lectern/", "./etc/lectern/lectern.toml",
+            "./etc/avahi/", "./etc/avahi/services/", "./etc/avahi/services/lectern.service",
+        ]
         for path in entries.keys {
             XCTAssertTrue(path == "./" || etc.contains(path) || path.hasPrefix("./lib/") || path.hasPrefix("./usr/"), "unexpected \(path)")
         }
@@ -112,9 +122,10 @@ final class DebPackageTests: XCTestCase {
     /// link in) comes from a package in Depends.
     func testDependsCoverEveryLibraryTheBinariesLoad() throws {
         let info = try runOK("dpkg-deb", ["--info", try package()]).out
-        let depends = Set(try XCTUnwrap(field("Depends", in: info)).split(separator: ",").map {
-            String($0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
-        })
+        let depends = Set(
+            try XCTUnwrap(field("Depends", in: info)).split(separator: ",").map {
+                String($0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+            })
         let ldconfig = try runOK("ldconfig", ["-p"]).out
         for binary in ["lecternd", "lectern"] {
             let dynamic = try runOK("readelf", ["-d", try Fixtures.binary(binary)]).out
@@ -154,8 +165,10 @@ final class DebPackageTests: XCTestCase {
         try runOK("dpkg", dpkg + ["-i", deb])
 
         let fm = FileManager.default
-        for f in ["usr/bin/lecternd", "usr/bin/lectern", "lib/systemd/system/lectern.service", "etc/lectern/lectern.toml",
-                  "etc/avahi/services/lectern.service", "usr/lib/sysusers.d/lectern.conf"] {
+        for f in [
+            "usr/bin/lecternd", "usr/bin/lectern", "lib/systemd/system/lectern.service", "etc/lectern/lectern.toml",
+            "etc/avahi/services/lectern.service", "usr/lib/sysusers.d/lectern.conf",
+        ] {
             XCTAssertTrue(fm.fileExists(atPath: root + "/" + f), "\(f) not installed")
         }
         // postinst: the user (groups video and render), the data dir, the config's group, the unit enabled.
@@ -188,8 +201,10 @@ final class DebPackageTests: XCTestCase {
         XCTAssertEqual(left.filter { $0.contains("lectern") }, [], "left behind after purge")
         // What may remain: the user database (the system user is kept, as Debian does) and
         // empty directories deb-systemd-helper made.
-        let allowed: Set<String> = ["etc", "etc/.pwd.lock", "etc/passwd", "etc/group", "etc/shadow", "etc/gshadow",
-                                    "etc/systemd", "etc/systemd/system", "var", "var/lib", "var/lib/systemd"]
+        let allowed: Set<String> = [
+            "etc", "etc/.pwd.lock", "etc/passwd", "etc/group", "etc/shadow", "etc/gshadow",
+            "etc/systemd", "etc/systemd/system", "var", "var/lib", "var/lib/systemd",
+        ]
         XCTAssertEqual(Set(left).subtracting(allowed), [], "left behind after purge")
         let status = try runOK("dpkg", ["--root=\(root)", "-l"]).out
         XCTAssertFalse(status.split(separator: "\n").contains { $0.hasPrefix("ii  lectern") || $0.hasPrefix("rc  lectern") }, status)
@@ -205,7 +220,9 @@ final class DebPackageTests: XCTestCase {
         func stub(_ name: String, _ body: String) throws {
             try writeFile(bin + "/" + name, "#!/bin/sh\necho \"\(name) $*\" >>\(log)\n\(body)\n", mode: 0o755)
         }
-        try stub("getent", """
+        try stub(
+            "getent",
+            """
             case "$1 $2" in
               "passwd lectern") [ -f \(dir)/user ] && echo "lectern:x:990:990::/var/lib/lectern:/usr/sbin/nologin" ;;
               "group lectern") [ -f \(dir)/user ] && echo "lectern:x:990:" ;;

@@ -12,8 +12,10 @@ final class QRCodeTests: XCTestCase {
     func testTheDrawnCodeDecodesWithZbarToTheExactURL() throws {
         let q = try XCTUnwrap(QRCode(url))
         let frame = Frame(width: 1920, height: 1080, color: RGB(0, 0, 128))
-        let drawn = try XCTUnwrap(q.draw(into: frame, at: PixelRect(x: 1400, y: 560, width: 420, height: 420),
-                                          dark: RGB(20, 20, 20), light: RGB(240, 240, 240)))
+        let drawn = try XCTUnwrap(
+            q.draw(
+                into: frame, at: PixelRect(x: 1400, y: 560, width: 420, height: 420),
+                dark: RGB(20, 20, 20), light: RGB(240, 240, 240)))
         let path = Fixtures.tempDir("qr") + "/idle.png"
         try PNG.write(frame, to: path)
         let r = try runOK("zbarimg", ["--raw", "-q", path])

@@ -64,7 +64,9 @@ final class SystemdUnitTests: XCTestCase {
     /// writable+executable mappings.
     func testTheRenderPathNeedsNoWritableExecutableMemory() throws {
         let script = Fixtures.tempDir("mdwe") + "/mdwe.py"
-        try writeFile(script, """
+        try writeFile(
+            script,
+            """
             import ctypes, os, sys
             libc = ctypes.CDLL(None, use_errno=True)
             if libc.prctl(65, 1, 0, 0, 0) != 0:   # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
@@ -77,8 +79,12 @@ final class SystemdUnitTests: XCTestCase {
             """)
         let out = Fixtures.tempDir("mdwe") + "/page.png"
         let lectern = try Fixtures.binary("lectern")
-        let r = try Fixtures.run("python3", [script, lectern, "render", repoRoot + "/board/demo/demo-deck.pdf",
-                                             "--page", "2", "--mode", "1280x720", "-o", out])
+        let r = try Fixtures.run(
+            "python3",
+            [
+                script, lectern, "render", repoRoot + "/board/demo/demo-deck.pdf",
+                "--page", "2", "--mode", "1280x720", "-o", out,
+            ])
         if r.status == 77 { throw XCTSkip("this kernel has no PR_SET_MDWE (Linux 6.3+): \(r.err)") }
         XCTAssertEqual(r.status, 0, "lectern render under MDWE: \(r.err)")
         let frame = try PNG.read(path: out)

@@ -24,24 +24,28 @@ final class VirtualBoardTests: XCTestCase {
             dir = Fixtures.tempDir("vboard-\(device)")
             port = try Fixtures.freePort()
             let config = """
-            room = "Board Room"
-            port = 7420
-            passcode = "\(VirtualBoardTests.passcode)"
-            floor = "open"
-            data_dir = "\(dir)/data"
-            grace_period = 120
-            """
+                room = "Board Room"
+                port = 7420
+                passcode = "\(VirtualBoardTests.passcode)"
+                floor = "open"
+                data_dir = "\(dir)/data"
+                grace_period = 120
+                """
             try config.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
             chmod(dir + "/lectern.toml", 0o600)
             let lecternd = try Fixtures.binary("lecternd")
             // boot leaves QEMU running in the background: its output goes to a file, not to a
             // pipe we would wait on forever.
             let bootLog = dir + "/boot.out"
-            let r = try Fixtures.run("bash", ["-c", "exec \"$0\" \"$@\" >\"\(bootLog)\" 2>&1 </dev/null",
-                                              vboard, "boot", "--run-dir", dir, "--device", device, "--xres", "\(width)", "--yres", "\(height)",
-                                              "--forward", "\(port):7420", "--timeout", "180", "--",
-                                              lecternd, "--config", dir + "/lectern.toml", "--display", "kms",
-                                              "--data-dir", "/run/lectern"] + lecterndArgs)
+            let r = try Fixtures.run(
+                "bash",
+                [
+                    "-c", "exec \"$0\" \"$@\" >\"\(bootLog)\" 2>&1 </dev/null",
+                    vboard, "boot", "--run-dir", dir, "--device", device, "--xres", "\(width)", "--yres", "\(height)",
+                    "--forward", "\(port):7420", "--timeout", "180", "--",
+                    lecternd, "--config", dir + "/lectern.toml", "--display", "kms",
+                    "--data-dir", "/run/lectern",
+                ] + lecterndArgs)
             guard r.status == 0 else {
                 let out = (try? String(contentsOfFile: bootLog, encoding: .utf8)) ?? ""
                 throw Fixtures.ToolError(description: "the virtual board did not boot (QEMU must start: this test never skips): \(out)")
@@ -75,9 +79,13 @@ final class VirtualBoardTests: XCTestCase {
         @discardableResult
         func lectern(_ args: [String]) throws -> String {
             let bin = try Fixtures.binary("lectern")
-            let r = try Fixtures.run("env", ["LECTERN_PASSCODE=\(VirtualBoardTests.passcode)",
-                                             "LECTERN_SESSION_FILE=\(dir)/session", bin] + args
-                                            + ["--host", "127.0.0.1", "--port", "\(port)", "--name", "board-test"])
+            let r = try Fixtures.run(
+                "env",
+                [
+                    "LECTERN_PASSCODE=\(VirtualBoardTests.passcode)",
+                    "LECTERN_SESSION_FILE=\(dir)/session", bin,
+                ] + args
+                    + ["--host", "127.0.0.1", "--port", "\(port)", "--name", "board-test"])
             guard r.status == 0 else { throw Fixtures.ToolError(description: "lectern \(args.joined(separator: " ")) failed: \(r.err)") }
             return String(decoding: r.out, as: UTF8.self)
         }
@@ -99,9 +107,12 @@ final class VirtualBoardTests: XCTestCase {
     }
 
     func deck() throws -> String {
-        try Fixtures.pdf([Fixtures.quadrantPage(width: 720, height: 540),
-                          PDFSketch.Page(width: 720, height: 540, background: Fixtures.green),
-                          Fixtures.quadrantPage(width: 720, height: 540)], in: Fixtures.tempDir("boarddeck"))
+        try Fixtures.pdf(
+            [
+                Fixtures.quadrantPage(width: 720, height: 540),
+                PDFSketch.Page(width: 720, height: 540, background: Fixtures.green),
+                Fixtures.quadrantPage(width: 720, height: 540),
+            ], in: Fixtures.tempDir("boarddeck"))
     }
 
     func testBochsAt1920x1080IdlePresentNextBlank() throws {

@@ -36,18 +36,22 @@ final class ConfigReloadTests: XCTestCase {
         var expected = running
         expected.room = "New"
         XCTAssertEqual(outcome.config, expected)
-        XCTAssertEqual(outcome.warnings.map(\.description), [
-            "'port' takes effect at the next restart", "'floor' takes effect at the next restart",
-            "'data_dir' takes effect at the next restart", "'max_clients' takes effect at the next restart",
-            "'grace_period' takes effect at the next restart", "'page_cache_mb' takes effect at the next restart",
-            "'http_port' takes effect at the next restart", "'display' takes effect at the next restart",
-        ])
+        XCTAssertEqual(
+            outcome.warnings.map(\.description),
+            [
+                "'port' takes effect at the next restart", "'floor' takes effect at the next restart",
+                "'data_dir' takes effect at the next restart", "'max_clients' takes effect at the next restart",
+                "'grace_period' takes effect at the next restart", "'page_cache_mb' takes effect at the next restart",
+                "'http_port' takes effect at the next restart", "'display' takes effect at the next restart",
+            ])
     }
 
     func testEveryDisplayKeyIsOneWarning() {
         let running = Config()
-        for change in [{ (c: inout Config) in c.display = "virtual" }, { $0.card = "card1" }, { $0.connector = "HDMI-A-2" },
-                       { $0.mode = "1920x1080@50" }, { $0.background = .white }, { $0.overscanPercent = 3 }] {
+        for change in [
+            { (c: inout Config) in c.display = "virtual" }, { $0.card = "card1" }, { $0.connector = "HDMI-A-2" },
+            { $0.mode = "1920x1080@50" }, { $0.background = .white }, { $0.overscanPercent = 3 },
+        ] {
             var new = running
             change(&new)
             let outcome = ConfigReload.apply(new, over: running)
@@ -60,7 +64,8 @@ final class ConfigReloadTests: XCTestCase {
     }
 
     func testRestartOnlyKeys() {
-        XCTAssertEqual(ConfigReload.restartOnlyKeys,
-                       ["port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "http_port", "display"])
+        XCTAssertEqual(
+            ConfigReload.restartOnlyKeys,
+            ["port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "http_port", "display"])
     }
 }

@@ -14,46 +14,66 @@ final class GeometryTests: XCTestCase {
 
     func testFitTable() {
         let cases: [Case] = [
-            Case(name: "4:3 into 16:9", source: .init(width: 1024, height: 768), mode: (1920, 1080),
-                 expected: .init(x: 240, y: 0, width: 1440, height: 1080)),
-            Case(name: "4:3 PDF points into 16:9", source: .init(width: 720, height: 540), mode: (1920, 1080),
-                 expected: .init(x: 240, y: 0, width: 1440, height: 1080)),
-            Case(name: "16:9 fills 16:9", source: .init(width: 1280, height: 720), mode: (1920, 1080),
-                 expected: .init(x: 0, y: 0, width: 1920, height: 1080)),
-            Case(name: "portrait A4 pillarboxed", source: .init(width: a4.w, height: a4.h), mode: (1920, 1080),
-                 expected: .init(x: 578, y: 0, width: 763, height: 1080)),
-            Case(name: "landscape A4 (portrait page rotated 90)", source: .init(width: a4.w, height: a4.h, rotation: 90),
-                 mode: (1920, 1080), expected: .init(x: 196, y: 0, width: 1528, height: 1080)),
-            Case(name: "rotation 270 same as 90", source: .init(width: a4.w, height: a4.h, rotation: 270),
-                 mode: (1920, 1080), expected: .init(x: 196, y: 0, width: 1528, height: 1080)),
-            Case(name: "rotation -90 same as 270", source: .init(width: a4.w, height: a4.h, rotation: -90),
-                 mode: (1920, 1080), expected: .init(x: 196, y: 0, width: 1528, height: 1080)),
-            Case(name: "rotation 180 keeps shape", source: .init(width: 1024, height: 768, rotation: 180),
-                 mode: (1920, 1080), expected: .init(x: 240, y: 0, width: 1440, height: 1080)),
-            Case(name: "16:9 into 16:10 letterboxed", source: .init(width: 1920, height: 1080), mode: (1920, 1200),
-                 expected: .init(x: 0, y: 60, width: 1920, height: 1080)),
-            Case(name: "4:3 into 16:10 pillarboxed", source: .init(width: 1024, height: 768), mode: (1920, 1200),
-                 expected: .init(x: 160, y: 0, width: 1600, height: 1200)),
-            Case(name: "16:9 into 5:4 letterboxed", source: .init(width: 1920, height: 1080), mode: (1280, 1024),
-                 expected: .init(x: 0, y: 152, width: 1280, height: 720)),
-            Case(name: "4:3 into 5:4 letterboxed", source: .init(width: 1024, height: 768), mode: (1280, 1024),
-                 expected: .init(x: 0, y: 32, width: 1280, height: 960)),
-            Case(name: "16:9 into 21:9 pillarboxed", source: .init(width: 1920, height: 1080), mode: (2560, 1080),
-                 expected: .init(x: 320, y: 0, width: 1920, height: 1080)),
-            Case(name: "4:3 into 21:9 pillarboxed", source: .init(width: 1024, height: 768), mode: (2560, 1080),
-                 expected: .init(x: 560, y: 0, width: 1440, height: 1080)),
-            Case(name: "anamorphic 720x576 SAR 16:11 is 1.818 wide: letterboxed", source: .init(width: 720, height: 576, sampleAspect: 16.0 / 11.0),
-                 mode: (1920, 1080), expected: .init(x: 0, y: 12, width: 1920, height: 1056)),
-            Case(name: "anamorphic 720x576 SAR 12:11 is 4:3-ish", source: .init(width: 720, height: 576, sampleAspect: 12.0 / 11.0),
-                 mode: (1920, 1080), expected: .init(x: 223, y: 0, width: 1473, height: 1080)),
-            Case(name: "portrait video 1080x1920", source: .init(width: 1080, height: 1920), mode: (1920, 1080),
-                 expected: .init(x: 656, y: 0, width: 608, height: 1080)),
-            Case(name: "overscan 5% shrinks the area", source: .init(width: 1920, height: 1080), mode: (1920, 1080), overscan: 5,
-                 expected: .init(x: 96, y: 54, width: 1728, height: 972)),
-            Case(name: "overscan 5% with 4:3", source: .init(width: 1024, height: 768), mode: (1920, 1080), overscan: 5,
-                 expected: .init(x: 312, y: 54, width: 1296, height: 972)),
-            Case(name: "odd leftover goes right", source: .init(width: 1000, height: 1000), mode: (1921, 1080),
-                 expected: .init(x: 420, y: 0, width: 1080, height: 1080)),
+            Case(
+                name: "4:3 into 16:9", source: .init(width: 1024, height: 768), mode: (1920, 1080),
+                expected: .init(x: 240, y: 0, width: 1440, height: 1080)),
+            Case(
+                name: "4:3 PDF points into 16:9", source: .init(width: 720, height: 540), mode: (1920, 1080),
+                expected: .init(x: 240, y: 0, width: 1440, height: 1080)),
+            Case(
+                name: "16:9 fills 16:9", source: .init(width: 1280, height: 720), mode: (1920, 1080),
+                expected: .init(x: 0, y: 0, width: 1920, height: 1080)),
+            Case(
+                name: "portrait A4 pillarboxed", source: .init(width: a4.w, height: a4.h), mode: (1920, 1080),
+                expected: .init(x: 578, y: 0, width: 763, height: 1080)),
+            Case(
+                name: "landscape A4 (portrait page rotated 90)", source: .init(width: a4.w, height: a4.h, rotation: 90),
+                mode: (1920, 1080), expected: .init(x: 196, y: 0, width: 1528, height: 1080)),
+            Case(
+                name: "rotation 270 same as 90", source: .init(width: a4.w, height: a4.h, rotation: 270),
+                mode: (1920, 1080), expected: .init(x: 196, y: 0, width: 1528, height: 1080)),
+            Case(
+                name: "rotation -90 same as 270", source: .init(width: a4.w, height: a4.h, rotation: -90),
+                mode: (1920, 1080), expected: .init(x: 196, y: 0, width: 1528, height: 1080)),
+            Case(
+                name: "rotation 180 keeps shape", source: .init(width: 1024, height: 768, rotation: 180),
+                mode: (1920, 1080), expected: .init(x: 240, y: 0, width: 1440, height: 1080)),
+            Case(
+                name: "16:9 into 16:10 letterboxed", source: .init(width: 1920, height: 1080), mode: (1920, 1200),
+                expected: .init(x: 0, y: 60, width: 1920, height: 1080)),
+            Case(
+                name: "4:3 into 16:10 pillarboxed", source: .init(width: 1024, height: 768), mode: (1920, 1200),
+                expected: .init(x: 160, y: 0, width: 1600, height: 1200)),
+            Case(
+                name: "16:9 into 5:4 letterboxed", source: .init(width: 1920, height: 1080), mode: (1280, 1024),
+                expected: .init(x: 0, y: 152, width: 1280, height: 720)),
+            Case(
+                name: "4:3 into 5:4 letterboxed", source: .init(width: 1024, height: 768), mode: (1280, 1024),
+                expected: .init(x: 0, y: 32, width: 1280, height: 960)),
+            Case(
+                name: "16:9 into 21:9 pillarboxed", source: .init(width: 1920, height: 1080), mode: (2560, 1080),
+                expected: .init(x: 320, y: 0, width: 1920, height: 1080)),
+            Case(
+                name: "4:3 into 21:9 pillarboxed", source: .init(width: 1024, height: 768), mode: (2560, 1080),
+                expected: .init(x: 560, y: 0, width: 1440, height: 1080)),
+            Case(
+                name: "anamorphic 720x576 SAR 16:11 is 1.818 wide: letterboxed", source: .init(width: 720, height: 576, sampleAspect: 16.0 / 11.0),
+                mode: (1920, 1080), expected: .init(x: 0, y: 12, width: 1920, height: 1056)),
+            Case(
+                name: "anamorphic 720x576 SAR 12:11 is 4:3-ish", source: .init(width: 720, height: 576, sampleAspect: 12.0 / 11.0),
+                mode: (1920, 1080), expected: .init(x: 223, y: 0, width: 1473, height: 1080)),
+            Case(
+                name: "portrait video 1080x1920", source: .init(width: 1080, height: 1920), mode: (1920, 1080),
+                expected: .init(x: 656, y: 0, width: 608, height: 1080)),
+            Case(
+                name: "overscan 5% shrinks the area", source: .init(width: 1920, height: 1080), mode: (1920, 1080), overscan: 5,
+                expected: .init(x: 96, y: 54, width: 1728, height: 972)),
+            Case(
+                name: "overscan 5% with 4:3", source: .init(width: 1024, height: 768), mode: (1920, 1080), overscan: 5,
+                expected: .init(x: 312, y: 54, width: 1296, height: 972)),
+            Case(
+                name: "odd leftover goes right", source: .init(width: 1000, height: 1000), mode: (1921, 1080),
+                expected: .init(x: 420, y: 0, width: 1080, height: 1080)),
         ]
         for c in cases {
             let r = Fit.rect(for: c.source, width: c.mode.0, height: c.mode.1, overscanPercent: c.overscan)

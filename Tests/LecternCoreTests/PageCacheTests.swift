@@ -10,7 +10,7 @@ final class PageCacheTests: XCTestCase {
         let k = (1...3).map { PageCache.Key(content: "a", page: $0, look: look) }
         cache.insert(Frame(width: 16, height: 16), for: k[0])
         cache.insert(Frame(width: 16, height: 16), for: k[1])
-        XCTAssertNotNil(cache.lookup(k[0]))          // k0 now most recent
+        XCTAssertNotNil(cache.lookup(k[0]))   // k0 now most recent
         cache.insert(Frame(width: 16, height: 16), for: k[2])   // evicts k1
         XCTAssertNil(cache.lookup(k[1]))
         XCTAssertNotNil(cache.lookup(k[0]))

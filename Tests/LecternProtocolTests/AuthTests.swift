@@ -6,8 +6,10 @@ final class AuthTests: XCTestCase {
     let salt: [UInt8] = Array(1...16)
     let challenge: [UInt8] = Array(100..<132)
 
-    func request(passcode: String, challenge: [UInt8], role: Role = .presenter, name: String = "Ana", token: ResumeToken? = nil,
-                 stored: PasscodeHash) -> RegisterRequest {
+    func request(
+        passcode: String, challenge: [UInt8], role: Role = .presenter, name: String = "Ana", token: ResumeToken? = nil,
+        stored: PasscodeHash
+    ) -> RegisterRequest {
         let proof = RegisterProof.compute(passcode: passcode, parameters: stored.parameters, challenge: challenge, role: role, name: name, resumeToken: token)
         return RegisterRequest(role: role, proof: proof, resumeToken: token, name: name)
     }
@@ -102,8 +104,8 @@ final class AuthTests: XCTestCase {
             ("pbkdf2-sha256$+10000$\(parts[2])$\(parts[3])", .badRounds("+10000")),
             ("pbkdf2-sha256$99999999999$\(parts[2])$\(parts[3])", .badRounds("99999999999")),
             ("pbkdf2-sha256$10000$!!!!$\(parts[3])", .badSalt),
-            ("pbkdf2-sha256$10000$AQID$\(parts[3])", .badSalt),                    // 3-byte salt
-            ("pbkdf2-sha256$10000$\(parts[2].dropLast(2))$\(parts[3])", .badSalt),  // unpadded
+            ("pbkdf2-sha256$10000$AQID$\(parts[3])", .badSalt),   // 3-byte salt
+            ("pbkdf2-sha256$10000$\(parts[2].dropLast(2))$\(parts[3])", .badSalt),   // unpadded
             ("pbkdf2-sha256$10000$\(parts[2])$AAAA", .badKey),
             ("pbkdf2-sha256$10000$\(parts[2])$\(parts[3]) ", .badKey),
         ]
@@ -183,9 +185,11 @@ final class ThrottleTests: XCTestCase {
     }
 
     func testTooManyAttemptsMessageRoundsUp() {
-        guard case .wait(let s) = {
-            var t = AuthThrottle(); for i in 0..<9 { t.recordFailure("a", now: Double(i)) }; return t.check("a", now: 8.5)
-        }() else { return XCTFail() }
+        guard
+            case .wait(let s) = {
+                var t = AuthThrottle(); for i in 0..<9 { t.recordFailure("a", now: Double(i)) }; return t.check("a", now: 8.5)
+            }()
+        else { return XCTFail() }
         XCTAssertEqual(LecternError.tooManyAttempts(retryAfter: s).message, "Too many attempts — try again in 32 s.")
     }
 }

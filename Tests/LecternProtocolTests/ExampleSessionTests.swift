@@ -40,26 +40,38 @@ enum ExampleSession {
         func frame(_ dir: String, _ m: Message, tag: UInt16, id: UInt8, note: String) {
             step += 1
             let bytes = m.encode(tag: tag, deviceID: id)
-            out.append("**\(step). \(dir) \(m.command) (0x\(hexString([m.command.rawValue]))), tag \(tag), device byte 0x\(hexString([id])), \(bytes.count) bytes.**\(note.isEmpty ? "" : " " + note)\n\n```\n\(hexDump(bytes))\n```\n")
+            out.append(
+                "**\(step). \(dir) \(m.command) (0x\(hexString([m.command.rawValue]))), tag \(tag), device byte 0x\(hexString([id])), \(bytes.count) bytes.**\(note.isEmpty ? "" : " " + note)\n\n```\n\(hexDump(bytes))\n```\n"
+            )
         }
         func state(_ revision: UInt64, _ screen: ScreenSnapshot, note: String) {
             step += 1
             let s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
             let m = Message.state(s)
             let bytes = m.encode(tag: 0, deviceID: 0)
-            out.append("**\(step). S→C state (0x15), tag 0, device byte 0x00 (broadcast), \(bytes.count) bytes.**\(note.isEmpty ? "" : " " + note) Header, then the JSON body:\n\n```\n\(hexDump(Array(bytes.prefix(8))))\n```\n```json\n\(String(decoding: bytes[8...], as: UTF8.self))\n```\n")
+            out.append(
+                "**\(step). S→C state (0x15), tag 0, device byte 0x00 (broadcast), \(bytes.count) bytes.**\(note.isEmpty ? "" : " " + note) Header, then the JSON body:\n\n```\n\(hexDump(Array(bytes.prefix(8))))\n```\n```json\n\(String(decoding: bytes[8...], as: UTF8.self))\n```\n"
+            )
         }
 
-        out.append("Passcode `\(passcode)` (presenter), \(PasscodeHash.defaultRounds) rounds, presenter salt `\(hexString(presenterSalt))`, moderator salt `\(hexString(moderatorSalt))`, challenge `\(hexString(challenge))`, device name `\(name)`, open floor. The content `deck.pdf` (12 pages) was uploaded earlier; its content id is `\(deck.hex)`.\n")
+        out.append(
+            "Passcode `\(passcode)` (presenter), \(PasscodeHash.defaultRounds) rounds, presenter salt `\(hexString(presenterSalt))`, moderator salt `\(hexString(moderatorSalt))`, challenge `\(hexString(challenge))`, device name `\(name)`, open floor. The content `deck.pdf` (12 pages) was uploaded earlier; its content id is `\(deck.hex)`.\n"
+        )
         out.append("Derived key = PBKDF2-HMAC-SHA256(\"\(passcode)\", salt, \(PasscodeHash.defaultRounds), 32):\n\n```\n\(hexDump(key))\n```\n")
-        out.append("MAC input (\(macInput.count) bytes) = \"lectern-register-v1\" ‖ challenge ‖ role 01 ‖ u16 name length ‖ name ‖ token length 00:\n\n```\n\(hexDump(macInput))\n```\n")
+        out.append(
+            "MAC input (\(macInput.count) bytes) = \"lectern-register-v1\" ‖ challenge ‖ role 01 ‖ u16 name length ‖ name ‖ token length 00:\n\n```\n\(hexDump(macInput))\n```\n")
         out.append("Proof = HMAC-SHA256(key, MAC input):\n\n```\n\(hexDump(proof))\n```\n")
 
-        frame("S→C", .hello(Hello(challenge: challenge, presenter: KDFParameters(rounds: PasscodeHash.defaultRounds, salt: presenterSalt),
-                                   moderator: KDFParameters(rounds: PasscodeHash.defaultRounds, salt: moderatorSalt), room: room, server: "lecternd 0.1")),
-              tag: 0, id: 0xFF, note: "Sent as soon as the connection is accepted.")
-        frame("C→S", .register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: name)), tag: 1, id: 0xFF,
-              note: "Version 1, role presenter, the proof above, no resume token, the name.")
+        frame(
+            "S→C",
+            .hello(
+                Hello(
+                    challenge: challenge, presenter: KDFParameters(rounds: PasscodeHash.defaultRounds, salt: presenterSalt),
+                    moderator: KDFParameters(rounds: PasscodeHash.defaultRounds, salt: moderatorSalt), room: room, server: "lecternd 0.1")),
+            tag: 0, id: 0xFF, note: "Sent as soon as the connection is accepted.")
+        frame(
+            "C→S", .register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: name)), tag: 1, id: 0xFF,
+            note: "Version 1, role presenter, the proof above, no resume token, the name.")
         let reg = (try? meeting.register(connection: 1, name: name, role: .presenter, resumeToken: nil, now: 0))!
         frame("S→C", reg.reply, tag: 1, id: reg.deviceID, note: "Device id 1, presenter, not resumed, the resume token.")
         state(1, .idle, note: "The snapshot every device gets after register.")
@@ -74,8 +86,9 @@ enum ExampleSession {
         frame("S→C", .controlOK, tag: 4, id: 1, note: "")
         state(4, screen(page: 2), note: "")
         frame("C→S", .control(.goto(page: 40)), tag: 5, id: 1, note: "Signal 0x03 goto, parameter 40.")
-        frame("S→C", .controlFailed(.pageOutOfRange(page: 40, pageCount: 12)), tag: 5, id: 1,
-              note: "Error 0x0303, connection stays open, detail 12 (the page count), message \"\(LecternError.pageOutOfRange(page: 40, pageCount: 12).message)\"")
+        frame(
+            "S→C", .controlFailed(.pageOutOfRange(page: 40, pageCount: 12)), tag: 5, id: 1,
+            note: "Error 0x0303, connection stays open, detail 12 (the page count), message \"\(LecternError.pageOutOfRange(page: 40, pageCount: 12).message)\"")
         step += 1
         let unknown = FrameHeader(command: 0x42, deviceID: 1, tag: 6, length: 8).encode()
         out.append("**\(step). C→S an unknown command 0x42, tag 6, 8 bytes.**\n\n```\n\(hexDump(unknown))\n```\n")
@@ -108,8 +121,9 @@ final class ExampleSessionTests: XCTestCase {
             return XCTFail("example markers missing in docs/protocol.md")
         }
         let documented = doc[b.upperBound..<e.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(documented, generated.trimmingCharacters(in: .whitespacesAndNewlines),
-                       "docs/protocol.md's worked example is out of date (see ExampleSessionTests.swift for how to regenerate)")
+        XCTAssertEqual(
+            documented, generated.trimmingCharacters(in: .whitespacesAndNewlines),
+            "docs/protocol.md's worked example is out of date (see ExampleSessionTests.swift for how to regenerate)")
     }
 
     func testExampleExchangeIsConsistent() throws {
@@ -187,7 +201,8 @@ enum ErrorTable {
     static func markdown() -> String {
         var lines = ["| code | name | connection | detail | message (example) |", "|---|---|---|---|---|"]
         for (e, detail) in rows {
-            lines.append("| `\(e.code)` | \(e.code.name) | \(e.closesConnection ? "**closed**" : "stays open") | \(detail) | \(e.message.replacingOccurrences(of: "|", with: "\\|")) |")
+            lines.append(
+                "| `\(e.code)` | \(e.code.name) | \(e.closesConnection ? "**closed**" : "stays open") | \(detail) | \(e.message.replacingOccurrences(of: "|", with: "\\|")) |")
         }
         return lines.joined(separator: "\n")
     }

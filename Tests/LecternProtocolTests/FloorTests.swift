@@ -19,7 +19,9 @@ final class FloorTests: XCTestCase {
     }
 
     func granted(_ ev: [FloorEvent]) -> [DeviceID] {
-        ev.compactMap { if case .floorGranted(let to, _, _) = $0 { return to }; return nil }
+        ev.compactMap {
+            if case .floorGranted(let to, _, _) = $0 { return to }; return nil
+        }
     }
     func withdrawn(_ ev: [FloorEvent]) -> [DeviceID: FloorLossReason] {
         var out: [DeviceID: FloorLossReason] = [:]
@@ -233,12 +235,14 @@ final class FloorTests: XCTestCase {
         XCTAssertEqual(try m.control(.returnFloor, by: 3, now: 4), .floor([.floorGranted(to: 2, reason: .returned, by: 3), .stateChanged]))
         // Lending to another replaces the delegate.
         _ = try m.handOver(to: 3, by: 2, now: 5)
-        XCTAssertEqual(try m.handOver(to: 4, by: 2, now: 5),
-                       [.floorWithdrawn(from: 3, reason: .handOverEnded, by: 2), .floorGranted(to: 4, reason: .handedOver, by: 2), .stateChanged])
+        XCTAssertEqual(
+            try m.handOver(to: 4, by: 2, now: 5),
+            [.floorWithdrawn(from: 3, reason: .handOverEnded, by: 2), .floorGranted(to: 4, reason: .handedOver, by: 2), .stateChanged])
         // Someone outside can't end it; the moderator can.
         assertThrowsCode(.floorTaken) { try m.endHandOver(by: 3, now: 6) }
-        XCTAssertEqual(try m.takeBack(by: 1, now: 6),
-                       [.floorWithdrawn(from: 4, reason: .handOverEnded, by: 1), .floorGranted(to: 2, reason: .returned, by: 1), .stateChanged])
+        XCTAssertEqual(
+            try m.takeBack(by: 1, now: 6),
+            [.floorWithdrawn(from: 4, reason: .handOverEnded, by: 1), .floorGranted(to: 2, reason: .returned, by: 1), .stateChanged])
         // Owner releases while lent: both lose it.
         _ = try m.handOver(to: 3, by: 2, now: 7)
         XCTAssertEqual(try m.releaseFloor(by: 2, now: 8), [.floorWithdrawn(from: 3, reason: .ownerLostFloor, by: 2), .screenToIdle, .stateChanged])
@@ -249,8 +253,9 @@ final class FloorTests: XCTestCase {
         XCTAssertEqual(m.disconnect(connection: 3, now: 10), [.floorGranted(to: 2, reason: .returned, by: 0), .deviceLeft(3), .stateChanged])
         // Moderator withdraws from a delegate: the hand-over ends.
         _ = try m.handOver(to: 4, by: 1, now: 11)
-        XCTAssertEqual(try m.withdraw(4, by: 1, now: 12),
-                       [.floorWithdrawn(from: 4, reason: .withdrawn, by: 1), .floorGranted(to: 2, reason: .returned, by: 1), .stateChanged])
+        XCTAssertEqual(
+            try m.withdraw(4, by: 1, now: 12),
+            [.floorWithdrawn(from: 4, reason: .withdrawn, by: 1), .floorGranted(to: 2, reason: .returned, by: 1), .stateChanged])
         assertThrowsCode(.invalidTarget) { try m.withdraw(4, by: 1, now: 12) }
     }
 

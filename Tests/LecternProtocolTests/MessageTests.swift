@@ -27,8 +27,9 @@ final class MessageTests: XCTestCase {
         XCTAssertEqual(Message.control(.handOver(to: 9)).encodeBody(), [0xFD, 0, 0, 0, 0, 0, 0, 9])
         XCTAssertEqual(Message.floorModerate(action: .grant, target: 4).encodeBody(), [1, 4])
         XCTAssertEqual(Message.ping(nonce: 0x0102_0304).encodeBody(), [1, 2, 3, 4])
-        XCTAssertEqual(Message.error(LecternError(.noFloor, detail: 0x0A0B, message: "x")).encodeBody(),
-                       [0x02, 0x01, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0x0A, 0x0B, 0x00, 0x01, 0x78])
+        XCTAssertEqual(
+            Message.error(LecternError(.noFloor, detail: 0x0A0B, message: "x")).encodeBody(),
+            [0x02, 0x01, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0x0A, 0x0B, 0x00, 0x01, 0x78])
         XCTAssertEqual(Message.error(.kicked).encodeBody()[2], 1, "fatal flag")
         XCTAssertEqual(Message.floorRequest.encode(tag: 0x0102, deviceID: 3), [0x06, 3, 1, 2, 0, 0, 0, 8])
         // page-preview: content id, u32 page, u16 max width, u16 max height — 40 bytes.
@@ -182,7 +183,10 @@ final class MessageTests: XCTestCase {
     func testSnapshotJSONHasExplicitNulls() throws {
         let s = Snapshot(revision: 1, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle)
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
-        XCTAssertEqual(json, #"{"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0}}"#)
+        XCTAssertEqual(
+            json,
+            #"{"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0}}"#
+        )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }
 

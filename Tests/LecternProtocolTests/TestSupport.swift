@@ -35,15 +35,22 @@ func sampleMessages() -> [Message] {
     let snap = Snapshot(
         revision: 9, room: "Room 4.12", floorMode: .moderated,
         floor: FloorSnapshot(holder: 2, delegate: 3, queue: [4, 5], doNotDisturb: true, graceRemainingMs: 41_500),
-        devices: [DeviceSnapshot(id: 1, name: "Mod", role: .moderator, connected: true),
-                  DeviceSnapshot(id: 2, name: "Ana ✓", role: .presenter, connected: false)],
-        screen: ScreenSnapshot(content: ContentSnapshot(id: cid(0xAB), name: "deck.pdf", kind: .pdf), page: 300, pageCount: 412,
-                            blank: .white, clip: ClipSnapshot(state: .paused, positionMs: 1234, durationMs: 60_000, loop: true)))
+        devices: [
+            DeviceSnapshot(id: 1, name: "Mod", role: .moderator, connected: true),
+            DeviceSnapshot(id: 2, name: "Ana ✓", role: .presenter, connected: false),
+        ],
+        screen: ScreenSnapshot(
+            content: ContentSnapshot(id: cid(0xAB), name: "deck.pdf", kind: .pdf), page: 300, pageCount: 412,
+            blank: .white, clip: ClipSnapshot(state: .paused, positionMs: 1234, durationMs: 60_000, loop: true)))
     return [
-        .hello(Hello(challenge: Array(0..<32), presenter: KDFParameters(rounds: 210_000, salt: Array(repeating: 7, count: 16)),
-                     moderator: nil, room: "Room 4.12", server: "lecternd test")),
-        .hello(Hello(challenge: Array(repeating: 1, count: 32), presenter: KDFParameters(rounds: 10_000, salt: [1, 2, 3, 4, 5, 6, 7, 8]),
-                     moderator: KDFParameters(rounds: 20_000, salt: Array(repeating: 9, count: 64)), room: "", server: "")),
+        .hello(
+            Hello(
+                challenge: Array(0..<32), presenter: KDFParameters(rounds: 210_000, salt: Array(repeating: 7, count: 16)),
+                moderator: nil, room: "Room 4.12", server: "lecternd test")),
+        .hello(
+            Hello(
+                challenge: Array(repeating: 1, count: 32), presenter: KDFParameters(rounds: 10_000, salt: [1, 2, 3, 4, 5, 6, 7, 8]),
+                moderator: KDFParameters(rounds: 20_000, salt: Array(repeating: 9, count: 64)), room: "", server: "")),
         .ping(nonce: 0xDEAD_BEEF), .pong(nonce: 1), .ok,
         .error(.unknownCommand(0x42)), .error(.tooManyAttempts(retryAfter: 33.2)), .error(.frameTooLarge(length: 0xFFFF_FFFF)),
         .state(snap), .state(Snapshot(revision: 0, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle)),

@@ -41,9 +41,17 @@ final class BadFileTests: XCTestCase {
     func testTruncated() throws {
         let full = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.numberedDeck(count: 4, in: dir)))
         let half = try write(full.prefix(full.count / 2), "truncated.pdf")
-        assertOpen(half, throws: { if case .damaged = $0 { return true }; return false }, "truncated at half")
+        assertOpen(
+            half,
+            throws: {
+                if case .damaged = $0 { return true }; return false
+            }, "truncated at half")
         let headerOnly = try write(full.prefix(20), "header.pdf")
-        assertOpen(headerOnly, throws: { if case .damaged = $0 { return true }; return false }, "only the header")
+        assertOpen(
+            headerOnly,
+            throws: {
+                if case .damaged = $0 { return true }; return false
+            }, "only the header")
     }
 
     func testPasswordProtected() throws {
@@ -55,6 +63,10 @@ final class BadFileTests: XCTestCase {
     }
 
     func testMissingFile() {
-        assertOpen(dir + "/nope.pdf", throws: { if case .unreadable = $0 { return true }; return false }, "missing")
+        assertOpen(
+            dir + "/nope.pdf",
+            throws: {
+                if case .unreadable = $0 { return true }; return false
+            }, "missing")
     }
 }

@@ -22,34 +22,45 @@ final class PageRenderTests: XCTestCase {
 
     func testPagesLandWhereGeometrySaysAndMatchPdftoppm() throws {
         let cases: [Case] = [
-            Case(name: "4:3", page: Fixtures.quadrantPage(width: 720, height: 540), mode: (1920, 1080),
-                 expectedRect: .init(x: 240, y: 0, width: 1440, height: 1080)),
-            Case(name: "16:9", page: Fixtures.quadrantPage(width: 960, height: 540), mode: (1920, 1080),
-                 expectedRect: .init(x: 0, y: 0, width: 1920, height: 1080)),
-            Case(name: "portrait A4", page: Fixtures.quadrantPage(width: 595, height: 842), mode: (1920, 1080),
-                 expectedRect: .init(x: 578, y: 0, width: 763, height: 1080)),
-            Case(name: "A4 with /Rotate 90", page: Fixtures.quadrantPage(width: 595, height: 842, rotate: 90), mode: (1920, 1080),
-                 expectedRect: .init(x: 196, y: 0, width: 1528, height: 1080)),
-            Case(name: "4:3 on 5:4 with grey bars", page: Fixtures.quadrantPage(width: 720, height: 540), mode: (1280, 1024),
-                 background: RGB(64, 64, 64), expectedRect: .init(x: 0, y: 32, width: 1280, height: 960)),
-            Case(name: "16:9 with 5% overscan", page: Fixtures.quadrantPage(width: 960, height: 540), mode: (1920, 1080),
-                 overscan: 5, expectedRect: .init(x: 96, y: 54, width: 1728, height: 972)),
+            Case(
+                name: "4:3", page: Fixtures.quadrantPage(width: 720, height: 540), mode: (1920, 1080),
+                expectedRect: .init(x: 240, y: 0, width: 1440, height: 1080)),
+            Case(
+                name: "16:9", page: Fixtures.quadrantPage(width: 960, height: 540), mode: (1920, 1080),
+                expectedRect: .init(x: 0, y: 0, width: 1920, height: 1080)),
+            Case(
+                name: "portrait A4", page: Fixtures.quadrantPage(width: 595, height: 842), mode: (1920, 1080),
+                expectedRect: .init(x: 578, y: 0, width: 763, height: 1080)),
+            Case(
+                name: "A4 with /Rotate 90", page: Fixtures.quadrantPage(width: 595, height: 842, rotate: 90), mode: (1920, 1080),
+                expectedRect: .init(x: 196, y: 0, width: 1528, height: 1080)),
+            Case(
+                name: "4:3 on 5:4 with grey bars", page: Fixtures.quadrantPage(width: 720, height: 540), mode: (1280, 1024),
+                background: RGB(64, 64, 64), expectedRect: .init(x: 0, y: 32, width: 1280, height: 960)),
+            Case(
+                name: "16:9 with 5% overscan", page: Fixtures.quadrantPage(width: 960, height: 540), mode: (1920, 1080),
+                overscan: 5, expectedRect: .init(x: 96, y: 54, width: 1728, height: 972)),
         ]
         for c in cases {
             let pdf = try Fixtures.pdf([c.page], in: dir, name: "\(c.name.filter(\.isLetter)).pdf")
             let doc = try PDFDocument(path: pdf)
-            let settings = Compositor.Settings(width: c.mode.0, height: c.mode.1, background: c.background,
-                                               overscanPercent: c.overscan)
+            let settings = Compositor.Settings(
+                width: c.mode.0, height: c.mode.1, background: c.background,
+                overscanPercent: c.overscan)
             let frame = try Compositor.renderPage(doc, page: 1, settings: settings)
             let r = c.expectedRect
-            XCTAssertEqual(Fit.rect(for: try doc.shape(page: 1), width: c.mode.0, height: c.mode.1,
-                                    overscanPercent: c.overscan), r, c.name)
+            XCTAssertEqual(
+                Fit.rect(
+                    for: try doc.shape(page: 1), width: c.mode.0, height: c.mode.1,
+                    overscanPercent: c.overscan), r, c.name)
 
             // Bars: every pixel outside the content rectangle is exactly the background.
-            let bars = [PixelRect(x: 0, y: 0, width: c.mode.0, height: r.y),
-                        PixelRect(x: 0, y: r.maxY, width: c.mode.0, height: c.mode.1 - r.maxY),
-                        PixelRect(x: 0, y: r.y, width: r.x, height: r.height),
-                        PixelRect(x: r.maxX, y: r.y, width: c.mode.0 - r.maxX, height: r.height)]
+            let bars = [
+                PixelRect(x: 0, y: 0, width: c.mode.0, height: r.y),
+                PixelRect(x: 0, y: r.maxY, width: c.mode.0, height: c.mode.1 - r.maxY),
+                PixelRect(x: 0, y: r.y, width: r.x, height: r.height),
+                PixelRect(x: r.maxX, y: r.y, width: c.mode.0 - r.maxX, height: r.height),
+            ]
             for b in bars where !b.isEmpty {
                 XCTAssertTrue(frame.isUniform(b, c.background), "\(c.name): bar \(b) not \(c.background)")
             }
@@ -59,8 +70,10 @@ final class PageRenderTests: XCTestCase {
 
             // Content: each box's centre, rotated like the page, is its colour.
             let rot = ((c.page.rotate % 360) + 360) % 360
-            let centres: [(Double, Double, RGB)] = [(0.25, 0.25, Fixtures.red), (0.75, 0.25, Fixtures.green),
-                                                    (0.25, 0.75, Fixtures.blue), (0.75, 0.75, Fixtures.yellow)]
+            let centres: [(Double, Double, RGB)] = [
+                (0.25, 0.25, Fixtures.red), (0.75, 0.25, Fixtures.green),
+                (0.25, 0.75, Fixtures.blue), (0.75, 0.75, Fixtures.yellow),
+            ]
             for (u0, v0, color) in centres {
                 // A clockwise /Rotate 90 maps page (u, v) to display (1 - v, u).
                 let (u, v) = rot == 90 ? (1 - v0, u0) : rot == 180 ? (1 - u0, 1 - v0) : rot == 270 ? (v0, 1 - u0) : (u0, v0)

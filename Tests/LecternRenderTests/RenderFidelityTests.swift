@@ -66,8 +66,12 @@ final class RenderFidelityTests: XCTestCase {
     /// sides), composited over white by pdftocairo itself.
     func pdftocairo(_ pdf: String, page: Int, width: Int, height: Int, name: String) throws -> Frame {
         let base = dir + "/\(name)-pdftocairo"
-        let r = try Fixtures.run("pdftocairo", ["-png", "-singlefile", "-cropbox", "-f", "\(page)", "-l", "\(page)",
-                                                "-scale-to-x", "\(width)", "-scale-to-y", "\(height)", pdf, base])
+        let r = try Fixtures.run(
+            "pdftocairo",
+            [
+                "-png", "-singlefile", "-cropbox", "-f", "\(page)", "-l", "\(page)",
+                "-scale-to-x", "\(width)", "-scale-to-y", "\(height)", pdf, base,
+            ])
         guard r.status == 0 else { throw Fixtures.ToolError(description: "pdftocairo failed (\(r.status)): \(r.err)") }
         let f = try PNG.read(path: base + ".png")
         // pdftocairo sizes its surface with ceil(points × scale): one pixel more when the
@@ -82,19 +86,23 @@ final class RenderFidelityTests: XCTestCase {
     /// its content area with pdftocairo's render; checks the bars too. Returns the
     /// difference (and prints it, so a run shows every case's figures).
     @discardableResult
-    func check(_ name: String, _ pdf: String, page: Int = 1, mode: (Int, Int) = (960, 600),
-               background: RGB = .black, overscan: Double = 0,
-               file: StaticString = #filePath, line: UInt = #line) throws -> Difference {
+    func check(
+        _ name: String, _ pdf: String, page: Int = 1, mode: (Int, Int) = (960, 600),
+        background: RGB = .black, overscan: Double = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Difference {
         let doc = try PDFDocument(path: pdf)
         let settings = Compositor.Settings(width: mode.0, height: mode.1, background: background, overscanPercent: overscan)
         let r = Fit.rect(for: try doc.shape(page: page), width: mode.0, height: mode.1, overscanPercent: overscan)
         let frame = try Compositor.renderPage(doc, page: page, settings: settings)
         try PNG.write(frame, to: dir + "/\(name)-lectern.png")
 
-        let bars = [PixelRect(x: 0, y: 0, width: mode.0, height: r.y),
-                    PixelRect(x: 0, y: r.maxY, width: mode.0, height: mode.1 - r.maxY),
-                    PixelRect(x: 0, y: r.y, width: r.x, height: r.height),
-                    PixelRect(x: r.maxX, y: r.y, width: mode.0 - r.maxX, height: r.height)]
+        let bars = [
+            PixelRect(x: 0, y: 0, width: mode.0, height: r.y),
+            PixelRect(x: 0, y: r.maxY, width: mode.0, height: mode.1 - r.maxY),
+            PixelRect(x: 0, y: r.y, width: r.x, height: r.height),
+            PixelRect(x: r.maxX, y: r.y, width: mode.0 - r.maxX, height: r.height),
+        ]
         for b in bars where !b.isEmpty {
             XCTAssertTrue(frame.isUniform(b, background), "\(name): bar \(b) not \(background)", file: file, line: line)
         }
@@ -132,9 +140,11 @@ final class RenderFidelityTests: XCTestCase {
 
     // MARK: groups and blend modes
 
-    static let blendModes = ["Normal", "Multiply", "Screen", "Overlay", "Darken", "Lighten", "ColorDodge",
-                             "ColorBurn", "HardLight", "SoftLight", "Difference", "Exclusion",
-                             "Hue", "Saturation", "Color", "Luminosity"]
+    static let blendModes = [
+        "Normal", "Multiply", "Screen", "Overlay", "Darken", "Lighten", "ColorDodge",
+        "ColorBurn", "HardLight", "SoftLight", "Difference", "Exclusion",
+        "Hue", "Saturation", "Color", "Luminosity",
+    ]
 
     /// One page per blend mode: the mode used inside a non-isolated group (over the page's
     /// stripes and paper), inside an isolated group, on a group as a whole, and on a
@@ -152,16 +162,20 @@ final class RenderFidelityTests: XCTestCase {
         let bbox: [Double] = [0, 0, 400, 300]
         let nonIsolated = pdf.addForm(bbox: bbox, resources: gs, extra: Self.group(isolated: false, knockout: false), members(dx: 0))
         let isolated = pdf.addForm(bbox: bbox, resources: gs, extra: Self.group(isolated: true, knockout: false), members(dx: 180))
-        let whole = pdf.addForm(bbox: bbox, extra: Self.transparencyGroup,
-                                "0.6 0.2 0.9 rg 140 140 120 60 re f 0.1 0.9 0.5 rg 185 20 30 240 re f")
-        let content = pdf.addStream("", """
+        let whole = pdf.addForm(
+            bbox: bbox, extra: Self.transparencyGroup,
+            "0.6 0.2 0.9 rg 140 140 120 60 re f 0.1 0.9 0.5 rg 185 20 30 240 re f")
+        let content = pdf.addStream(
+            "",
+            """
             \(Self.stripes)
             /GN Do
             /GI Do
             q /B gs /GW Do Q
             q /BH gs 0.3 0.55 0.9 rg 30 10 340 80 re f Q
             """)
-        _ = pdf.addPage("""
+        _ = pdf.addPage(
+            """
             /MediaBox [0 0 400 300] /Contents \(content) 0 R \(pageGroup)
             /Resources << \(gs) /XObject << /GN \(nonIsolated) 0 R /GI \(isolated) 0 R /GW \(whole) 0 R >> >>
             """)
@@ -177,8 +191,10 @@ final class RenderFidelityTests: XCTestCase {
     /// Pages that declare their own transparency group (as presentation and layout
     /// programs write them), isolated or not.
     func testPageTransparencyGroupMatchesPdftocairo() throws {
-        for (name, group) in [("page-group", Self.transparencyGroup), ("page-group-nonisolated", Self.group(isolated: false, knockout: false)),
-                              ("page-group-knockout", Self.group(isolated: true, knockout: true))] {
+        for (name, group) in [
+            ("page-group", Self.transparencyGroup), ("page-group-nonisolated", Self.group(isolated: false, knockout: false)),
+            ("page-group-knockout", Self.group(isolated: true, knockout: true)),
+        ] {
             try check(name, write(blendPage("Difference", pageGroup: group), name))
         }
     }
@@ -197,14 +213,17 @@ final class RenderFidelityTests: XCTestCase {
         let plain = pdf.addForm(bbox: bbox, resources: gs, extra: Self.group(isolated: false, knockout: false), members)
         let knockout = pdf.addForm(bbox: bbox, resources: gs, extra: Self.group(isolated: false, knockout: true), members)
         let isolatedKnockout = pdf.addForm(bbox: bbox, resources: gs, extra: Self.group(isolated: true, knockout: true), members)
-        let content = pdf.addStream("", """
+        let content = pdf.addStream(
+            "",
+            """
             \(Self.stripes)
             /P Do
             q 1 0 0 1 120 0 cm /K Do Q
             q 1 0 0 1 240 0 cm /KI Do Q
             q 1 0 0 1 0 -110 cm /K Do Q
             """)
-        _ = pdf.addPage("""
+        _ = pdf.addPage(
+            """
             /MediaBox [0 0 400 300] /Contents \(content) 0 R
             /Resources << \(gs) /XObject << /P \(plain) 0 R /K \(knockout) 0 R /KI \(isolatedKnockout) 0 R >> >>
             """)
@@ -217,15 +236,20 @@ final class RenderFidelityTests: XCTestCase {
     /// group, the rest taking the backdrop colour /BC (black, then white).
     func testLuminositySoftMaskMatchesPdftocairo() throws {
         var pdf = RawPDF()
-        let ramp = "/Shading << /R << /ShadingType 2 /ColorSpace /DeviceGray /Coords [20 0 380 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >> /Extend [true true] >> >>"
-        let mask = pdf.addForm(bbox: [0, 0, 400, 300], resources: ramp, extra: Self.transparencyGroup,
-                               "q 20 20 360 130 re W n /R sh Q 0.7 g 160 200 80 80 re f")
-        let content = pdf.addStream("", """
+        let ramp =
+            "/Shading << /R << /ShadingType 2 /ColorSpace /DeviceGray /Coords [20 0 380 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >> /Extend [true true] >> >>"
+        let mask = pdf.addForm(
+            bbox: [0, 0, 400, 300], resources: ramp, extra: Self.transparencyGroup,
+            "q 20 20 360 130 re W n /R sh Q 0.7 g 160 200 80 80 re f")
+        let content = pdf.addStream(
+            "",
+            """
             \(Self.stripes)
             q /M0 gs 0.1 0.3 0.8 rg 20 20 360 250 re f 0.9 0.4 0.1 rg 60 60 100 200 re f Q
             q /M1 gs 0.2 0.6 0.3 rg 300 30 80 240 re f Q
             """)
-        _ = pdf.addPage("""
+        _ = pdf.addPage(
+            """
             /MediaBox [0 0 400 300] /Contents \(content) 0 R
             /Resources << /ExtGState <<
               /M0 << /SMask << /Type /Mask /S /Luminosity /G \(mask) 0 R >> >>
@@ -238,17 +262,22 @@ final class RenderFidelityTests: XCTestCase {
     /// An alpha mask: squares of three opacities in the mask group.
     func testAlphaSoftMaskMatchesPdftocairo() throws {
         var pdf = RawPDF()
-        let mask = pdf.addForm(bbox: [0, 0, 400, 300], resources: "/ExtGState << /A3 << /ca 0.3 >> /A7 << /ca 0.7 >> >>",
-                               extra: Self.transparencyGroup, """
+        let mask = pdf.addForm(
+            bbox: [0, 0, 400, 300], resources: "/ExtGState << /A3 << /ca 0.3 >> /A7 << /ca 0.7 >> >>",
+            extra: Self.transparencyGroup,
+            """
             q /A3 gs 0 g 20 40 120 220 re f Q
             q /A7 gs 0 g 140 40 120 220 re f Q
             0 g 260 40 120 220 re f
             """)
-        let content = pdf.addStream("", """
+        let content = pdf.addStream(
+            "",
+            """
             \(Self.stripes)
             q /M gs 0.1 0.3 0.8 rg 10 20 380 120 re f 0.9 0.4 0.1 rg 60 100 280 150 re f Q
             """)
-        _ = pdf.addPage("""
+        _ = pdf.addPage(
+            """
             /MediaBox [0 0 400 300] /Contents \(content) 0 R
             /Resources << /ExtGState << /M << /SMask << /Type /Mask /S /Alpha /G \(mask) 0 R >> >> >> >>
             """)
@@ -260,23 +289,29 @@ final class RenderFidelityTests: XCTestCase {
     /// painted.
     func testKnockoutGroupWithSoftMaskMatchesPdftocairo() throws {
         var pdf = RawPDF()
-        let mask = pdf.addForm(bbox: [0, 0, 400, 300], extra: Self.transparencyGroup,
-                               "0.8 g 20 20 180 260 re f 0.3 g 200 20 180 260 re f")
+        let mask = pdf.addForm(
+            bbox: [0, 0, 400, 300], extra: Self.transparencyGroup,
+            "0.8 g 20 20 180 260 re f 0.3 g 200 20 180 260 re f")
         let masks = "/ExtGState << /M << /SMask << /Type /Mask /S /Luminosity /G \(mask) 0 R >> >> /H << /ca 0.5 >> >>"
         let members = """
             /H gs 0.9 0.1 0.1 rg 40 60 200 120 re f
             0.1 0.2 0.9 rg 160 120 200 120 re f
             """
         let knockout = pdf.addForm(bbox: [0, 0, 400, 300], resources: masks, extra: Self.group(isolated: false, knockout: true), members)
-        let maskedMember = pdf.addForm(bbox: [0, 0, 400, 300], resources: masks, extra: Self.group(isolated: true, knockout: true), """
+        let maskedMember = pdf.addForm(
+            bbox: [0, 0, 400, 300], resources: masks, extra: Self.group(isolated: true, knockout: true),
+            """
             0.1 0.7 0.3 rg 40 20 150 90 re f
             q /M gs 0.9 0.6 0.1 rg 100 40 250 60 re f Q
             """)
-        let content = pdf.addStream("", """
+        let content = pdf.addStream(
+            "",
+            """
             q /M gs /K Do Q
             /KM Do
             """)
-        _ = pdf.addPage("""
+        _ = pdf.addPage(
+            """
             /MediaBox [0 0 400 300] /Contents \(content) 0 R
             /Resources << \(masks) /XObject << /K \(knockout) 0 R /KM \(maskedMember) 0 R >> >>
             """)
@@ -288,11 +323,14 @@ final class RenderFidelityTests: XCTestCase {
     /// Content that shows which way up a page is: stripes, a group with transparency, an
     /// arrow-like corner mark and a line of text.
     static func orientationContent(_ pdf: inout RawPDF) -> (content: Int, resources: String) {
-        let multiply = pdf.addForm(bbox: [0, 0, 400, 300], resources: "/ExtGState << /H << /ca 0.5 /BM /Multiply >> >>",
-                                extra: group(isolated: false, knockout: false),
-                                "/H gs 0.2 0.6 0.9 rg 40 40 200 200 re f")
+        let multiply = pdf.addForm(
+            bbox: [0, 0, 400, 300], resources: "/ExtGState << /H << /ca 0.5 /BM /Multiply >> >>",
+            extra: group(isolated: false, knockout: false),
+            "/H gs 0.2 0.6 0.9 rg 40 40 200 200 re f")
         let font = pdf.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-        let content = pdf.addStream("", """
+        let content = pdf.addStream(
+            "",
+            """
             \(stripes)
             /G Do
             0 0 0 rg 0 300 m 60 300 l 0 240 l f
@@ -363,11 +401,15 @@ final class RenderFidelityTests: XCTestCase {
 
     static func annotationPDF(rotate: Int) -> RawPDF {
         var pdf = RawPDF()
-        let square = pdf.addForm(bbox: [0, 0, 150, 100], resources: "/ExtGState << /H << /ca 0.5 >> >>", """
+        let square = pdf.addForm(
+            bbox: [0, 0, 150, 100], resources: "/ExtGState << /H << /ca 0.5 >> >>",
+            """
             1 0 0 RG 4 w 2 2 146 96 re S
             q /H gs 1 0.9 0 rg 10 10 130 80 re f Q
             """)
-        let stamp = pdf.addForm(bbox: [0, 0, 120, 60], resources: "/ExtGState << /M << /BM /Multiply >> >>", """
+        let stamp = pdf.addForm(
+            bbox: [0, 0, 120, 60], resources: "/ExtGState << /M << /BM /Multiply >> >>",
+            """
             /M gs 0.2 0.5 0.9 rg 0 0 120 60 re f
             0.9 0.2 0.2 rg 10 10 100 40 re f
             """)
@@ -400,26 +442,33 @@ final class RenderFidelityTests: XCTestCase {
     static func formPDF(rotate: Int = 0) -> RawPDF {
         var pdf = RawPDF()
         let helv = pdf.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-        let text = pdf.addForm(bbox: [0, 0, 200, 30], resources: "/Font << /Helv \(helv) 0 R >>", """
+        let text = pdf.addForm(
+            bbox: [0, 0, 200, 30], resources: "/Font << /Helv \(helv) 0 R >>",
+            """
             0.9 0.95 1 rg 0 0 200 30 re f
             0 0 0.5 RG 1 w 0.5 0.5 199 29 re S
             /Tx BMC q 1 1 198 28 re W n BT /Helv 14 Tf 0 0 0.6 rg 4 9 Td (Lectern 2026) Tj ET Q EMC
             """)
-        let on = pdf.addForm(bbox: [0, 0, 24, 24], """
+        let on = pdf.addForm(
+            bbox: [0, 0, 24, 24],
+            """
             1 1 1 rg 0 0 24 24 re f 0 g 1 w 0.5 0.5 23 23 re S
             0.1 0.5 0.1 RG 3 w 5 12 m 10 6 l 19 19 l S
             """)
         let off = pdf.addForm(bbox: [0, 0, 24, 24], "1 1 1 rg 0 0 24 24 re f 0 g 1 w 0.5 0.5 23 23 re S")
         let page = pdf.reserve()
-        let field = pdf.add("""
+        let field = pdf.add(
+            """
             << /Type /Annot /Subtype /Widget /FT /Tx /T (title) /V (Lectern 2026) /F 4 /Rect [40 200 240 230]
                /DA (/Helv 14 Tf 0 0 0.6 rg) /MK << /BG [0.9 0.95 1] /BC [0 0 0.5] >> /P \(page) 0 R /AP << /N \(text) 0 R >> >>
             """)
-        let checked = pdf.add("""
+        let checked = pdf.add(
+            """
             << /Type /Annot /Subtype /Widget /FT /Btn /T (agree) /V /Yes /AS /Yes /F 4 /Rect [40 150 64 174]
                /P \(page) 0 R /AP << /N << /Yes \(on) 0 R /Off \(off) 0 R >> >> >>
             """)
-        let unchecked = pdf.add("""
+        let unchecked = pdf.add(
+            """
             << /Type /Annot /Subtype /Widget /FT /Btn /T (decline) /V /Off /AS /Off /F 4 /Rect [80 150 104 174]
                /P \(page) 0 R /AP << /N << /Yes \(on) 0 R /Off \(off) 0 R >> >> >>
             """)

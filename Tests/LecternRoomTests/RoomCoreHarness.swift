@@ -16,14 +16,17 @@ final class RoomCoreHarness {
     /// Everything the core asked for, in order, since the harness started.
     private(set) var log: [RoomEffect] = []
 
-    init(floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
-         usedBytes: UInt64 = 0, configure: (inout Config) -> Void = { _ in }) {
+    init(
+        floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
+        usedBytes: UInt64 = 0, configure: (inout Config) -> Void = { _ in }
+    ) {
         var c = Config()
         c.room = "Core Room"
         c.floor = floor
         configure(&c)
-        core = RoomCore(config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey),
-                        serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, usedBytes: usedBytes)
+        core = RoomCore(
+            config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey),
+            serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, usedBytes: usedBytes)
     }
 
     @discardableResult
@@ -61,8 +64,9 @@ final class RoomCoreHarness {
 
     func register(_ id: ConnectionID, hello: Hello, name: String, role: Role, passcode: String? = nil) -> Message {
         let pass = passcode ?? (role == .presenter ? Self.presenterPasscode : Self.moderatorPasscode)
-        let proof = RegisterProof.compute(passcode: pass, parameters: hello.parameters(for: role)!, challenge: hello.challenge,
-                                          role: role, name: name, resumeToken: nil)
+        let proof = RegisterProof.compute(
+            passcode: pass, parameters: hello.parameters(for: role)!, challenge: hello.challenge,
+            role: role, name: name, resumeToken: nil)
         return .register(RegisterRequest(role: role, proof: proof, resumeToken: nil, name: name))
     }
 
@@ -79,7 +83,10 @@ final class RoomCoreHarness {
     /// The messages sent to `id`, without state pushes, pings and hellos (the replies).
     static func replies(to id: ConnectionID, _ effects: [RoomEffect]) -> [Message] {
         messages(to: id, effects).filter {
-            switch $0 { case .state, .ping, .hello: return false; default: return true }
+            switch $0 {
+            case .state, .ping, .hello: return false;
+            default: return true
+            }
         }
     }
 
@@ -101,7 +108,10 @@ final class RoomCoreHarness {
     /// The effects other than sends and logs (what the shell is asked to do).
     static func work(_ effects: [RoomEffect]) -> [RoomEffect] {
         effects.filter {
-            switch $0 { case .send, .log, .persist, .wake: return false; default: return true }
+            switch $0 {
+            case .send, .log, .persist, .wake: return false;
+            default: return true
+            }
         }
     }
 }

@@ -43,8 +43,9 @@ final class RoomCoreRegistrationTests: XCTestCase {
         XCTAssertEqual(codes.last, .tooManyAttempts, "after five failures the address waits")
         // Another address is not slowed down by this one.
         let hello = h.open(50, address: "10.1.1.2")
-        XCTAssertEqual(H.errorCode(to: 50, h.send(h.register(50, hello: hello, name: "Eve", role: .presenter, passcode: "guess"), from: 50)),
-                       .wrongPasscode)
+        XCTAssertEqual(
+            H.errorCode(to: 50, h.send(h.register(50, hello: hello, name: "Eve", role: .presenter, passcode: "guess"), from: 50)),
+            .wrongPasscode)
     }
 
     func testRequestsBeforeRegisteringAndWithAWrongDeviceByteAreRefused() {

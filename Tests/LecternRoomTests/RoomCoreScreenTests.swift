@@ -104,9 +104,11 @@ final class RoomCoreScreenTests: XCTestCase {
         let (h, ana) = presenting()
         h.send(.clipPlay(content: cid(2), loop: false), from: 1, device: ana)
         h.send(.clipPlay(content: cid(2), loop: true), from: 1, device: ana)
-        XCTAssertEqual(H.work(h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 4, description: ""))))),
-                       [.discardClip(serial: 1)])
-        XCTAssertEqual(H.work(h.handle(.clipOpened(serial: 2, .success(ClipFacts(duration: 4, description: ""))))),
-                       [.playClip(serial: 2, loop: true)])
+        XCTAssertEqual(
+            H.work(h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 4, description: ""))))),
+            [.discardClip(serial: 1)])
+        XCTAssertEqual(
+            H.work(h.handle(.clipOpened(serial: 2, .success(ClipFacts(duration: 4, description: ""))))),
+            [.playClip(serial: 2, loop: true)])
     }
 }

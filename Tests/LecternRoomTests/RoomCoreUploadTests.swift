@@ -23,13 +23,15 @@ final class RoomCoreUploadTests: XCTestCase {
         let began = h.send(.uploadBegin(begin(size: 3000)), from: 1, tag: 11, device: ana)
         XCTAssertEqual(H.work(began), [.openPart(file, writer: 1, offset: 0, hashing: true)])
         XCTAssertTrue(H.replies(to: 1, began).isEmpty, "ready once the part file is open")
-        XCTAssertEqual(H.replies(to: 1, h.handle(.partOpened(file, writer: 1, failure: nil))),
-                       [.uploadReady(UploadReady(content: file, status: .sendFrom, offset: 0))])
+        XCTAssertEqual(
+            H.replies(to: 1, h.handle(.partOpened(file, writer: 1, failure: nil))),
+            [.uploadReady(UploadReady(content: file, status: .sendFrom, offset: 0))])
         XCTAssertEqual(H.work(h.send(chunk(0, 1000), from: 1, device: ana)), [.writeChunk(file, writer: 1, [UInt8](repeating: 1, count: 1000))])
         h.send(chunk(1000, 2000), from: 1, device: ana)
         XCTAssertTrue(H.replies(to: 1, h.handle(.chunkWritten(file, writer: 1, bytes: 1000, failure: nil))).isEmpty)
-        XCTAssertEqual(H.replies(to: 1, h.handle(.chunkWritten(file, writer: 1, bytes: 2000, failure: nil))),
-                       [.uploadProgress(content: file, stored: 3000)], "progress once the last byte is in the file, with the begin's tag")
+        XCTAssertEqual(
+            H.replies(to: 1, h.handle(.chunkWritten(file, writer: 1, bytes: 2000, failure: nil))),
+            [.uploadProgress(content: file, stored: 3000)], "progress once the last byte is in the file, with the begin's tag")
         let finish = h.send(.uploadFinish(content: file), from: 1, tag: 12, device: ana)
         let store = UploadToStore(content: file, name: "talk.pdf", announcedKind: .pdf, device: ana, uploader: "Ana", size: 3000)
         XCTAssertEqual(H.work(finish), [.finishUpload(1, tag: 12, writer: 1, store)])
@@ -37,17 +39,20 @@ final class RoomCoreUploadTests: XCTestCase {
         let stored = h.handle(.uploadFinished(1, tag: 12, writer: 1, store, .success(entry)))
         XCTAssertEqual(H.replies(to: 1, stored), [.uploadStored(UploadStored(content: file, kind: .pdf, size: 3000, pageCount: 3, durationMs: 0))])
         // Stored, and Ana's: she may preview its pages.
-        XCTAssertEqual(H.work(h.send(.pagePreview(PagePreviewRequest(content: file, page: 3, maxWidth: 480)), from: 1, tag: 13, device: ana)),
-                       [.renderPreview(1, tag: 13, content: file.hex, page: 3, maxWidth: 480, maxHeight: 0)])
+        XCTAssertEqual(
+            H.work(h.send(.pagePreview(PagePreviewRequest(content: file, page: 3, maxWidth: 480)), from: 1, tag: 13, device: ana)),
+            [.renderPreview(1, tag: 13, content: file.hex, page: 3, maxWidth: 480, maxHeight: 0)])
     }
 
     func testAPartialFileResumesWhereItStopped() {
         let h = H(parts: [cid(7): 1200], usedBytes: 1200)
         let ana = h.join(1, name: "Ana")
-        XCTAssertEqual(H.work(h.send(.uploadBegin(begin(size: 3000)), from: 1, device: ana)),
-                       [.openPart(file, writer: 1, offset: 1200, hashing: false)])
-        XCTAssertEqual(H.replies(to: 1, h.handle(.partOpened(file, writer: 1, failure: nil))),
-                       [.uploadReady(UploadReady(content: file, status: .sendFrom, offset: 1200))])
+        XCTAssertEqual(
+            H.work(h.send(.uploadBegin(begin(size: 3000)), from: 1, device: ana)),
+            [.openPart(file, writer: 1, offset: 1200, hashing: false)])
+        XCTAssertEqual(
+            H.replies(to: 1, h.handle(.partOpened(file, writer: 1, failure: nil))),
+            [.uploadReady(UploadReady(content: file, status: .sendFrom, offset: 1200))])
         XCTAssertEqual(H.errorCode(to: 1, h.send(chunk(0, 10), from: 1, device: ana)), .wrongOffset)
     }
 
@@ -66,8 +71,9 @@ final class RoomCoreUploadTests: XCTestCase {
         XCTAssertTrue(H.work(h.send(chunk(1000, 1000), from: 1, device: ana)).isEmpty, "the old upload's chunks are dropped")
         let resumed = h.handle(.partClosed(file, writer: 1, size: 1000))
         XCTAssertEqual(H.work(resumed), [.openPart(file, writer: 2, offset: 1000, hashing: false)])
-        XCTAssertEqual(H.replies(to: 2, h.handle(.partOpened(file, writer: 2, failure: nil))),
-                       [.uploadReady(UploadReady(content: file, status: .sendFrom, offset: 1000))])
+        XCTAssertEqual(
+            H.replies(to: 2, h.handle(.partOpened(file, writer: 2, failure: nil))),
+            [.uploadReady(UploadReady(content: file, status: .sendFrom, offset: 1000))])
         XCTAssertEqual(H.errorCode(to: 1, h.send(.uploadFinish(content: file), from: 1, device: ana)), .noUpload)
     }
 
@@ -80,8 +86,9 @@ final class RoomCoreUploadTests: XCTestCase {
         XCTAssertEqual(H.work(h.handle(.closed(1))), [.closePart(file, writer: 1)])
         h.handle(.partClosed(file, writer: 1, size: 1000))
         let back = h.join(2, name: "Ana")
-        XCTAssertEqual(H.work(h.send(.uploadBegin(begin(size: 3000)), from: 2, device: back)),
-                       [.openPart(file, writer: 2, offset: 1000, hashing: false)])
+        XCTAssertEqual(
+            H.work(h.send(.uploadBegin(begin(size: 3000)), from: 2, device: back)),
+            [.openPart(file, writer: 2, offset: 1000, hashing: false)])
     }
 
     func testTheQuotaRefusesBeginsAndChunksThatDontFit() {
@@ -140,8 +147,9 @@ final class RoomCoreUploadTests: XCTestCase {
         let refused = h.handle(.uploadFinished(1, tag: 3, writer: 1, store, .failure(UploadRefusal(.hashMismatch, discarded: true))))
         XCTAssertEqual(H.errorCode(to: 1, refused), .hashMismatch)
         // The quota has room again for the same size.
-        XCTAssertEqual(H.work(h.send(.uploadBegin(begin(size: 1 << 20)), from: 1, device: ana)),
-                       [.openPart(file, writer: 2, offset: 0, hashing: true)])
+        XCTAssertEqual(
+            H.work(h.send(.uploadBegin(begin(size: 1 << 20)), from: 1, device: ana)),
+            [.openPart(file, writer: 2, offset: 0, hashing: true)])
     }
 
     func testAStoredFileIsProvedNotSentAndAWrongProofMeansSendingIt() {

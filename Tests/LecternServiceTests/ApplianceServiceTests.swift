@@ -34,8 +34,9 @@ final class ApplianceServiceTests: XCTestCase {
         }
 
         func start(port: Int = 0, environment: [String: String]? = nil) throws -> (RunningProcess, Int) {
-            let p = try RunningProcess(try Fixtures.binary("lecternd"),
-                                       ["--config", configPath, "--host", "127.0.0.1", "--port", "\(port)"], environment: environment)
+            let p = try RunningProcess(
+                try Fixtures.binary("lecternd"),
+                ["--config", configPath, "--host", "127.0.0.1", "--port", "\(port)"], environment: environment)
             let out = try p.waitForOutput { $0.contains("listening on port ") }
             let bound = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
             return (p, bound)

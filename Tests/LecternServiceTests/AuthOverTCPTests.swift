@@ -39,8 +39,9 @@ final class AuthOverTCPTests: XCTestCase {
         let h = try ServiceHarness()
         let first = try h.connect()
         let params = try XCTUnwrap(first.hello.presenter)
-        let proof = RegisterProof.compute(passcode: ServiceHarness.presenterPass, parameters: params, challenge: first.hello.challenge,
-                                          role: .presenter, name: "Alice", resumeToken: nil)
+        let proof = RegisterProof.compute(
+            passcode: ServiceHarness.presenterPass, parameters: params, challenge: first.hello.challenge,
+            role: .presenter, name: "Alice", resumeToken: nil)
         let captured = Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "Alice"))
             .encode(tag: 7, deviceID: 0xFF)
         // The captured bytes work where they were made...

@@ -16,18 +16,18 @@ final class CLITests: XCTestCase {
 
         init(floor: String = "open", extra: String = "") throws {
             let config = """
-            room = "CLI Room"
-            port = 7420
-            http_port = 0
-            passcode = "cli-presenter"
-            moderator_passcode = "cli-moderator"
-            floor = "\(floor)"
-            data_dir = "\(dir)/data"
-            \(extra)
-            [display]
-            output = "virtual"
-            mode = "1280x720@60"
-            """
+                room = "CLI Room"
+                port = 7420
+                http_port = 0
+                passcode = "cli-presenter"
+                moderator_passcode = "cli-moderator"
+                floor = "\(floor)"
+                data_dir = "\(dir)/data"
+                \(extra)
+                [display]
+                output = "virtual"
+                mode = "1280x720@60"
+                """
             try config.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
             chmod(dir + "/lectern.toml", 0o600)
             process = try RunningProcess(try Fixtures.binary("lecternd"), ["--config", dir + "/lectern.toml", "--host", "127.0.0.1", "--port", "0"])
@@ -37,11 +37,15 @@ final class CLITests: XCTestCase {
         }
 
         func lectern(_ args: [String], name: String = "cli-tester", moderator: Bool = false) throws -> (out: String, err: String, status: Int32) {
-            var env = ["LECTERN_PASSCODE=cli-presenter", "LECTERN_MODERATOR_PASSCODE=cli-moderator",
-                       "LECTERN_SESSION_FILE=\(dir)/session-\(name)"]
+            var env = [
+                "LECTERN_PASSCODE=cli-presenter", "LECTERN_MODERATOR_PASSCODE=cli-moderator",
+                "LECTERN_SESSION_FILE=\(dir)/session-\(name)",
+            ]
             env.append("PATH=/usr/bin:/bin")
-            let r = try Fixtures.run("env", env + [try Fixtures.binary("lectern")] + args
-                                     + ["--port", "\(port)", "--name", name] + (moderator ? ["--moderator"] : []))
+            let r = try Fixtures.run(
+                "env",
+                env + [try Fixtures.binary("lectern")] + args
+                    + ["--port", "\(port)", "--name", name] + (moderator ? ["--moderator"] : []))
             return (String(decoding: r.out, as: UTF8.self), r.err, r.status)
         }
     }
@@ -125,8 +129,12 @@ final class CLITests: XCTestCase {
         let p = try RunningProcess(try Fixtures.binary("lecternd"), ["--config", dir + "/l.toml", "--host", "127.0.0.1", "--port", "0"])
         let out = try p.waitForOutput { $0.contains("listening on port ") }
         let port = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
-        let s = try Fixtures.run("env", ["LECTERN_PASSCODE=a-long-passcode", "LECTERN_SESSION_FILE=\(dir)/s",
-                                         try Fixtures.binary("lectern"), "status", "--port", "\(port)"])
+        let s = try Fixtures.run(
+            "env",
+            [
+                "LECTERN_PASSCODE=a-long-passcode", "LECTERN_SESSION_FILE=\(dir)/s",
+                try Fixtures.binary("lectern"), "status", "--port", "\(port)",
+            ])
         XCTAssertEqual(s.status, 0, s.err)
     }
 

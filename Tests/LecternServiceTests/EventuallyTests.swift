@@ -9,7 +9,9 @@ final class EventuallyTests: XCTestCase {
     func testReturnsAtOnceWhenTheConditionHolds() throws {
         var checks = 0
         let t0 = MonotonicClock.now()
-        try eventually("something true", timeout: 5) { checks += 1; return true }
+        try eventually("something true", timeout: 5) {
+            checks += 1; return true
+        }
         XCTAssertEqual(checks, 1)
         XCTAssertLessThan(MonotonicClock.now() - t0, 1)
     }
@@ -17,10 +19,12 @@ final class EventuallyTests: XCTestCase {
     func testTheTimeOutNamesWhatWasAwaitedAndTheLastError() {
         struct Nope: Error, CustomStringConvertible { var description: String { "no such thing" } }
         var seen = 0
-        XCTAssertThrowsError(try eventually("the moon to turn blue (seen \(seen))", timeout: 0.05, interval: 0.01) {
-            seen += 1
-            throw Nope()
-        }) { error in
+        XCTAssertThrowsError(
+            try eventually("the moon to turn blue (seen \(seen))", timeout: 0.05, interval: 0.01) {
+                seen += 1
+                throw Nope()
+            }
+        ) { error in
             let e = error as? EventuallyTimeout
             XCTAssertEqual(e?.timeout, 0.05)
             XCTAssertGreaterThan(seen, 1, "checked again until the deadline")

@@ -22,8 +22,9 @@ final class PagePreviewOverTCPTests: XCTestCase {
         let small = try PNG.decode(a.pagePreview(stored.content, page: 2, maxWidth: 480))
         XCTAssertEqual([small.width, small.height], [480, 270], "the output's aspect, bounded by the width")
         XCTAssertEqual(PixelCompare.differingPixels(small, try h.expectedFrame(pdf: pdf, page: 2, width: 480, height: 270)), 0)
-        XCTAssertNotEqual(PixelCompare.differingPixels(small, try h.expectedFrame(pdf: pdf, page: 3, width: 480, height: 270)), 0,
-                          "page 2, not another page")
+        XCTAssertNotEqual(
+            PixelCompare.differingPixels(small, try h.expectedFrame(pdf: pdf, page: 3, width: 480, height: 270)), 0,
+            "page 2, not another page")
 
         let byHeight = try PNG.decode(a.pagePreview(stored.content, page: 3, maxWidth: 480, maxHeight: 200))
         XCTAssertEqual([byHeight.width, byHeight.height], [356, 200])

@@ -25,7 +25,9 @@ final class PartWriterTests: XCTestCase {
     func finish(_ w: PartWriter) -> Result<ContentID?, Error> {
         let done = DispatchSemaphore(value: 0)
         var result: Result<ContentID?, Error>!
-        w.finish { result = $0; done.signal() }
+        w.finish {
+            result = $0; done.signal()
+        }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         return result
     }

@@ -8,8 +8,11 @@ import XCTest
 final class RenderCommandTests: XCTestCase {
     func testRenderA43PageGives240PixelBarsAndMatchesPdftoppm() throws {
         let dir = Fixtures.tempDir("cli")
-        let pdf = try Fixtures.pdf([Fixtures.quadrantPage(width: 720, height: 540),
-                                    Fixtures.quadrantPage(width: 960, height: 540)], in: dir)
+        let pdf = try Fixtures.pdf(
+            [
+                Fixtures.quadrantPage(width: 720, height: 540),
+                Fixtures.quadrantPage(width: 960, height: 540),
+            ], in: dir)
         let out = dir + "/page.png"
         let r = try Fixtures.run(try Fixtures.binary("lectern"), ["render", pdf, "--page", "1", "--mode", "1920x1080", "-o", out])
         XCTAssertEqual(r.status, 0, r.err)

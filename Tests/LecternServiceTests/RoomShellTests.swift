@@ -27,17 +27,19 @@ final class RoomShellTests: XCTestCase {
         let store = try ContentStore(dataDir: dir + "/data")
         deckID = try store.add(fileAt: try Fixtures.numberedDeck(count: 4, in: dir)).id
         let display = VirtualDisplay(mode: DisplayMode(width: 640, height: 360, refresh: 60))
-        let compositor = Compositor(settings: .init(width: 640, height: 360),
-                                    idle: IdleScreen(room: "Shell Room", addresses: ["192.0.2.7"], port: 7420),
-                                    documents: { try store.document($0) })
+        let compositor = Compositor(
+            settings: .init(width: 640, height: 360),
+            idle: IdleScreen(room: "Shell Room", addresses: ["192.0.2.7"], port: 7420),
+            documents: { try store.document($0) })
         stage = Stage(output: display, compositor: compositor)
         try stage.show(.idle)
         loop = NIOAsyncTestingEventLoop()
         var config = Config.testRoom(dataDir: dir + "/data", floor: .open, passcode: "shell-passcode", moderatorPasscode: "")
         config.keepaliveTimeout = 6
         let loop = self.loop!
-        room = try Room(loop: loop, config: config, stage: stage, store: store, logger: Logger(label: "room-shell"),
-                        clock: { Double(loop.now.uptimeNanoseconds) / 1e9 })
+        room = try Room(
+            loop: loop, config: config, stage: stage, store: store, logger: Logger(label: "room-shell"),
+            clock: { Double(loop.now.uptimeNanoseconds) / 1e9 })
     }
 
     override func tearDown() async throws {
@@ -58,8 +60,9 @@ final class RoomShellTests: XCTestCase {
         while Date() < deadline {
             if var buf = try await channel.readOutbound(as: ByteBuffer.self) {
                 let bytes = buf.readBytes(length: buf.readableBytes)!
-                return try Message.decode(WireFrame(header: FrameHeader.decode(bytes), body: Array(bytes[FrameHeader.size...])),
-                                          sentBy: .server)
+                return try Message.decode(
+                    WireFrame(header: FrameHeader.decode(bytes), body: Array(bytes[FrameHeader.size...])),
+                    sentBy: .server)
             }
             await loop.run()
             await Task.yield()
@@ -86,8 +89,9 @@ final class RoomShellTests: XCTestCase {
     func register(_ channel: NIOAsyncTestingChannel) async throws -> DeviceID {
         guard case .hello(let hello) = try await next(channel, "hello") else { throw CancellationError() }
         challenge = hello.challenge
-        let proof = RegisterProof.compute(passcode: "shell-passcode", parameters: hello.presenter!, challenge: hello.challenge,
-                                          role: .presenter, name: "Ana", resumeToken: nil)
+        let proof = RegisterProof.compute(
+            passcode: "shell-passcode", parameters: hello.presenter!, challenge: hello.challenge,
+            role: .presenter, name: "Ana", resumeToken: nil)
         try await send(.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "Ana")), on: channel, device: 0xFF)
         guard case .registerOK(let ok) = try await reply(channel, "register-ok") else { throw CancellationError() }
         return ok.deviceID
@@ -107,8 +111,9 @@ final class RoomShellTests: XCTestCase {
         // She has the file: her possession proof, checked against the stored file by the worker, makes it hers.
         let file = try Data(contentsOf: URL(fileURLWithPath: dir + "/numbered.pdf"))
         let proof = PossessionProof.compute(challenge: challenge, file: [UInt8](file))
-        try await send(.uploadBegin(UploadBegin(content: deck, size: UInt64(file.count), kind: .pdf, proof: proof, name: "numbered.pdf")),
-                       on: channel, device: me)
+        try await send(
+            .uploadBegin(UploadBegin(content: deck, size: UInt64(file.count), kind: .pdf, proof: proof, name: "numbered.pdf")),
+            on: channel, device: me)
         guard case .uploadReady(let ready) = try await reply(channel, "upload-ready"), ready.status == .stored else {
             return XCTFail("the proof was not accepted")
         }

@@ -15,9 +15,10 @@ final class StageTests: XCTestCase {
         let store = try ContentStore(dataDir: dir + "/data")
         let item = try store.add(fileAt: try Fixtures.numberedDeck(count: pages, in: dir))
         let display = VirtualDisplay(mode: mode)
-        let compositor = Compositor(settings: .init(width: mode.width, height: mode.height),
-                                    idle: IdleScreen(room: "Room 4.12", addresses: ["192.0.2.7"], port: 7420),
-                                    documents: { try store.document($0) })
+        let compositor = Compositor(
+            settings: .init(width: mode.width, height: mode.height),
+            idle: IdleScreen(room: "Room 4.12", addresses: ["192.0.2.7"], port: 7420),
+            documents: { try store.document($0) })
         return (Stage(output: display, compositor: compositor), store, item.id)
     }
 
@@ -107,8 +108,9 @@ final class IdleScreenTests: XCTestCase {
             (y0..<y1).filter { y in (0..<1920).contains { frame.pixel(x: $0, y: y) != .black } }
         }
         let nameRows = rowsWithText(300, 500)
-        XCTAssertGreaterThanOrEqual((nameRows.last ?? 0) - (nameRows.first ?? 0), 1080 / 15,
-                                    "room name too small or missing")
+        XCTAssertGreaterThanOrEqual(
+            (nameRows.last ?? 0) - (nameRows.first ?? 0), 1080 / 15,
+            "room name too small or missing")
         let connectRows = rowsWithText(520, 700)
         XCTAssertGreaterThanOrEqual(connectRows.count, 20, "the connect line is missing")
         // Text is centred: the leftmost and rightmost text columns are symmetric.
@@ -119,8 +121,9 @@ final class IdleScreenTests: XCTestCase {
 
     func testTheFontIsTheOneTheDepsScriptInstalls() throws {
         let r = try Fixtures.run("fc-match", [IdleScreen.fontFamily])
-        XCTAssertTrue(String(decoding: r.out, as: UTF8.self).contains("DejaVuSans"),
-                      "fc-match found \(String(decoding: r.out, as: UTF8.self))")
+        XCTAssertTrue(
+            String(decoding: r.out, as: UTF8.self).contains("DejaVuSans"),
+            "fc-match found \(String(decoding: r.out, as: UTF8.self))")
     }
 
     func testLightBackgroundGetsDarkText() {

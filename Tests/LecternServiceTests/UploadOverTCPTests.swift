@@ -85,7 +85,9 @@ final class UploadOverTCPTests: XCTestCase {
     }
 
     func testSizeLimitAndQuotaSayWhich() throws {
-        let h = try ServiceHarness { $0.maxUploadMB = 2; $0.diskQuotaMB = 3 }
+        let h = try ServiceHarness {
+            $0.maxUploadMB = 2; $0.diskQuotaMB = 3
+        }
         let c = try h.presenter("A")
         let tooBig = try Data(contentsOf: URL(fileURLWithPath: try bigPDF(megabytes: 2.5)))
         do {

@@ -37,8 +37,11 @@ final class ClipProbeTests: XCTestCase {
     }
 
     func testProbeDescribesMatroskaWithSampleAspect() throws {
-        let info = try ClipProbe.probe(path: Clips.make(ClipSpec(width: 720, height: 576, fps: 25, seconds: 1,
-                                                                 container: "mkv", sar: "16/11")))
+        let info = try ClipProbe.probe(
+            path: Clips.make(
+                ClipSpec(
+                    width: 720, height: 576, fps: 25, seconds: 1,
+                    container: "mkv", sar: "16/11")))
         XCTAssertEqual(info.width, 720); XCTAssertEqual(info.height, 576)
         XCTAssertEqual(info.sampleAspect, 16.0 / 11, accuracy: 1e-9)
         XCTAssertEqual(info.duration, 1.0, accuracy: 0.05)
@@ -48,8 +51,11 @@ final class ClipProbeTests: XCTestCase {
     /// Raw Annex B has no timestamps or duration: the rate comes from the SPS, the duration
     /// from counting the frames.
     func testProbeDescribesRawAnnexB() throws {
-        let info = try ClipProbe.probe(path: Clips.make(ClipSpec(width: 640, height: 480, fps: 30, seconds: 1.5,
-                                                                 container: "h264")))
+        let info = try ClipProbe.probe(
+            path: Clips.make(
+                ClipSpec(
+                    width: 640, height: 480, fps: 30, seconds: 1.5,
+                    container: "h264")))
         XCTAssertEqual(info.codec, "h264")
         XCTAssertEqual(info.container, "h264")
         XCTAssertEqual(info.frameRate, 30, accuracy: 0.01)

@@ -23,8 +23,9 @@ final class DecodeTests: XCTestCase {
             try f.draw(into: out, rect: rect)
             let read = Reader.number(out, rect: rect, rotation: d.info.rotation)
             XCTAssertEqual(read, n, "\(spec.name): frame \(n) shows \(read.map(String.init) ?? "garbage")", file: file, line: line)
-            XCTAssertEqual(f.time, Double(n) / Double(spec.fps), accuracy: 0.3 / Double(spec.fps),
-                           "\(spec.name): time of frame \(n)", file: file, line: line)
+            XCTAssertEqual(
+                f.time, Double(n) / Double(spec.fps), accuracy: 0.3 / Double(spec.fps),
+                "\(spec.name): time of frame \(n)", file: file, line: line)
             n += 1
         }
         XCTAssertEqual(n, spec.frameCount, "\(spec.name): frame count", file: file, line: line)
@@ -62,8 +63,10 @@ final class DecodeTests: XCTestCase {
     /// AV_PIX_FMT_BGR0 must come out as XRGB8888 words 0x00RRGGBB: a red clip reads red.
     func testPixelBytesAreXRGB8888() throws {
         let path = Clips.dir + "/solid-red.mp4"
-        try Clips.ffmpeg(["-y", "-v", "error", "-f", "lavfi", "-i", "color=c=0xDC1E28:s=320x240:r=25:d=0.2",
-                          "-c:v", "libx264", "-pix_fmt", "yuv444p", "-profile:v", "high444", path])
+        try Clips.ffmpeg([
+            "-y", "-v", "error", "-f", "lavfi", "-i", "color=c=0xDC1E28:s=320x240:r=25:d=0.2",
+            "-c:v", "libx264", "-pix_fmt", "yuv444p", "-profile:v", "high444", path,
+        ])
         let d = try ClipDecoder(path: path)
         defer { d.close() }
         let out = Frame(width: 320, height: 240)
@@ -79,10 +82,12 @@ final class DecodeTests: XCTestCase {
     func testColourMatrixAndRangeAreHonoured() throws {
         for range in ["tv", "pc"] {
             let path = Clips.dir + "/red-bt709-\(range).mp4"
-            try Clips.ffmpeg(["-y", "-v", "error", "-f", "lavfi", "-i", "color=c=0xDC1E28:s=320x240:r=25:d=0.2",
-                              "-vf", "scale=out_color_matrix=bt709:out_range=\(range),format=yuv420p",
-                              "-c:v", "libx264", "-colorspace", "bt709", "-color_primaries", "bt709",
-                              "-color_trc", "bt709", "-color_range", range, path])
+            try Clips.ffmpeg([
+                "-y", "-v", "error", "-f", "lavfi", "-i", "color=c=0xDC1E28:s=320x240:r=25:d=0.2",
+                "-vf", "scale=out_color_matrix=bt709:out_range=\(range),format=yuv420p",
+                "-c:v", "libx264", "-colorspace", "bt709", "-color_primaries", "bt709",
+                "-color_trc", "bt709", "-color_range", range, path,
+            ])
             let d = try ClipDecoder(path: path)
             defer { d.close() }
             let out = Frame(width: 320, height: 240)
@@ -115,13 +120,21 @@ final class DecodeTests: XCTestCase {
     func testDrawWritesOnlyInsideTheRect() throws {
         let canary = RGB(200, 0, 200)
         for (spec, rects) in [
-            (ClipSpec(width: 642, height: 482, fps: 25, seconds: 0.2, gop: 5),
-             [PixelRect(x: 101, y: 37, width: 642, height: 482), PixelRect(x: 1000 - 642, y: 700 - 482, width: 642, height: 482),
-              PixelRect(x: 7, y: 5, width: 322, height: 241), PixelRect(x: 1000 - 644, y: 700 - 483, width: 644, height: 483),
-              PixelRect(x: 7, y: 5, width: 333, height: 251), PixelRect(x: 999 - 640, y: 699 - 483, width: 640, height: 483)]),
-            (ClipSpec(width: 642, height: 482, fps: 25, seconds: 0.2, rotateTag: 90, gop: 5),
-             [PixelRect(x: 13, y: 3, width: 483, height: 643), PixelRect(x: 0, y: 0, width: 251, height: 333),
-              PixelRect(x: 1000 - 242, y: 700 - 322, width: 242, height: 322)]),
+            (
+                ClipSpec(width: 642, height: 482, fps: 25, seconds: 0.2, gop: 5),
+                [
+                    PixelRect(x: 101, y: 37, width: 642, height: 482), PixelRect(x: 1000 - 642, y: 700 - 482, width: 642, height: 482),
+                    PixelRect(x: 7, y: 5, width: 322, height: 241), PixelRect(x: 1000 - 644, y: 700 - 483, width: 644, height: 483),
+                    PixelRect(x: 7, y: 5, width: 333, height: 251), PixelRect(x: 999 - 640, y: 699 - 483, width: 640, height: 483),
+                ]
+            ),
+            (
+                ClipSpec(width: 642, height: 482, fps: 25, seconds: 0.2, rotateTag: 90, gop: 5),
+                [
+                    PixelRect(x: 13, y: 3, width: 483, height: 643), PixelRect(x: 0, y: 0, width: 251, height: 333),
+                    PixelRect(x: 1000 - 242, y: 700 - 322, width: 242, height: 322),
+                ]
+            ),
         ] {
             let d = try ClipDecoder(path: Clips.make(spec))
             defer { d.close() }
@@ -130,10 +143,12 @@ final class DecodeTests: XCTestCase {
                 let out = Frame(width: 1000, height: 700, color: canary)
                 try f.draw(into: out, rect: rect)
                 let w = out.width, h = out.height
-                for bar in [PixelRect(x: 0, y: 0, width: w, height: rect.y),
-                            PixelRect(x: 0, y: rect.maxY, width: w, height: h - rect.maxY),
-                            PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height),
-                            PixelRect(x: rect.maxX, y: rect.y, width: w - rect.maxX, height: rect.height)] {
+                for bar in [
+                    PixelRect(x: 0, y: 0, width: w, height: rect.y),
+                    PixelRect(x: 0, y: rect.maxY, width: w, height: h - rect.maxY),
+                    PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height),
+                    PixelRect(x: rect.maxX, y: rect.y, width: w - rect.maxX, height: rect.height),
+                ] {
                     XCTAssertTrue(out.isUniform(bar, canary), "\(spec.name) drawn at \(rect) wrote into \(bar)")
                 }
                 XCTAssertTrue(Reader.isBlueish(out.pixel(x: rect.maxX - 1, y: rect.maxY - 1)), "\(spec.name) \(rect)")
@@ -220,8 +235,12 @@ final class DecodeTests: XCTestCase {
 
     /// FFmpeg's own first frame of `path`, autorotated and scaled to `width`×`height`.
     func ffmpegFrame(_ path: String, width: Int, height: Int) throws -> Frame {
-        let r = try Fixtures.run("ffmpeg", ["-v", "error", "-i", path, "-vf", "scale=\(width):\(height)", "-frames:v", "1",
-                                            "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let r = try Fixtures.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", path, "-vf", "scale=\(width):\(height)", "-frames:v", "1",
+                "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+            ])
         guard r.status == 0, r.out.count == width * height * 3 else {
             throw Fixtures.ToolError(description: "ffmpeg reference frame failed: \(r.err)")
         }

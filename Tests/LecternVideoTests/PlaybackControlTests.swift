@@ -152,8 +152,9 @@ final class PlaybackControlTests: XCTestCase {
         let control = PlaybackControl()
         // One frame a second: a stop that waited for the next frame would take about 1 s; a
         // prompt one is far below half of that even on a loaded machine.
-        let play = try BackgroundPlay(Clips.make(ClipSpec(width: 640, height: 480, fps: 1, seconds: 6, gop: 1)),
-                                      mode: mode, control: control, clock: MonotonicPlaybackClock())
+        let play = try BackgroundPlay(
+            Clips.make(ClipSpec(width: 640, height: 480, fps: 1, seconds: 6, gop: 1)),
+            mode: mode, control: control, clock: MonotonicPlaybackClock())
         let out = play.out
         try eventually("frames", timeout: 3, interval: 0.005) { out.presentCount >= 1 }
         let t0 = Date()

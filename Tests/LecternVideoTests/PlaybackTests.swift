@@ -10,8 +10,10 @@ final class PlaybackTests: XCTestCase {
     let mode = DisplayMode.fullHD
 
     /// Plays `path` to the end on a test output; the output reads each presented frame's number.
-    func play(_ path: String, clock: PlaybackClock = VirtualClock(), background: RGB = .black, loop: Bool = false,
-              control: PlaybackControl = PlaybackControl()) throws -> (TestOutput, PlaybackResult, ClipDecoder, PixelRect) {
+    func play(
+        _ path: String, clock: PlaybackClock = VirtualClock(), background: RGB = .black, loop: Bool = false,
+        control: PlaybackControl = PlaybackControl()
+    ) throws -> (TestOutput, PlaybackResult, ClipDecoder, PixelRect) {
         let d = try ClipDecoder(path: path)
         let out = TestOutput(mode: mode, clock: clock)
         let rect = Fit.rect(for: d.info.shape, width: mode.width, height: mode.height)
@@ -51,8 +53,9 @@ final class PlaybackTests: XCTestCase {
             XCTAssertGreaterThan(off, -p / 2 - 0.002, "\(spec.name): frame \(s.number!) early by \(-off)", file: file, line: line)
             if off >= 4 * p { stalled.append("\(s.number!): \(Int(off * 1000)) ms") }
         }
-        XCTAssertLessThanOrEqual(stalled.count, max(2, spec.frameCount / 4), "\(spec.name): late by 4 refreshes or more: \(stalled)",
-                                 file: file, line: line)
+        XCTAssertLessThanOrEqual(
+            stalled.count, max(2, spec.frameCount / 4), "\(spec.name): late by 4 refreshes or more: \(stalled)",
+            file: file, line: line)
         let median = offsets.sorted()[offsets.count / 2]
         XCTAssertLessThanOrEqual(abs(median), p / 2 + 0.001, "\(spec.name): the typical frame is off by \(median)", file: file, line: line)
     }
@@ -91,8 +94,10 @@ final class PlaybackTests: XCTestCase {
 
     /// After playing, the screen shows the last frame in `rect` and exactly `background`
     /// around it, though the buffers held an older slide.
-    func checkGeometry(_ spec: ClipSpec, expect: PixelRect, background: RGB = .black,
-                       file: StaticString = #filePath, line: UInt = #line) throws {
+    func checkGeometry(
+        _ spec: ClipSpec, expect: PixelRect, background: RGB = .black,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let (out, result, d, rect) = try play(Clips.make(spec), background: background)
         d.close()
         XCTAssertEqual(rect, expect, spec.name, file: file, line: line)
@@ -102,17 +107,20 @@ final class PlaybackTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(out.presentCount, 2)
         let f = out.readBack()
         let w = f.width, h = f.height
-        for bar in [PixelRect(x: 0, y: 0, width: w, height: rect.y),
-                    PixelRect(x: 0, y: rect.maxY, width: w, height: h - rect.maxY),
-                    PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height),
-                    PixelRect(x: rect.maxX, y: rect.y, width: w - rect.maxX, height: rect.height)] where !bar.isEmpty {
+        for bar in [
+            PixelRect(x: 0, y: 0, width: w, height: rect.y),
+            PixelRect(x: 0, y: rect.maxY, width: w, height: h - rect.maxY),
+            PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height),
+            PixelRect(x: rect.maxX, y: rect.y, width: w - rect.maxX, height: rect.height),
+        ] where !bar.isEmpty {
             XCTAssertTrue(f.isUniform(bar, background), "\(spec.name): bar \(bar) not exactly \(background)", file: file, line: line)
         }
         // The picture reaches the rect's edges (its ground is blue to every edge).
         let midX = rect.x + rect.width / 2, midY = rect.y + rect.height / 2
         for (x, y) in [(rect.x, midY), (rect.maxX - 1, midY), (midX, rect.y), (midX, rect.maxY - 1)] {
-            XCTAssertTrue(Reader.isBlueish(f.pixel(x: x, y: y)), "\(spec.name): (\(x), \(y)) is \(f.pixel(x: x, y: y))",
-                          file: file, line: line)
+            XCTAssertTrue(
+                Reader.isBlueish(f.pixel(x: x, y: y)), "\(spec.name): (\(x), \(y)) is \(f.pixel(x: x, y: y))",
+                file: file, line: line)
         }
         XCTAssertTrue(Reader.redCornerIsTopLeftOfSource(f, rect: rect, rotation: d.info.rotation), file: file, line: line)
     }
@@ -121,25 +129,30 @@ final class PlaybackTests: XCTestCase {
         try checkGeometry(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.5), expect: PixelRect(x: 240, y: 0, width: 1440, height: 1080))
     }
     func testFullHDFillsTheScreen() throws {
-        try checkGeometry(ClipSpec(width: 1920, height: 1080, fps: 30, seconds: 0.4, container: "mkv"),
-                          expect: PixelRect(x: 0, y: 0, width: 1920, height: 1080))
+        try checkGeometry(
+            ClipSpec(width: 1920, height: 1080, fps: 30, seconds: 0.4, container: "mkv"),
+            expect: PixelRect(x: 0, y: 0, width: 1920, height: 1080))
     }
     func testPortraitIsPillarboxed() throws {
-        try checkGeometry(ClipSpec(width: 1080, height: 1920, fps: 30, seconds: 0.4),
-                          expect: PixelRect(x: 656, y: 0, width: 608, height: 1080))
+        try checkGeometry(
+            ClipSpec(width: 1080, height: 1920, fps: 30, seconds: 0.4),
+            expect: PixelRect(x: 656, y: 0, width: 608, height: 1080))
     }
     /// 720×576 with 16:11 pixels is 1.818:1, wider than the screen: 1920×1056 at y = 12.
     func testAnamorphicIsLetterboxed() throws {
-        try checkGeometry(ClipSpec(width: 720, height: 576, fps: 25, seconds: 0.4, sar: "16/11"),
-                          expect: PixelRect(x: 0, y: 12, width: 1920, height: 1056))
+        try checkGeometry(
+            ClipSpec(width: 720, height: 576, fps: 25, seconds: 0.4, sar: "16/11"),
+            expect: PixelRect(x: 0, y: 12, width: 1920, height: 1056))
     }
     func testBarsTakeTheBackground() throws {
-        try checkGeometry(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.4, container: "h264"),
-                          expect: PixelRect(x: 240, y: 0, width: 1440, height: 1080), background: RGB(40, 40, 40))
+        try checkGeometry(
+            ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.4, container: "h264"),
+            expect: PixelRect(x: 240, y: 0, width: 1440, height: 1080), background: RGB(40, 40, 40))
     }
     func testRotatedClipIsTurned() throws {
-        try checkGeometry(ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.4, rotateTag: 90),
-                          expect: PixelRect(x: 555, y: 0, width: 810, height: 1080))
+        try checkGeometry(
+            ClipSpec(width: 640, height: 480, fps: 25, seconds: 0.4, rotateTag: 90),
+            expect: PixelRect(x: 555, y: 0, width: 810, height: 1080))
     }
 
     // MARK: damaged files
@@ -175,8 +188,10 @@ final class PlaybackTests: XCTestCase {
 
     func testTruncatedFilesPlayWhatTheyCan() throws {
         let n = 50
-        for spec in [ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
-                     ClipSpec(fps: 25, seconds: 2, container: "h264")] {
+        for spec in [
+            ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
+            ClipSpec(fps: 25, seconds: 2, container: "h264"),
+        ] {
             let cut = try Clips.truncated(Clips.make(spec), fraction: 0.6)
             try checkDamaged(cut, frames: n, atLeast: n * 4 / 10)
             // And the probe still accepts it (the start decodes).
@@ -186,8 +201,10 @@ final class PlaybackTests: XCTestCase {
 
     func testFlippedBytesPlayWhatTheyCan() throws {
         let n = 50
-        for spec in [ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
-                     ClipSpec(fps: 25, seconds: 2, container: "h264")] {
+        for spec in [
+            ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
+            ClipSpec(fps: 25, seconds: 2, container: "h264"),
+        ] {
             let path = try Clips.make(spec)
             // Keyframes (every 12) hold most of the bytes: half way in is past the first GOP.
             try checkDamaged(try Clips.flipped(path, at: 0.5, count: 300), frames: n, atLeast: 12)
@@ -197,8 +214,10 @@ final class PlaybackTests: XCTestCase {
 
     /// Bytes flipped all over (a seeded scatter, the header spared): never a trap or a hang.
     func testScatteredDamageEndsCleanly() throws {
-        for spec in [ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
-                     ClipSpec(fps: 25, seconds: 2, container: "h264")] {
+        for spec in [
+            ClipSpec(fps: 25, seconds: 2, faststart: true), ClipSpec(fps: 25, seconds: 2, container: "mkv"),
+            ClipSpec(fps: 25, seconds: 2, container: "h264"),
+        ] {
             let original = try Data(contentsOf: URL(fileURLWithPath: Clips.make(spec)))
             var seed: UInt64 = 0x9E3779B97F4A7C15
             for round in 0..<8 {

@@ -54,13 +54,17 @@ enum Clips {
         }
         if let sar = spec.sar { filters.append("setsar=\(sar)") }
         let encoded = spec.rotateTag == nil ? path : path + ".unrotated.mp4"
-        var args = ["-y", "-v", "error", "-f", "lavfi",
-                    "-i", "color=c=0x1E3CC8:s=\(spec.width)x\(spec.height):r=\(spec.fps):d=\(spec.seconds)",
-                    "-vf", filters.joined(separator: ","),
-                    "-pix_fmt", "yuv420p", "-g", "\(spec.gop)"]
+        var args = [
+            "-y", "-v", "error", "-f", "lavfi",
+            "-i", "color=c=0x1E3CC8:s=\(spec.width)x\(spec.height):r=\(spec.fps):d=\(spec.seconds)",
+            "-vf", filters.joined(separator: ","),
+            "-pix_fmt", "yuv420p", "-g", "\(spec.gop)",
+        ]
         if spec.encoder == "libx264" {
-            args += ["-c:v", "libx264", "-preset", "veryfast", "-profile:v", spec.profile,
-                     "-keyint_min", "\(spec.gop)", "-sc_threshold", "0"]
+            args += [
+                "-c:v", "libx264", "-preset", "veryfast", "-profile:v", spec.profile,
+                "-keyint_min", "\(spec.gop)", "-sc_threshold", "0",
+            ]
             if spec.profile != "baseline" { args += ["-bf", "\(spec.bframes)"] }
         } else {
             args += ["-c:v", spec.encoder, "-q:v", "3"]
@@ -111,8 +115,10 @@ enum Reader {
         case 270: (du, dv) = (v, 1 - u)
         default: (du, dv) = (u, v)
         }
-        return (rect.x + min(rect.width - 1, Int(du * Double(rect.width))),
-                rect.y + min(rect.height - 1, Int(dv * Double(rect.height))))
+        return (
+            rect.x + min(rect.width - 1, Int(du * Double(rect.width))),
+            rect.y + min(rect.height - 1, Int(dv * Double(rect.height)))
+        )
     }
 
     static func luma(_ c: RGB) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
@@ -187,8 +193,10 @@ final class VirtualClock: PlaybackClock, @unchecked Sendable {
         precondition(stepped, "a free-running clock needs no driving")
         while true {
             var wake: Double?
-            try eventually("\(what) (the player, on the virtual clock at \(t), sleeps until \(sleeper.map { "\($0)" } ?? "nothing"))",
-                           timeout: timeout, on: cond, interval: 0.002) {
+            try eventually(
+                "\(what) (the player, on the virtual clock at \(t), sleeps until \(sleeper.map { "\($0)" } ?? "nothing"))",
+                timeout: timeout, on: cond, interval: 0.002
+            ) {
                 if done() { return true }
                 wake = sleeper
                 return wake != nil

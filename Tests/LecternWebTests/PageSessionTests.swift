@@ -26,7 +26,9 @@ final class PageSessionTests: XCTestCase {
     }
 
     func testTheServicesErrorsAreShownInWords() throws {
-        let h = try ServiceHarness.web(floor: .open) { $0.maxUploadMB = 1; $0.maxClients = 2 }
+        let h = try ServiceHarness.web(floor: .open) {
+            $0.maxUploadMB = 1; $0.maxClients = 2
+        }
         let b = try h.browser()
         try h.joinAndWait(b, name: "Eve")
         let toast = { try b.execute("return document.getElementById('toast').textContent") as? String ?? "" }
@@ -52,7 +54,8 @@ final class PageSessionTests: XCTestCase {
         try b.poll("fileTooLarge") { try b.text("#upload-text") == "big.pdf: " + tooLarge }
         // Clip controls answer in words too: Finn has the floor, so Eve can't play or pause.
         // (A clip in the list as if uploaded, to get the clip card.)
-        try b.execute("window.Lectern.app.files.push({id: '\(String(repeating: "ab", count: 32))', name: 'intro.mp4', kind: 'clip', pages: 0, durationMs: 61000}); window.Lectern.render();")
+        try b.execute(
+            "window.Lectern.app.files.push({id: '\(String(repeating: "ab", count: 32))', name: 'intro.mp4', kind: 'clip', pages: 0, durationMs: 61000}); window.Lectern.render();")
         _ = try b.wait(for: "#clip-card")
         try b.click("#file-list button[data-action=play]")
         let taken = LecternError.floorTaken(holder: other.deviceID).message

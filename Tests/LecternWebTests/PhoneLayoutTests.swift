@@ -37,10 +37,12 @@ final class PhoneLayoutTests: XCTestCase {
         try shoot(phone, "moderator-presenting", width: 360, height: 740)
 
         // Touch targets: every button at least 44 px tall.
-        let small = try phone.execute("""
-            return Array.from(document.querySelectorAll('button')).filter((b) => b.offsetParent !== null)
-              .filter((b) => b.getBoundingClientRect().height < 44).map((b) => b.id || b.textContent);
-            """) as? [String] ?? ["?"]
+        let small =
+            try phone.execute(
+                """
+                return Array.from(document.querySelectorAll('button')).filter((b) => b.offsetParent !== null)
+                  .filter((b) => b.getBoundingClientRect().height < 44).map((b) => b.id || b.textContent);
+                """) as? [String] ?? ["?"]
         XCTAssertEqual(small, [], "buttons smaller than 44 px")
 
         let laptop = try h.browser(width: 1366, height: 768)

@@ -20,7 +20,8 @@ final class PresenterPageTests: XCTestCase {
         try h.joinAndWait(b, name: "Ana's laptop")
         // The live picture is the output scaled to the box (in device pixels), not 1920 wide.
         try b.poll("the preview of the idle screen, at the box's size") {
-            try b.execute("""
+            try b.execute(
+                """
                 const i = document.getElementById('preview-img'), w = window.Lectern.app.previewWidth;
                 return !i.hidden && i.complete && w > 0 && w < 1920 && Math.abs(i.naturalWidth - w) <= 2
                   && Math.abs(i.naturalWidth / i.naturalHeight - 16 / 9) < 0.01
@@ -141,7 +142,8 @@ final class PresenterPageTests: XCTestCase {
         try b.click("#file-list button[data-action=present]", timeout: 30)
         try h.assertOutputShows(pdf: pdf, page: 1)
         func swipe(_ dx: Double) throws {
-            try b.execute("""
+            try b.execute(
+                """
                 const el = document.getElementById('preview'), r = el.getBoundingClientRect();
                 const x = r.left + r.width / 2, y = r.top + r.height / 2;
                 const t = (cx) => new Touch({ identifier: 1, target: el, clientX: cx, clientY: y });

@@ -26,8 +26,9 @@ final class ProtocolTableDriftTests: XCTestCase {
     /// The rows of `export const NAME = Object.freeze([ … ]);`, each row matched by `row`.
     static func rows(of name: String, in js: String, row: String, file: StaticString = #filePath, line: UInt = #line) throws -> [[String]] {
         let lines = js.components(separatedBy: "\n")
-        let start = try XCTUnwrap(lines.firstIndex(of: "export const \(name) = Object.freeze(["),
-                                  "protocol.js has no `export const \(name) = Object.freeze([` line", file: file, line: line)
+        let start = try XCTUnwrap(
+            lines.firstIndex(of: "export const \(name) = Object.freeze(["),
+            "protocol.js has no `export const \(name) = Object.freeze([` line", file: file, line: line)
         let end = try XCTUnwrap(lines[start...].firstIndex(of: "]);"), "\(name) in protocol.js has no closing `]);` line", file: file, line: line)
         let pattern = try NSRegularExpression(pattern: "^  " + row + ",$")
         var out: [[String]] = []
@@ -67,8 +68,10 @@ final class ProtocolTableDriftTests: XCTestCase {
     }
 
     /// Both sides as comparable lines ("0x02 register-ok server"), each checked for duplicates.
-    static func compare(swift: [(key: String, row: String)], js: [(key: String, row: String)], what: String,
-                        file: StaticString = #filePath, line: UInt = #line) {
+    static func compare(
+        swift: [(key: String, row: String)], js: [(key: String, row: String)], what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         for (side, rows) in [("Swift", swift), ("protocol.js", js)] {
             let keys = rows.map(\.key)
             let twice = Set(keys.filter { k in keys.filter { $0 == k }.count > 1 })
@@ -102,17 +105,21 @@ final class ProtocolTableDriftTests: XCTestCase {
         XCTAssertFalse(js.commands.isEmpty)
         XCTAssertFalse(js.errors.isEmpty)
         // By number: each byte or code with its name (and a command's sender) …
-        Self.compare(swift: Self.swiftCommands,
-                     js: js.commands.map { (Self.hex($0.code, digits: 2), "\(Self.hex($0.code, digits: 2)) \($0.name) \($0.sender)") },
-                     what: "command bytes")
-        Self.compare(swift: Self.swiftErrors,
-                     js: js.errors.map { (Self.hex($0.code, digits: 4), "\(Self.hex($0.code, digits: 4)) \($0.name)") },
-                     what: "error codes")
+        Self.compare(
+            swift: Self.swiftCommands,
+            js: js.commands.map { (Self.hex($0.code, digits: 2), "\(Self.hex($0.code, digits: 2)) \($0.name) \($0.sender)") },
+            what: "command bytes")
+        Self.compare(
+            swift: Self.swiftErrors,
+            js: js.errors.map { (Self.hex($0.code, digits: 4), "\(Self.hex($0.code, digits: 4)) \($0.name)") },
+            what: "error codes")
         // … and by name, so that a name given to two numbers shows too.
-        Self.compare(swift: Self.swiftCommandNames,
-                     js: js.commands.map { ($0.name, "\($0.name) \(Self.hex($0.code, digits: 2))") }, what: "command names")
-        Self.compare(swift: Self.swiftErrorNames,
-                     js: js.errors.map { ($0.name, "\($0.name) \(Self.hex($0.code, digits: 4))") }, what: "error names")
+        Self.compare(
+            swift: Self.swiftCommandNames,
+            js: js.commands.map { ($0.name, "\($0.name) \(Self.hex($0.code, digits: 2))") }, what: "command names")
+        Self.compare(
+            swift: Self.swiftErrorNames,
+            js: js.errors.map { ($0.name, "\($0.name) \(Self.hex($0.code, digits: 4))") }, what: "error names")
     }
 
     /// The same, against what the page runs: the module as Chromium loads it, including the
@@ -120,11 +127,13 @@ final class ProtocolTableDriftTests: XCTestCase {
     func testTheLoadedModuleHasTheSwiftTables() throws {
         let h = try ServiceHarness.web()
         let b = try h.browser()
-        let loaded = try b.execute("""
-            const p = window.Lectern.protocol;
-            return [p.COMMANDS.map((r) => r.join(' ')), p.ERRORS.map((r) => r.join(' ')),
-                    Object.entries(p.C).map((e) => e.join(' ')), Object.entries(p.ERR).map((e) => e.join(' '))];
-            """) as? [[String]] ?? []
+        let loaded =
+            try b.execute(
+                """
+                const p = window.Lectern.protocol;
+                return [p.COMMANDS.map((r) => r.join(' ')), p.ERRORS.map((r) => r.join(' ')),
+                        Object.entries(p.C).map((e) => e.join(' ')), Object.entries(p.ERR).map((e) => e.join(' '))];
+                """) as? [[String]] ?? []
         XCTAssertEqual(loaded.count, 4, "\(loaded)")
         guard loaded.count == 4 else { return }
         XCTAssertEqual(loaded[0], Command.allCases.map { "\($0.rawValue) \($0.description) \(Self.word($0.sender))" })

@@ -15,8 +15,10 @@ extension ServiceHarness {
 
     /// A service with the web remote on any free HTTP port, in "Room 4.12", and (with
     /// `browsers`) a chromedriver to open browser windows with.
-    static func web(floor: FloorMode = .open, browsers: Bool = true,
-                    tweak: (inout Config) -> Void = { _ in }) throws -> ServiceHarness {
+    static func web(
+        floor: FloorMode = .open, browsers: Bool = true,
+        tweak: (inout Config) -> Void = { _ in }
+    ) throws -> ServiceHarness {
         // Browsers first: a missing chromium fails the test here, loudly, before anything runs.
         let driver = browsers ? try ChromeDriver() : nil
         let h: ServiceHarness
@@ -72,21 +74,24 @@ extension ServiceHarness {
     /// pixel against the pipeline's render of that page at the thumbnail's size.
     func assertNextSlide(_ b: WebSession, pdf: String, page: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         try b.poll("the next slide: page \(page)") {
-            try b.execute("""
+            try b.execute(
+                """
                 const n = window.Lectern.app.next, img = document.getElementById('next-img');
                 return !document.getElementById('upnext').hidden && n.key.endsWith('#' + arguments[0])
                   && n.done === n.key && n.url === img.src && img.complete && img.naturalWidth > 0
                 """, [page]) as? Bool == true
         }
-        let b64 = try b.executeAsync("""
-            const done = arguments[arguments.length - 1];
-            window.Lectern.app.next.png.arrayBuffer().then((buf) => {
-              const u = new Uint8Array(buf);
-              let s = '';
-              for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
-              done(btoa(s));
-            }, (e) => done('failed: ' + e));
-            """) as? String ?? ""
+        let b64 =
+            try b.executeAsync(
+                """
+                const done = arguments[arguments.length - 1];
+                window.Lectern.app.next.png.arrayBuffer().then((buf) => {
+                  const u = new Uint8Array(buf);
+                  let s = '';
+                  for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+                  done(btoa(s));
+                }, (e) => done('failed: ' + e));
+                """) as? String ?? ""
         guard let png = Data(base64Encoded: b64) else { return XCTFail("the thumbnail's bytes: \(b64.prefix(80))", file: file, line: line) }
         let shown = try PNG.decode(png)
         XCTAssertEqual([shown.width, shown.height], [480, 270], "480 wide, the output's aspect", file: file, line: line)
@@ -98,8 +103,10 @@ extension ServiceHarness {
     func assertOutputShows(pdf: String, page: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let deadline = MonotonicClock.now() + 20
         do {
-            try eventually("the service's screen to reach page \(page) (it is on \((try? snapshot().screen.page).map { "\($0)" } ?? "?"))",
-                           timeout: 20, interval: 0.05) { try snapshot().screen.page == page }
+            try eventually(
+                "the service's screen to reach page \(page) (it is on \((try? snapshot().screen.page).map { "\($0)" } ?? "?"))",
+                timeout: 20, interval: 0.05
+            ) { try snapshot().screen.page == page }
         } catch {
             return XCTFail("\(error)", file: file, line: line)
         }
@@ -118,12 +125,14 @@ extension ServiceHarness {
 /// Helpers the browser tests share.
 extension XCTestCase {
     func assertNoHorizontalScroll(_ s: WebSession, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let v = try s.execute("""
-            const d = document.documentElement;
-            const wide = Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > d.clientWidth + 0.5)
-              .map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className);
-            return [d.scrollWidth, d.clientWidth, wide.slice(0, 5).join(' ')];
-            """) as? [Any] ?? []
+        let v =
+            try s.execute(
+                """
+                const d = document.documentElement;
+                const wide = Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > d.clientWidth + 0.5)
+                  .map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className);
+                return [d.scrollWidth, d.clientWidth, wide.slice(0, 5).join(' ')];
+                """) as? [Any] ?? []
         let scroll = v.first as? Int ?? -1, client = v.count > 1 ? v[1] as? Int ?? 0 : 0
         XCTAssertLessThanOrEqual(scroll, client, "\(what) scrolls sideways: scrollWidth \(scroll) > clientWidth \(client); too wide: \(v.last ?? "")", file: file, line: line)
     }

@@ -21,8 +21,10 @@ enum HTTP {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    static func send(_ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:],
-                     timeout: Double = 60) throws -> Response {
+    static func send(
+        _ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:],
+        timeout: Double = 60
+    ) throws -> Response {
         // http://host:port/path only.
         guard url.hasPrefix("http://") else { throw WebDriverError("bad URL \(url)") }
         let rest = url.dropFirst("http://".count)
@@ -88,7 +90,8 @@ final class ChromeDriver {
 
     static func executable(_ candidates: [String], package: String) throws -> String {
         guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw WebDriverError("\(candidates[0]) is missing: install the Debian package '\(package)' (board/install-deps, as root, installs everything in board/debian-packages.txt)")
+            throw WebDriverError(
+                "\(candidates[0]) is missing: install the Debian package '\(package)' (board/install-deps, as root, installs everything in board/debian-packages.txt)")
         }
         return path
     }
@@ -130,16 +133,22 @@ final class ChromeDriver {
     func session(width: Int, height: Int) throws -> WebSession {
         let profile = Fixtures.tempDir("chromium-profile")
         profiles.append(profile)
-        let caps: [String: Any] = ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome",
-            "goog:chromeOptions": [
-                "binary": try Self.chromium,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--window-size=\(width),\(height)", "--hide-scrollbars", "--force-device-scale-factor=1",
-                         "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-                         "--user-data-dir=\(profile)"],
-            ] as [String: Any],
-        ] as [String: Any]]]
+        let caps: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": try Self.chromium,
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=\(width),\(height)", "--hide-scrollbars", "--force-device-scale-factor=1",
+                            "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                            "--user-data-dir=\(profile)",
+                        ],
+                    ] as [String: Any],
+                ] as [String: Any]
+            ]
+        ]
         let value = try call("POST", "/session", caps, timeout: 90)
         guard let v = value as? [String: Any], let id = v["sessionId"] as? String else {
             throw WebDriverError("no session id in \(String(describing: value))")

@@ -79,8 +79,9 @@ final class WebServerTests: XCTestCase {
     /// from the entry module.
     func testEveryModuleIsServedAndReachedFromTheEntry() throws {
         let h = try ServiceHarness.web(browsers: false)
-        let importPattern = try NSRegularExpression(pattern: #"^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]"#,
-                                                    options: [.anchorsMatchLines])
+        let importPattern = try NSRegularExpression(
+            pattern: #"^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]"#,
+            options: [.anchorsMatchLines])
         var reached: Set<String> = [], queue = ["lectern.js"]
         while let name = queue.popLast() {
             guard reached.insert(name).inserted else { continue }
@@ -90,8 +91,9 @@ final class WebServerTests: XCTestCase {
             let text = r.text
             for m in importPattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 let spec = String(text[Range(m.range(at: 1), in: text)!])
-                XCTAssertTrue(spec.hasPrefix("./") && !spec.dropFirst(2).contains("/") && spec.hasSuffix(".js"),
-                              "\(name) imports \(spec): only ./name.js beside it")
+                XCTAssertTrue(
+                    spec.hasPrefix("./") && !spec.dropFirst(2).contains("/") && spec.hasSuffix(".js"),
+                    "\(name) imports \(spec): only ./name.js beside it")
                 queue.append(String(spec.dropFirst(2)))
             }
         }
@@ -126,14 +128,18 @@ final class WebServerTests: XCTestCase {
         let off = ConfigFile.parse(pass + "http_port = 0\n")
         XCTAssertEqual(off.problems, [])
         XCTAssertNil(off.config.httpPort, "0: no web remote")
-        XCTAssertEqual(ConfigFile.parse(pass + "port = 9000\nhttp_port = 9000\n").problems.map(\.description),
-                       ["line 4: 'http_port' is the same as 'port' (9000): the web remote needs a port of its own (0: no web remote)"])
-        XCTAssertEqual(ConfigFile.parse(pass + "http_port = 80\n").warnings.map(\.description),
-                       ["line 3: 'http_port' 80 is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"])
-        XCTAssertEqual(ConfigFile.parse(pass + "http_port = 70000\n").problems.map(\.description),
-                       ["line 3: 'http_port' must be from 0 to 65535, not 70000"])
-        XCTAssertEqual(ConfigFile.parse(pass + "http_prot = 8080\n").problems.map(\.description),
-                       ["line 3: unknown key 'http_prot' (did you mean 'http_port'?)"])
+        XCTAssertEqual(
+            ConfigFile.parse(pass + "port = 9000\nhttp_port = 9000\n").problems.map(\.description),
+            ["line 4: 'http_port' is the same as 'port' (9000): the web remote needs a port of its own (0: no web remote)"])
+        XCTAssertEqual(
+            ConfigFile.parse(pass + "http_port = 80\n").warnings.map(\.description),
+            ["line 3: 'http_port' 80 is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"])
+        XCTAssertEqual(
+            ConfigFile.parse(pass + "http_port = 70000\n").problems.map(\.description),
+            ["line 3: 'http_port' must be from 0 to 65535, not 70000"])
+        XCTAssertEqual(
+            ConfigFile.parse(pass + "http_prot = 8080\n").problems.map(\.description),
+            ["line 3: unknown key 'http_prot' (did you mean 'http_port'?)"])
     }
 }
 

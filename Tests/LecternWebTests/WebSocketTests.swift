@@ -17,8 +17,9 @@ final class WebSocketTests: XCTestCase {
         XCTAssertEqual(hello.room, "Room 4.12")
 
         // register split over two WebSocket messages; state-request and a ping in one.
-        let proof = RegisterProof.compute(passcode: ServiceHarness.presenterPass, parameters: hello.presenter!,
-                                          challenge: hello.challenge, role: .presenter, name: "probe", resumeToken: nil)
+        let proof = RegisterProof.compute(
+            passcode: ServiceHarness.presenterPass, parameters: hello.presenter!,
+            challenge: hello.challenge, role: .presenter, name: "probe", resumeToken: nil)
         let register = Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "probe"))
             .encode(tag: 1, deviceID: 0xFF)
         ws.sendBinary(Array(register[..<5]))
@@ -68,8 +69,10 @@ final class WebSocketProbe {
 
     init(port: Int) throws {
         socket = try RawSocket(port: port)
-        socket.send(Array(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+        socket.send(
+            Array(
+                ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
         while !String(decoding: buffer, as: UTF8.self).contains("\r\n\r\n") { try fill() }
         let text = String(decoding: buffer, as: UTF8.self)
         let end = text.range(of: "\r\n\r\n")!
@@ -89,7 +92,9 @@ final class WebSocketProbe {
     /// Client frames are masked (RFC 6455 §5.3).
     func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) {
         var f: [UInt8] = [(fin ? 0x80 : 0) | opcode]
-        if payload.count < 126 { f.append(0x80 | UInt8(payload.count)) } else if payload.count <= 0xFFFF {
+        if payload.count < 126 {
+            f.append(0x80 | UInt8(payload.count))
+        } else if payload.count <= 0xFFFF {
             f += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
             f.append(0x80 | 127)
@@ -109,9 +114,13 @@ final class WebSocketProbe {
             if buffer.count >= 2 {
                 let opcode = buffer[0] & 0x0F
                 var length = Int(buffer[1] & 0x7F), at = 2
-                if length == 126, buffer.count >= 4 { length = Int(buffer[2]) << 8 | Int(buffer[3]); at = 4 }
-                else if length == 127, buffer.count >= 10 { length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }; at = 10 }
-                else if length >= 126 { try fill(); continue }
+                if length == 126, buffer.count >= 4 {
+                    length = Int(buffer[2]) << 8 | Int(buffer[3]); at = 4
+                } else if length == 127, buffer.count >= 10 {
+                    length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }; at = 10
+                } else if length >= 126 {
+                    try fill(); continue
+                }
                 if buffer.count >= at + length {
                     let payload = Array(buffer[at..<at + length])
                     buffer.removeFirst(at + length)
