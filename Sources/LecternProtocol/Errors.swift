@@ -21,7 +21,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case unknownContent, notYourContent, pageOutOfRange, nothingOnScreen, unknownSignal, wrongKind, unreadableContent
         case fileTooLarge, quotaFull, hashMismatch, noUpload, wrongOffset, unsupportedFileType, uploadIncomplete, beyondDeclaredSize, invalidFileName
         case clipsNotSupported, noClip, seekOutOfRange
-        case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections
+        case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
     }
 
     struct Definition: Sendable {
@@ -94,6 +94,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .shuttingDown: Definition(0x0603, closes: true, message: "The appliance is shutting down.")
         case .storageFailed: Definition(0x0604, message: "The appliance couldn't store the file.")
         case .tooManyConnections: Definition(0x0605, closes: true, message: "Too many connections — try again shortly.")
+        case .busy: Definition(0x0606, message: "Too much at once on this connection — wait for the earlier requests to finish.")
         }
     }
 
@@ -156,6 +157,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let shuttingDown = ErrorCode(.shuttingDown)
     public static let storageFailed = ErrorCode(.storageFailed)
     public static let tooManyConnections = ErrorCode(.tooManyConnections)
+    public static let busy = ErrorCode(.busy)
 
     private struct Entry: Sendable {
         let name: String
@@ -347,6 +349,7 @@ extension LecternError {
     public static let shuttingDown = LecternError(standard: .shuttingDown)
     public static let storageFailed = LecternError(standard: .storageFailed)
     public static let tooManyConnections = LecternError(standard: .tooManyConnections)
+    public static let busy = LecternError(standard: .busy)
 }
 
 func formatSeconds(_ s: Double) -> String {

@@ -34,4 +34,22 @@ public enum ProtocolLimits {
     public static let registerTimeoutSeconds: Double = 30
     /// The server sends an upload-progress message every this many bytes received.
     public static let uploadProgressInterval: UInt64 = 4 << 20
+
+    // MARK: what one connection may cost (docs/protocol.md, "Limits")
+
+    /// Bytes the server keeps queued for one peer at most before it stops reading from it
+    /// (its output budget); it reads again below `outputResumeBytes`.
+    public static let outputBudgetBytes = 4 << 20
+    public static let outputResumeBytes = 1 << 20
+    /// A peer whose output stays over its budget this long is closed.
+    public static let overBudgetSeconds: Double = 5
+    /// Frames of one peer handled in a row before other peers get their turn.
+    public static let framesPerTurn = 32
+    /// Error replies an unregistered connection gets before the server closes it.
+    public static let unregisteredErrorLimit = 5
+    /// Screenshot and page-preview requests of one connection being answered at once.
+    public static let picturesInFlight = 2
+    /// Uploads one connection may have open at once, and all connections together.
+    public static let uploadsPerConnection = 4
+    public static let openUploads = 64
 }

@@ -13,8 +13,15 @@ final class Peer {
     var uploads: [ContentID: UploadLedger.Upload] = [:]
     /// Closed by the room: nothing more is sent or handled.
     var closing = false
-    /// False while the transport's outbound queue is over its high-water mark.
+    /// False while the transport's outbound queue is over its output budget, and since when.
     var writable = true
+    var unwritableSince: Double?
+    /// Whether the transport reads from the peer (the last `setReading` said).
+    var reading = true
+    /// Error replies sent while unregistered (a few, and the connection is closed).
+    var unregisteredErrors = 0
+    /// Screenshots and page previews being made for this peer.
+    var picturesInFlight = 0
     /// A state push was skipped because the peer is not reading: send the newest later.
     var statePending = false
     /// Reading from the peer is paused until this upload writer's queued chunks are stored.

@@ -23,10 +23,22 @@ extension RoomCore {
         log(.debug, "connection \(id) closed")
     }
 
+    /// Over its output budget the peer is not read from (it can't add to what waits for
+    /// it); back under, it is read again and gets the newest state it missed.
     func writable(_ id: ConnectionID, _ on: Bool) {
         guard let p = live(id) else { return }
         p.writable = on
+        p.unwritableSince = on ? nil : (p.unwritableSince ?? now)
+        updateReading(p)
         if on { sendPendingState(p) }
+    }
+
+    /// Reads from the peer unless an upload waits for the disk or its output is over budget.
+    func updateReading(_ p: Peer) {
+        let want = p.readingPausedBy == nil && p.writable
+        guard want != p.reading, !p.closing else { return }
+        p.reading = want
+        emit(.setReading(p.id, want))
     }
 
     /// Every half second: the register deadline and the keep-alive of every connection.
@@ -34,6 +46,12 @@ extension RoomCore {
         for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
             if p.deviceID == nil, now - p.connectedAt > ProtocolLimits.registerTimeoutSeconds {
                 fail(p, tag: 0, .timedOut(seconds: ProtocolLimits.registerTimeoutSeconds), request: Command.error.rawValue)
+                continue
+            }
+            if let since = p.unwritableSince, now - since >= ProtocolLimits.overBudgetSeconds {
+                // It doesn't read what it is sent: nothing more can reach it, not even an error.
+                log(.info, "connection \(p.id) (\(p.address)) not reading for \(Int(ProtocolLimits.overBudgetSeconds)) s: dropping it")
+                close(p)
                 continue
             }
             sendPendingState(p)
@@ -82,10 +100,12 @@ extension RoomCore {
         for piece in pieces { send(.screenshotData(piece), to: p, tag: tag) }
     }
 
-    /// Answers `request` with `error`; closes the connection when the error says so.
+    /// Answers `request` with `error`; closes the connection when the error says so, or
+    /// when an unregistered peer has earned a few.
     func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
         send(.failure(replyingTo: request, error), to: p, tag: tag)
-        if error.closesConnection { close(p) }
+        if p.deviceID == nil { p.unregisteredErrors += 1 }
+        if error.closesConnection || p.unregisteredErrors >= ProtocolLimits.unregisteredErrorLimit { close(p) }
     }
 
     func close(_ p: Peer) {

@@ -16,10 +16,28 @@ extension RoomCore {
         }
         let page = max(1, Int(r.page))
         guard page <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(page), pageCount: UInt32(item.pages)) }
+        try takePictureSlot(p)
         emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight)))
     }
 
+    /// A few pictures per connection are made at once; asking for more is refused at once
+    /// (each is a PNG of up to the output's size waiting to be sent).
+    func takePictureSlot(_ p: Peer) throws {
+        guard p.picturesInFlight < ProtocolLimits.picturesInFlight else {
+            throw LecternError(
+                .busy, detail: UInt64(ProtocolLimits.picturesInFlight),
+                message: "Too many pictures asked for at once — wait for the earlier ones.")
+        }
+        p.picturesInFlight += 1
+    }
+
+    func screenshotTaken(_ id: ConnectionID, tag: UInt16, _ pieces: [ScreenshotChunk]) {
+        peers[id]?.picturesInFlight -= 1
+        if let p = live(id) { sendPieces(pieces, to: p, tag: tag) }
+    }
+
     func previewRendered(_ id: ConnectionID, tag: UInt16, _ result: Result<[ScreenshotChunk], LecternError>) {
+        peers[id]?.picturesInFlight -= 1
         guard let p = live(id) else { return }
         switch result {
         case .success(let pieces): sendPieces(pieces, to: p, tag: tag)

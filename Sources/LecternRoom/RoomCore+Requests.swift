@@ -68,6 +68,7 @@ extension RoomCore {
         case .uploadChunk(let ch): try uploadChunk(ch, peer: p)
         case .uploadFinish(let content): try uploadFinish(content, peer: p, device: me, tag: tag)
         case .screenshotRequest(let mw, let mh):
+            try takePictureSlot(p)
             emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh)))
         case .pagePreview(let r): try pagePreview(r, by: me, peer: p, tag: tag)
         default:

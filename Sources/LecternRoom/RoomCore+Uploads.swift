@@ -4,6 +4,15 @@ import LecternProtocol
 /// begin taking a part file over), chunks with back-pressure, finish, and the quota.
 extension RoomCore {
     func uploadBegin(_ b: UploadBegin, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+        if p.uploads[b.content] == nil {
+            // Each upload holds a file open: a few per connection, a few dozen in all.
+            let mine = p.uploads.values.filter { !$0.failed }.count
+            if mine >= ProtocolLimits.uploadsPerConnection || ledger.writers.count >= ProtocolLimits.openUploads {
+                throw LecternError(
+                    .busy, detail: UInt64(ProtocolLimits.uploadsPerConnection),
+                    message: "Too many uploads at once — finish the others first.")
+            }
+        }
         let maxSize = UInt64(config.maxUploadBytes), quota = UInt64(config.diskQuotaBytes)
         if catalog[b.content] != nil {
             // Already stored: with a valid possession proof it is not sent again.
@@ -55,7 +64,7 @@ extension RoomCore {
     }
 
     private func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
-        let w = ledger.openWriter(b.content, connection: p.id, tag: tag, offset: offset)
+        let w = ledger.openWriter(b.content, connection: p.id, tag: tag, offset: offset, now: now)
         p.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
         emit(.openPart(b.content, writer: w, offset: offset, hashing: offset == 0))
     }
@@ -88,13 +97,13 @@ extension RoomCore {
             }
             // upload-progress says what is in the file: sent once the chunk is written.
             let progress = try u.session.accept(offset: ch.offset, count: ch.data.count)
-            ledger.queue(ch.data.count, progress: progress, on: u.writer)
+            ledger.queue(ch.data.count, progress: progress, on: u.writer, now: now)
             emit(.writeChunk(ch.content, writer: u.writer, ch.data))
             p.uploads[ch.content] = u
             if p.readingPausedBy == nil, let queued = ledger.writers[u.writer]?.queued, queued > UploadLedger.highWater {
                 // The disk is slower than the network: stop reading until the queue drains.
                 p.readingPausedBy = u.writer
-                emit(.setReading(p.id, false))
+                updateReading(p)
             }
         } catch {
             u.failed = true
@@ -108,7 +117,7 @@ extension RoomCore {
         if let progress { send(.uploadProgress(content: content, stored: progress), to: p, tag: writer.beginTag) }
         if p.readingPausedBy == w, writer.queued < UploadLedger.lowWater {
             p.readingPausedBy = nil
-            emit(.setReading(p.id, true))
+            updateReading(p)
         }
     }
 
@@ -134,6 +143,8 @@ extension RoomCore {
         let p = live(id)
         switch result {
         case .success(let item):
+            // A file the store had already is kept once: only a new one adds to the store.
+            if catalog[content] == nil { ledger.storeBytes += item.size }
             catalog.add(item)
             ledger.addOwner(me, of: content)
             log(.info, "stored \(item.name) (\(item.size) bytes, \(item.kind)) from device \(me)")
@@ -145,7 +156,6 @@ extension RoomCore {
                             durationMs: 0)), to: p, tag: tag)
             }
         case .failure(let refusal):
-            if refusal.discarded { ledger.usedBytes -= min(ledger.usedBytes, upload.size) }
             log(.warning, "upload \(upload.name) from device \(me) refused: \(refusal.error.message)")
             if let p { fail(p, tag: tag, refusal.error, request: Command.uploadFinish.rawValue) }
         }
@@ -156,6 +166,17 @@ extension RoomCore {
 
     func partClosed(_ content: ContentID, writer w: Int, size: UInt64) {
         runWaiting(ledger.writerLeft(content, writer: w, size: size))
+        if size == 0 && ledger.parts[content] == nil { emit(.removePart(content)) }   // nothing in it to resume
+    }
+
+    /// Once a minute: part files that made no progress for a day are given up.
+    func sweepParts() {
+        guard now - lastPartSweep >= 60 else { return }
+        lastPartSweep = now
+        for content in ledger.removeStale(before: now - UploadLedger.staleSeconds, now: now) {
+            log(.info, "giving up the partial upload \(content.hex.prefix(12)): no progress for a day")
+            emit(.removePart(content))
+        }
     }
 
     private func runWaiting(_ begins: [UploadLedger.WaitingBegin]) {

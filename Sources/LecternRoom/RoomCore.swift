@@ -32,21 +32,22 @@ public final class RoomCore {
     /// The newest state push, encoded once for everyone (sent late to those not reading).
     var latestState: [UInt8] = []
     var wakeAt: Double?
+    var lastPartSweep = -Double.infinity
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
 
-    /// `parts`: bytes already in each partial upload's file; `usedBytes`: what the store
-    /// and the partial uploads hold on disk (the quota counts it).
+    /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
+    /// store holds on disk (the quota counts both).
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
-        parts: [ContentID: UInt64] = [:], usedBytes: UInt64 = 0
+        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0
     ) {
         self.config = config
         self.keys = keys
         self.serverName = serverName
         self.catalog = catalog
-        ledger = UploadLedger(parts: parts, usedBytes: usedBytes)
+        ledger = UploadLedger(parts: parts, storeBytes: storeBytes)
         floor = Floor(
             config: FloorConfig(
                 floorMode: config.floor,
@@ -62,7 +63,9 @@ public final class RoomCore {
         case .frame(let id, let frame): if let p = live(id) { received(frame, from: p) }
         case .malformed(let id, let tag, let error): if let p = live(id) { fail(p, tag: tag, error, request: Command.error.rawValue) }
         case .writable(let id, let on): writable(id, on)
-        case .tick: tick()
+        case .tick:
+            tick()
+            sweepParts()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
@@ -77,7 +80,7 @@ public final class RoomCore {
         case .proofChecked(let id, let tag, let begin, let matches): proofChecked(id, tag: tag, begin, matches: matches)
         case .uploadFinished(let id, let tag, let writer, let upload, let result):
             uploadFinished(id, tag: tag, writer: writer, upload, result)
-        case .screenshotTaken(let id, let tag, let pieces): if let p = live(id) { sendPieces(pieces, to: p, tag: tag) }
+        case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
         }
         scheduleWake()

@@ -35,6 +35,8 @@ public enum RoomEffect: Equatable, Sendable {
     case writeChunk(ContentID, writer: Int, [UInt8])
     /// Let go of the part file once `writer`'s queued chunks are written; report `.partClosed`.
     case closePart(ContentID, writer: Int)
+    /// Delete the part file of `content` (nothing writes it; given up or empty).
+    case removePart(ContentID)
     /// Check `begin.proof` against the stored file with `challenge`; report `.proofChecked`.
     case checkProof(ConnectionID, tag: UInt16, UploadBegin, challenge: [UInt8])
     /// Finish `writer`'s upload: verify, store, report `.uploadFinished`.

@@ -9,6 +9,8 @@ struct UploadLedger {
     /// (the disk is slower than the network); below `lowWater` it reads again.
     static let highWater = 8 << 20
     static let lowWater = 2 << 20
+    /// A partial upload that made no progress for this long is given up (docs/protocol.md).
+    static let staleSeconds: Double = 24 * 3600
 
     /// One connection's upload of one file.
     struct Upload {
@@ -43,6 +45,9 @@ struct UploadLedger {
         var leaving: Set<Int> = []
         /// Upload-begins to run again once the file is free.
         var waiting: [WaitingBegin] = []
+        /// When it last changed (nil: not since the room started); a day without progress
+        /// and it is given up.
+        var touched: Double?
         var isFree: Bool { writer == nil && leaving.isEmpty }
     }
 
@@ -55,14 +60,19 @@ struct UploadLedger {
     private var owners: [ContentID: Set<DeviceID>] = [:]
     var parts: [ContentID: Part]
     var writers: [Int: Writer] = [:]
-    /// Bytes the content store and the partial uploads hold (the quota counts them).
-    var usedBytes: UInt64
+    /// Bytes the content store holds.
+    var storeBytes: UInt64
     private var lastWriter = 0
 
-    init(parts: [ContentID: UInt64], usedBytes: UInt64) {
+    init(parts: [ContentID: UInt64], storeBytes: UInt64) {
         self.parts = parts.mapValues { Part(size: $0) }
-        self.usedBytes = usedBytes
+        self.storeBytes = storeBytes
     }
+
+    /// What the quota counts: the bytes on disk, once — the store's files and what each
+    /// partial upload's file holds (or will hold once its queued chunks are written),
+    /// whatever an upload-begin claimed.
+    var usedBytes: UInt64 { parts.values.reduce(storeBytes) { $0 + $1.size } }
 
     // MARK: owners
 
@@ -76,11 +86,11 @@ struct UploadLedger {
 
     /// A new writer for `content`'s part file, truncated to `offset`: the bytes beyond
     /// it leave the quota.
-    mutating func openWriter(_ content: ContentID, connection: ConnectionID, tag: UInt16, offset: UInt64) -> Int {
+    mutating func openWriter(_ content: ContentID, connection: ConnectionID, tag: UInt16, offset: UInt64, now: Double) -> Int {
         lastWriter += 1
         var part = parts[content] ?? Part(size: 0)
-        if part.size > offset { usedBytes -= min(usedBytes, part.size - offset) }
         part.size = offset
+        part.touched = now
         part.writer = lastWriter
         parts[content] = part
         writers[lastWriter] = Writer(content: content, connection: connection, beginTag: tag)
@@ -111,10 +121,28 @@ struct UploadLedger {
         return ready
     }
 
-    mutating func queue(_ bytes: Int, progress: UInt64?, on writer: Int) {
+    mutating func queue(_ bytes: Int, progress: UInt64?, on writer: Int, now: Double) {
         writers[writer]?.chunks.append((bytes, progress))
         writers[writer]?.queued += bytes
-        usedBytes += UInt64(bytes)
+        if let content = writers[writer]?.content {
+            parts[content]?.size += UInt64(bytes)
+            parts[content]?.touched = now
+        }
+    }
+
+    /// Part files nobody writes or waits for that made no progress since `before` (or
+    /// hold nothing): given up.
+    mutating func removeStale(before: Double, now: Double) -> [ContentID] {
+        var gone: [ContentID] = []
+        for (content, part) in parts where part.isFree && part.waiting.isEmpty {
+            guard let touched = part.touched else {
+                parts[content]?.touched = now   // first seen now: its day starts
+                continue
+            }
+            if part.size == 0 || touched < before { gone.append(content) }
+        }
+        for c in gone { parts[c] = nil }
+        return gone.sorted()
     }
 
     /// The oldest queued chunk of `writer` is written (or failed): the progress now due.

@@ -5,16 +5,27 @@ import NIOCore
 /// of a browser's WebSocket (a `WebSocketFrameAdaptor` in front of this handler turns
 /// binary messages into bytes and bytes into binary messages). Cuts the bytes into
 /// protocol frames and hands them, and the connection's life, to the room on its loop;
-/// carries out what the room says to this peer.
+/// carries out what the room says to this peer. The room's loop is the channels' loop
+/// (the service runs one event loop), so the decoder is only ever touched there.
 final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
+
+    /// Bytes received and not yet handled past which reading stops (and below which it
+    /// starts again): the peer waits, in TCP's flow control, for its turns.
+    static let backlogHigh = 4 << 20
+    static let backlogLow = 1 << 20
 
     let room: Room
     private var id: ConnectionID?
     private var channel: Channel?
     private var decoder = FrameDecoder()
     private var failed = false
+    /// A turn is scheduled on the loop.
+    private var turnPending = false
+    /// Why reading is off: the room's choice (`setReading`), or this peer's own backlog.
+    private var roomWantsReading = true
+    private var backlogFull = false
 
     init(room: Room) { self.room = room }
 
@@ -30,30 +41,54 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func opened(_ channel: Channel) {
         guard self.channel == nil else { return }
+        assert(room.loop.inEventLoop, "the room and its peers share one event loop")
         self.channel = channel
+        // The room's output budget for this peer: writability turns off past it.
+        let marks = ChannelOptions.Types.WriteBufferWaterMark(low: ProtocolLimits.outputResumeBytes, high: ProtocolLimits.outputBudgetBytes)
+        channel.setOption(ChannelOptions.writeBufferWaterMark, value: marks).whenComplete { _ in }
         room.loop.execute { [self] in id = room.accept(self) }
     }
 
+    /// Bytes are kept and cut into frames a turn at a time (`framesPerTurn`), so one peer
+    /// sending a flood of small frames can't keep the loop from everyone else.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !failed else { return }
-        let bytes = unwrapInboundIn(data)
-        decoder.feed(bytes.readableBytesView)
+        decoder.feed(unwrapInboundIn(data).readableBytesView)
+        if decoder.bufferedByteCount > Self.backlogHigh && !backlogFull {
+            backlogFull = true
+            applyReading()
+        }
+        scheduleTurn()
+    }
+
+    private func scheduleTurn() {
+        guard !turnPending else { return }
+        turnPending = true
+        // Runs after the loop's next round of I/O: other peers' reads come first.
+        room.loop.execute { [self] in turn() }
+    }
+
+    private func turn() {
+        turnPending = false
+        guard let id, !failed else { return }
         var frames: [WireFrame] = []
         var failure: (tag: UInt16, error: LecternError)?
-        while true {
+        while frames.count < ProtocolLimits.framesPerTurn {
             do {
                 guard let frame = try decoder.next() else { break }
                 frames.append(frame)
             } catch {
                 failed = true
-                failure = (FrameHeader.peek(Array(bytes.readableBytesView.prefix(8)))?.tag ?? 0, error)
+                failure = (decoder.nextHeader?.tag ?? 0, error)
                 break
             }
         }
-        room.loop.execute { [self] in
-            guard let id else { return }
-            room.received(id, frames)
-            if let failure { room.malformed(id, tag: failure.tag, failure.error) }
+        room.received(id, frames)
+        if let failure { room.malformed(id, tag: failure.tag, failure.error) }
+        if frames.count == ProtocolLimits.framesPerTurn { scheduleTurn() }
+        if backlogFull && decoder.bufferedByteCount < Self.backlogLow {
+            backlogFull = false
+            applyReading()
         }
     }
 
@@ -88,8 +123,19 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
         channel.writeAndFlush(buf, promise: nil)
     }
 
-    /// Stops or starts reading from the peer (back-pressure while an upload is stored).
-    func setReading(_ on: Bool) { channel?.setOption(ChannelOptions.autoRead, value: on).whenComplete { _ in } }
+    /// Stops or starts reading from the peer (back-pressure: an upload being stored, output
+    /// over its budget).
+    func setReading(_ on: Bool) {
+        roomWantsReading = on
+        applyReading()
+    }
+
+    private func applyReading() {
+        guard let channel else { return }
+        let on = roomWantsReading && !backlogFull
+        channel.setOption(ChannelOptions.autoRead, value: on).whenComplete { _ in }
+        if on { channel.read() }
+    }
 
     /// Closes the connection after what was written (a WebSocket with its closing handshake).
     func close() { channel?.close(promise: nil) }

@@ -48,7 +48,7 @@ final class Room: @unchecked Sendable {
         core = RoomCore(
             config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
             catalog: ContentCatalog(store.items().map(ContentEntry.init)), parts: area.parts(),
-            usedBytes: UploadArea.bytes(in: store.directory.path) + area.totalBytes())
+            storeBytes: UploadArea.bytes(in: store.directory.path))
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }
             self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
@@ -150,6 +150,7 @@ final class Room: @unchecked Sendable {
                 uploadWorker.openPart(content, writer: writer, offset: offset, hashing: hashing)
             case .writeChunk(let content, let writer, let data): uploadWorker.writeChunk(content, writer: writer, data)
             case .closePart(let content, let writer): uploadWorker.closePart(content, writer: writer)
+            case .removePart(let content): uploadWorker.area.remove(content.hex)
             case .checkProof(let id, let tag, let begin, let challenge):
                 uploadWorker.checkProof(id, tag: tag, begin, challenge: challenge)
             case .finishUpload(let id, let tag, let writer, let upload): uploadWorker.finish(id, tag: tag, writer: writer, upload)

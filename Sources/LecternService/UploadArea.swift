@@ -65,9 +65,6 @@ final class UploadArea: @unchecked Sendable {
         return out
     }
 
-    /// Bytes of every file in this area (for the quota).
-    func totalBytes() -> UInt64 { Self.bytes(in: directory.path) }
-
     static func bytes(in dir: String) -> UInt64 {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         return names.reduce(0) { sum, n in

@@ -18,7 +18,7 @@ final class RoomCoreHarness {
 
     init(
         floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
-        usedBytes: UInt64 = 0, configure: (inout Config) -> Void = { _ in }
+        storeBytes: UInt64 = 0, configure: (inout Config) -> Void = { _ in }
     ) {
         var c = Config()
         c.room = "Core Room"
@@ -26,7 +26,7 @@ final class RoomCoreHarness {
         configure(&c)
         core = RoomCore(
             config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey),
-            serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, usedBytes: usedBytes)
+            serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes)
     }
 
     @discardableResult

@@ -45,7 +45,7 @@ final class RoomCoreUploadTests: XCTestCase {
     }
 
     func testAPartialFileResumesWhereItStopped() {
-        let h = H(parts: [cid(7): 1200], usedBytes: 1200)
+        let h = H(parts: [cid(7): 1200])
         let ana = h.join(1, name: "Ana")
         XCTAssertEqual(
             H.work(h.send(.uploadBegin(begin(size: 3000)), from: 1, device: ana)),
@@ -92,7 +92,7 @@ final class RoomCoreUploadTests: XCTestCase {
     }
 
     func testTheQuotaRefusesBeginsAndChunksThatDontFit() {
-        let h = H(usedBytes: 0, configure: { $0.diskQuotaMB = 1 })
+        let h = H(configure: { $0.diskQuotaMB = 1 })
         let ana = h.join(1, name: "Ana")
         XCTAssertEqual(H.errorCode(to: 1, h.send(.uploadBegin(begin(size: 2 << 20)), from: 1, device: ana)), .quotaFull)
         h.send(.uploadBegin(begin(size: 1 << 20)), from: 1, device: ana)

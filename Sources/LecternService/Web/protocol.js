@@ -105,6 +105,7 @@ export const ERRORS = Object.freeze([
   [0x0603, 'shuttingDown'],
   [0x0604, 'storageFailed'],
   [0x0605, 'tooManyConnections'],
+  [0x0606, 'busy'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
