@@ -5,7 +5,8 @@ extension LecternError {
     /// The one mapping from anything that went wrong on the appliance to what a client is
     /// told: protocol errors as they are, content errors as `pageOutOfRange` or
     /// `unreadableContent` (with the words the presenter understands), anything else
-    /// `internalError`.
+    /// `internalError`. Messages name no server path: what the appliance keeps where is
+    /// for its log, not for the room.
     public init(mapping error: Error) {
         if let l = error as? LecternError {
             self = l
@@ -13,10 +14,11 @@ extension LecternError {
             switch c {
             case .pageOutOfRange(let p, let n): self = .pageOutOfRange(page: UInt32(max(0, p)), pageCount: UInt32(n))
             case .notAPDF: self = LecternError(.unsupportedFileType, message: "Only PDF slides and H.264 clips can be shown.")
+            case .unreadable(_, let reason): self = LecternError(.unreadableContent, message: "The file can't be read (\(reason)).")
             default: self = LecternError(.unreadableContent, message: c.description)
             }
         } else {
-            self = LecternError(.internalError, message: "Something went wrong on the appliance: \(error)")
+            self = .internalError
         }
     }
 }

@@ -73,12 +73,13 @@ extension RoomCore {
         guard let writer = ledger.writers[w] else { return }
         let p = live(writer.connection)
         if let failure {
+            log(.error, "can't open the upload file of \(content.hex.prefix(12)): \(failure)")
             ledger.release(content, writer: w, leaving: false)
             _ = ledger.writerLeft(content, writer: w, size: ledger.parts[content]?.size)
             if p?.uploads[content]?.writer == w { p?.uploads[content] = nil }
             if let p {
                 fail(
-                    p, tag: writer.beginTag, LecternError(.storageFailed, message: "The appliance can't store the file: \(failure)"),
+                    p, tag: writer.beginTag, .storageFailed,
                     request: Command.uploadBegin.rawValue)
             }
         } else if let p, let u = p.uploads[content], u.writer == w {
@@ -93,7 +94,8 @@ extension RoomCore {
             let quota = UInt64(config.diskQuotaBytes)
             if ledger.usedBytes + UInt64(ch.data.count) > quota { throw LecternError.quotaFull(quota: quota) }
             if let f = ledger.writers[u.writer]?.failure {
-                throw LecternError(.storageFailed, message: "The appliance can't store the file: \(f)")
+                log(.error, "storing an upload of \(ch.content.hex.prefix(12)) failed: \(f)")
+                throw LecternError.storageFailed
             }
             // upload-progress says what is in the file: sent once the chunk is written.
             let progress = try u.session.accept(offset: ch.offset, count: ch.data.count)
@@ -156,7 +158,7 @@ extension RoomCore {
                             durationMs: 0)), to: p, tag: tag)
             }
         case .failure(let refusal):
-            log(.warning, "upload \(upload.name) from device \(me) refused: \(refusal.error.message)")
+            log(.warning, "upload \(upload.name) from device \(me) refused: \(refusal.error.message)\(refusal.detail.map { " (\($0))" } ?? "")")
             if let p { fail(p, tag: tag, refusal.error, request: Command.uploadFinish.rawValue) }
         }
         var kept: UInt64?   // the part file's size when it stays (nil: it is gone)

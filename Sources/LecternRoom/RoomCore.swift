@@ -33,6 +33,7 @@ public final class RoomCore {
     var latestState: [UInt8] = []
     var wakeAt: Double?
     var lastPartSweep = -Double.infinity
+    var logLimiter = LogLimiter()
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
@@ -122,7 +123,11 @@ public final class RoomCore {
 
     func emit(_ e: RoomEffect) { out.append(e) }
 
-    func log(_ level: Logger.Level, _ message: String) { emit(.log(level, message)) }
+    /// Logs `message` as one line (peer-supplied text escaped), unless lines like it are
+    /// being left out (`LogLimiter`).
+    func log(_ level: Logger.Level, _ message: String) {
+        for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
+    }
 
     func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor))) }
 

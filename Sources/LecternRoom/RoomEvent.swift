@@ -94,8 +94,11 @@ public struct ClipEnding: Equatable, Sendable {
 public struct UploadRefusal: Error, Equatable, Sendable {
     public var error: LecternError
     public var discarded: Bool
-    public init(_ error: LecternError, discarded: Bool) {
+    /// For the log only (paths, system errors): never sent to the room.
+    public var detail: String?
+    public init(_ error: LecternError, discarded: Bool, detail: String? = nil) {
         self.error = error
         self.discarded = discarded
+        self.detail = detail
     }
 }

@@ -25,7 +25,7 @@ public final class ContentStore: @unchecked Sendable {
 
     public init(dataDir: String) throws {
         directory = URL(fileURLWithPath: dataDir).appendingPathComponent("content")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: Self.ownerOnlyDirectory)
     }
 
     public func path(of id: String) -> String { directory.appendingPathComponent(id).path }
@@ -57,6 +57,7 @@ public final class ContentStore: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw ContentError.unreadable(path: path, reason: "no such file") }
         try? FileManager.default.removeItem(atPath: tmp)
         try FileManager.default.copyItem(atPath: path, toPath: tmp)
+        try FileManager.default.setAttributes(Self.ownerOnly, ofItemAtPath: tmp)
         return try adopt(tmpFile: tmp, id: id, name: name ?? (path as NSString).lastPathComponent, uploader: uploader)
     }
 
@@ -125,10 +126,15 @@ public final class ContentStore: @unchecked Sendable {
 
     // MARK: atomic files
 
+    /// What the service creates in its data directory is its own, whatever the umask:
+    /// uploads, the state (with the floor holder's resume token).
+    public static let ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
+    public static let ownerOnlyDirectory: [FileAttributeKey: Any] = [.posixPermissions: 0o700]
+
     /// Writes `data` to `path` through a temp file, fsync and rename.
     public static func writeAtomically(_ data: Data, to path: String) throws {
         let tmp = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: tmp, contents: data) else {
+        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: ownerOnly) else {
             throw ContentError.unreadable(path: path, reason: "can't write")
         }
         try fsync(path: tmp)

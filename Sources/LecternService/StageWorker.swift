@@ -43,7 +43,7 @@ final class StageWorker: @unchecked Sendable {
         work.async { [self] in
             let decoder: ClipDecoder
             do { decoder = try ClipDecoder(path: path) } catch {
-                return report(.clipOpened(serial: serial, .failure(LecternError(.unreadableContent, message: "\(error)"))))
+                return report(.clipOpened(serial: serial, .failure(LecternError(mapping: error))))
             }
             let control = PlaybackControl { [report] status in report(.clipProgressed(serial: serial, Self.progress(status))) }
             lock.withLock { clips[serial] = (decoder, control) }

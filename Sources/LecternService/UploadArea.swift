@@ -11,7 +11,9 @@ final class UploadArea: @unchecked Sendable {
 
     init(dataDir: String) throws {
         directory = URL(fileURLWithPath: dataDir).appendingPathComponent("uploads")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true,
+            attributes: ContentStore.ownerOnlyDirectory)
         removeStale()
     }
 
@@ -40,7 +42,7 @@ final class UploadArea: @unchecked Sendable {
     func open(_ hex: String, at offset: UInt64) throws -> FileHandle {
         let path = partPath(hex)
         if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: ContentStore.ownerOnly) else {
                 throw ContentError.unreadable(path: path, reason: "can't create")
             }
         }

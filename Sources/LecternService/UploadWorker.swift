@@ -72,8 +72,8 @@ final class UploadWorker: @unchecked Sendable {
     /// announced and one that opens (a PDF) or plays (a clip); then it is in the store.
     func finish(_ conn: ConnectionID, tag: UInt16, writer id: Int, _ upload: UploadToStore) {
         guard let writer = lock.withLock({ writers.removeValue(forKey: id) }) else {
-            let e = LecternError(.storageFailed, message: "The appliance can't store the file: its upload was closed.")
-            return report(.uploadFinished(conn, tag: tag, writer: id, upload, .failure(UploadRefusal(e, discarded: false))))
+            let refusal = UploadRefusal(.storageFailed, discarded: false, detail: "its writer was closed")
+            return report(.uploadFinished(conn, tag: tag, writer: id, upload, .failure(refusal)))
         }
         writer.finish { [self] written in
             report(.uploadFinished(conn, tag: tag, writer: id, upload, store(upload, written: written)))
@@ -86,7 +86,7 @@ final class UploadWorker: @unchecked Sendable {
             let actual = try written.get()?.hex ?? area.sha256(hex)
             if actual != hex {
                 area.remove(hex)
-                return .failure(UploadRefusal(.hashMismatch, discarded: true))
+                return .failure(UploadRefusal(.hashMismatch, discarded: true, detail: nil))
             }
             if let existing = store.item(hex) {
                 area.remove(hex)   // the store already has it: keep one copy
@@ -96,7 +96,7 @@ final class UploadWorker: @unchecked Sendable {
             if let wanted = upload.announcedKind, (wanted == .pdf) != (kind == .pdf) {
                 area.remove(hex)
                 let e = LecternError(.unsupportedFileType, message: "The file is not a \(wanted == .pdf ? "PDF" : "clip").")
-                return .failure(UploadRefusal(e, discarded: true))
+                return .failure(UploadRefusal(e, discarded: true, detail: nil))
             }
             if kind == .clip { _ = try ClipProbe.probe(path: area.partPath(hex)) }   // refuses what can't play, saying why
             return .success(
@@ -106,12 +106,11 @@ final class UploadWorker: @unchecked Sendable {
                         uploader: upload.uploader)))
         } catch let e as ContentError {
             area.remove(hex)
-            return .failure(UploadRefusal(LecternError(mapping: e), discarded: true))
+            return .failure(UploadRefusal(LecternError(mapping: e), discarded: true, detail: e.description))
         } catch let e as LecternError {
-            return .failure(UploadRefusal(e, discarded: false))
+            return .failure(UploadRefusal(e, discarded: false, detail: nil))
         } catch {
-            let e = LecternError(.storageFailed, message: "The appliance can't store the file: \(error)")
-            return .failure(UploadRefusal(e, discarded: false))
+            return .failure(UploadRefusal(.storageFailed, discarded: false, detail: "\(error)"))
         }
     }
 }
