@@ -118,6 +118,7 @@ let package = Package(
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(name: "LecternHostileTests", dependencies: ["LecternService", "LecternClient", "LecternProtocol", "LecternTestSupport"]),
         .testTarget(
             name: "LecternServiceTests",
             dependencies: [

@@ -26,6 +26,9 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Why reading is off: the room's choice (`setReading`), or this peer's own backlog.
     private var roomWantsReading = true
     private var backlogFull = false
+    /// Frames written and not yet handed to the channel.
+    private var outbox: ByteBuffer?
+    private var flushPending = false
 
     init(room: Room) { self.room = room }
 
@@ -61,16 +64,24 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
         scheduleTurn()
     }
 
-    private func scheduleTurn() {
-        guard !turnPending else { return }
+    private func scheduleTurn(afterIO: Bool = false) {
+        guard !turnPending, roomWantsReading else { return }
         turnPending = true
-        // Runs after the loop's next round of I/O: other peers' reads come first.
-        room.loop.execute { [self] in turn() }
+        if afterIO {
+            // A moment later: the loop polls its sockets first, so every other peer's bytes
+            // are read and get their turn before this peer's next one (a task queued now
+            // would run before any I/O).
+            room.loop.scheduleTask(in: .microseconds(100)) { [self] in turn() }
+        } else {
+            room.loop.execute { [self] in turn() }
+        }
     }
 
     private func turn() {
         turnPending = false
-        guard let id, !failed else { return }
+        // Not while the room doesn't want this peer's bytes (its output is over budget, or
+        // its upload waits for the disk): what is buffered waits too.
+        guard let id, !failed, roomWantsReading else { return }
         var frames: [WireFrame] = []
         var failure: (tag: UInt16, error: LecternError)?
         while frames.count < ProtocolLimits.framesPerTurn {
@@ -85,7 +96,7 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         room.received(id, frames)
         if let failure { room.malformed(id, tag: failure.tag, failure.error) }
-        if frames.count == ProtocolLimits.framesPerTurn { scheduleTurn() }
+        if frames.count == ProtocolLimits.framesPerTurn { scheduleTurn(afterIO: true) }
         if backlogFull && decoder.bufferedByteCount < Self.backlogLow {
             backlogFull = false
             applyReading()
@@ -116,10 +127,23 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     var remoteAddress: String { channel?.remoteAddress?.ipAddress ?? "?" }
 
     /// Sends whole protocol frames.
+    /// Frames written while the room handles one batch of events go out together (one
+    /// buffer, one flush), not as a queued write each: what waits for a slow peer costs its
+    /// bytes, not an allocation per frame.
     func write(_ bytes: [UInt8]) {
         guard let channel else { return }
-        var buf = channel.allocator.buffer(capacity: bytes.count)
-        buf.writeBytes(bytes)
+        if outbox == nil { outbox = channel.allocator.buffer(capacity: max(bytes.count, 1024)) }
+        outbox?.writeBytes(bytes)
+        if !flushPending {
+            flushPending = true
+            room.loop.execute { [self] in flushOutbox() }
+        }
+    }
+
+    private func flushOutbox() {
+        flushPending = false
+        guard let channel, let buf = outbox else { return }
+        outbox = nil
         channel.writeAndFlush(buf, promise: nil)
     }
 
@@ -128,6 +152,7 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     func setReading(_ on: Bool) {
         roomWantsReading = on
         applyReading()
+        if on && decoder.bufferedByteCount > 0 { scheduleTurn() }
     }
 
     private func applyReading() {
@@ -138,5 +163,8 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Closes the connection after what was written (a WebSocket with its closing handshake).
-    func close() { channel?.close(promise: nil) }
+    func close() {
+        flushOutbox()
+        channel?.close(promise: nil)
+    }
 }

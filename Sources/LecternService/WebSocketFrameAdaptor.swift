@@ -59,8 +59,16 @@ final class WebSocketFrameAdaptor: ChannelDuplexHandler, @unchecked Sendable {
         context.fireChannelRead(wrapInboundOut(bytes))
     }
 
+    /// The peer handler writes whole protocol frames, several at a time: each goes out as
+    /// one binary message (docs/protocol.md §2.1.1).
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .binary, data: unwrapOutboundIn(data))), promise: promise)
+        var bytes = unwrapOutboundIn(data)
+        while bytes.readableBytes > 0 {
+            let length = bytes.getInteger(at: bytes.readerIndex + 4, as: UInt32.self).map(Int.init) ?? bytes.readableBytes
+            let frame = bytes.readSlice(length: min(max(length, 1), bytes.readableBytes))!
+            let last = bytes.readableBytes == 0
+            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .binary, data: frame)), promise: last ? promise : nil)
+        }
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {

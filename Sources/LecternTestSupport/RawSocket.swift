@@ -16,14 +16,21 @@ public final class RawSocket {
         guard rc == 0 else { close(); throw Fixtures.ToolError(description: "connect: \(String(cString: strerror(errno)))") }
     }
 
-    public func send(_ bytes: [UInt8]) {
+    /// Sends all of `bytes` (blocking while the peer doesn't read); false if the connection
+    /// failed (the peer closed it) before they were all sent.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
         var off = 0
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
+            if n <= 0 { return false }
             off += n
         }
+        return true
     }
+
+    /// Ends both directions now (a thread blocked sending or receiving returns).
+    public func shutdown() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Bytes received within `timeout` seconds; empty when the peer closed; nil on time-out.
     public func receive(timeout: Double) -> [UInt8]? {

@@ -54,15 +54,18 @@ final class RoomShellTests: XCTestCase {
         return channel
     }
 
+    /// What the room wrote, cut into frames (a write may hold several).
+    var decoder = FrameDecoder()
+    var received: [WireFrame] = []
+
     /// The next message the room sent on `channel`, within a deadline.
     func next(_ channel: NIOAsyncTestingChannel, _ what: String) async throws -> Message {
         let deadline = Date() + 20
         while Date() < deadline {
+            if !received.isEmpty { return try Message.decode(received.removeFirst(), sentBy: .server) }
             if var buf = try await channel.readOutbound(as: ByteBuffer.self) {
-                let bytes = buf.readBytes(length: buf.readableBytes)!
-                return try Message.decode(
-                    WireFrame(header: FrameHeader.decode(bytes), body: Array(bytes[FrameHeader.size...])),
-                    sentBy: .server)
+                received += try decoder.decode(buf.readBytes(length: buf.readableBytes)!)
+                continue
             }
             await loop.run()
             await Task.yield()

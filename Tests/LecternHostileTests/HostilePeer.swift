@@ -1,0 +1,58 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternTestSupport
+import XCTest
+
+/// What the hostile tests measure and how they attack: the process's memory and open
+/// descriptors (the service runs in this process), and raw peers that send what they like
+/// and read only if they choose to.
+enum Hostile {
+    /// Resident memory of this process, bytes.
+    static func rss() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+        }
+        return 0
+    }
+
+    /// Descriptors open in this process.
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
+
+    /// The presenter's key, as a client derives it from hello.
+    static func presenterKey(_ h: ServiceHarness) throws -> [UInt8] {
+        let c = try h.connect()
+        defer { c.close() }
+        let p = try XCTUnwrap(c.hello.presenter)
+        return PasscodeHash.deriveKey(passcode: ServiceHarness.presenterPass, salt: p.salt, rounds: p.rounds)
+    }
+
+    /// `count` copies of a client frame, as one block of bytes.
+    static func frames(_ m: Message, count: Int, device: UInt8 = 0xFF) -> [UInt8] {
+        let one = m.encode(tag: 9, deviceID: device)
+        var out: [UInt8] = []
+        out.reserveCapacity(one.count * count)
+        for _ in 0..<count { out += one }
+        return out
+    }
+
+    /// Reads from `socket` until the service closes it (true) or `timeout` passes (false).
+    static func closedByService(_ socket: RawSocket, within timeout: Double) -> Bool {
+        let deadline = MonotonicClock.now() + timeout
+        while MonotonicClock.now() < deadline {
+            guard let bytes = socket.receive(timeout: deadline - MonotonicClock.now()) else { return false }
+            if bytes.isEmpty { return true }
+        }
+        return false
+    }
+}
+
+/// p50/p99 of `samples`.
+func percentile(_ samples: [Double], _ p: Double) -> Double {
+    let s = samples.sorted()
+    return s.isEmpty ? 0 : s[min(s.count - 1, Int(Double(s.count - 1) * p))]
+}

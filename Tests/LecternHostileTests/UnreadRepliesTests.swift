@@ -1,0 +1,55 @@
+import Foundation
+import LecternCore
+import LecternProtocol
+import LecternTestSupport
+import XCTest
+
+/// "Unread replies pile up without limit": requests that each get a reply, from a peer
+/// that never reads. The service stops reading from it once its output budget is full,
+/// closes it, and its memory doesn't grow.
+final class UnreadRepliesTests: XCTestCase {
+    static let bound = 64 << 20
+
+    func testErrorRepliesToAnUnregisteredPeerCostNothing() throws {
+        let h = try ServiceHarness()
+        let before = Hostile.rss()
+        let s = try RawSocket(port: h.port)
+        // 8 MiB of requests that each earn notRegistered (before: +156 MiB).
+        s.send(Hostile.frames(.stateRequest, count: (8 << 20) / 8))
+        XCTAssertTrue(Hostile.closedByService(s, within: 10), "closed after a few errors")
+        XCTAssertLessThan(Hostile.rss() - before, Self.bound)
+        _ = try h.presenter("Ana")   // and the room still takes people
+    }
+
+    func testARegisteredPeerThatNeverReadsIsCutOff() throws {
+        let h = try ServiceHarness()
+        let observer = try h.presenter("observer")
+        let device = try RawDevice(port: h.port, name: "sink", key: try Hostile.presenterKey(h))
+        let before = Hostile.rss()
+        // Pings, each answered, never read: past what the sockets hold the service's output
+        // budget fills, it stops reading and drops the peer after 5 s, and the send fails.
+        let block = Hostile.frames(.ping(nonce: 1), count: 100_000, device: device.id)   // 1.2 MB
+        let sent = DispatchSemaphore(value: 0)
+        var blocks = 0
+        DispatchQueue.global().async {
+            while blocks < 400 && device.socket.send(block) { blocks += 1 }
+            sent.signal()
+        }
+        XCTAssertEqual(sent.wait(timeout: .now() + 40), .success, "the service closed the connection")
+        XCTAssertLessThan(blocks, 400, "the service stopped taking pings it couldn't answer")
+        XCTAssertLessThan(Hostile.rss() - before, Self.bound)
+        _ = try observer.waitForState(timeout: 10) { !$0.devices.contains { $0.name == "sink" } }
+    }
+
+    /// 1500 screenshot requests in one write, never read (before: +174 MiB, and the
+    /// connection never timed out): two are made at a time, the rest refused at once.
+    func testUnreadScreenshotsAreBounded() throws {
+        let h = try ServiceHarness()
+        let observer = try h.presenter("observer")
+        let device = try RawDevice(port: h.port, name: "shots", key: try Hostile.presenterKey(h))
+        let before = Hostile.rss()
+        device.socket.send(Hostile.frames(.screenshotRequest(maxWidth: 0, maxHeight: 0), count: 1500, device: device.id))
+        _ = try observer.waitForState(timeout: 20) { !$0.devices.contains { $0.name == "shots" } }
+        XCTAssertLessThan(Hostile.rss() - before, Self.bound)
+    }
+}
