@@ -45,8 +45,9 @@ public enum ProtocolLimits {
     public static let overBudgetSeconds: Double = 5
     /// Frames of one peer handled in a row before other peers get their turn.
     public static let framesPerTurn = 32
-    /// Error replies an unregistered connection gets before the server closes it.
-    public static let unregisteredErrorLimit = 5
+    /// Error replies an unregistered connection gets before the server closes it: the
+    /// throttle's five free wrong guesses and its first "wait" reach the client first.
+    public static let unregisteredErrorLimit = 6
     /// Screenshot and page-preview requests of one connection being answered at once.
     public static let picturesInFlight = 2
     /// Uploads one connection may have open at once, and all connections together.

@@ -196,6 +196,7 @@ enum ErrorTable {
         (.shuttingDown, "0"),
         (.storageFailed, "0"),
         (.tooManyConnections, "0"),
+        (.busy, "the limit (2 pictures, 4 uploads)"),
     ]
 
     static func markdown() -> String {
