@@ -39,4 +39,18 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertNotEqual(r2.status, 0)
         XCTAssertTrue(r2.err.contains("There is no page 7"), r2.err)
     }
+
+    /// A PDF without its `%PDF-` header that poppler opens renders like the original.
+    func testRenderAPDFWithoutItsHeader() throws {
+        let dir = Fixtures.tempDir("cli")
+        let pdf = try Fixtures.numberedDeck(count: 2, in: dir)
+        let data = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        let stripped = dir + "/stripped.pdf"
+        try data.suffix(from: data.firstIndex(of: UInt8(ascii: "\n"))! + 1).write(to: URL(fileURLWithPath: stripped))
+        let out = dir + "/a.png", reference = dir + "/b.png"
+        let r = try Fixtures.run(try Fixtures.binary("lectern"), ["render", stripped, "--page", "2", "--mode", "640x360", "-o", out])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(try Fixtures.run(try Fixtures.binary("lectern"), ["render", pdf, "--page", "2", "--mode", "640x360", "-o", reference]).status, 0)
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: out), try PNG.read(path: reference)), 0)
+    }
 }
