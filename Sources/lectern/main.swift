@@ -17,6 +17,12 @@ struct Lectern: ParsableCommand {
             StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
             HashPasscodeCommand.self, DemoDeckCommand.self,
         ])
+
+    /// The connection options may come before the subcommand too (`lectern --host H status`,
+    /// as with `ssh` or `docker -H`): the subcommand's own `ConnectionOptions` group then takes
+    /// these values (swift-argument-parser hands an option group parsed by a parent command
+    /// to a child's group of the same type).
+    @OptionGroup(title: "Connection (before or after the command)") var connection: ConnectionOptions
 }
 
 do {

@@ -48,6 +48,37 @@ final class CLITests: XCTestCase {
                     + ["--port", "\(port)", "--name", name] + (moderator ? ["--moderator"] : []))
             return (String(decoding: r.out, as: UTF8.self), r.err, r.status)
         }
+
+        /// `lectern` with exactly `args` (no connection options added), without the passcodes
+        /// in the environment.
+        func lecternExactly(_ args: [String], session: String = "exact") throws -> (out: String, err: String, status: Int32) {
+            let env = ["-u", "LECTERN_PASSCODE", "-u", "LECTERN_MODERATOR_PASSCODE", "LECTERN_SESSION_FILE=\(dir)/session-\(session)", "PATH=/usr/bin:/bin"]
+            let r = try Fixtures.run("env", env + [try Fixtures.binary("lectern")] + args)
+            return (String(decoding: r.out, as: UTF8.self), r.err, r.status)
+        }
+    }
+
+    /// Connection options before the command (as with `ssh`, `docker -H`) or after it, or
+    /// some of each: the same connection.
+    func testConnectionOptionsBeforeOrAfterTheCommand() throws {
+        let d = try Daemon()
+        try "cli-presenter\n".write(toFile: d.dir + "/p", atomically: true, encoding: .utf8)
+        try "cli-moderator\n".write(toFile: d.dir + "/m", atomically: true, encoding: .utf8)
+        let conn = ["--host", "127.0.0.1", "--port", "\(d.port)", "--name", "early-bird", "--passcode-file", d.dir + "/p"]
+        for args in [conn + ["status"], ["status"] + conn, ["--host", "127.0.0.1", "--port", "\(d.port)", "status", "--name", "early-bird", "--passcode-file", d.dir + "/p"]] {
+            let r = try d.lecternExactly(args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.err)")
+            XCTAssertTrue(r.out.contains("room: CLI Room"), r.out)
+            XCTAssertTrue(r.out.contains("early-bird [presenter]"), r.out)
+        }
+        let modArgs = ["--port", "\(d.port)", "--name", "early-mod", "--moderator", "--moderator-passcode-file", d.dir + "/m"]
+        let m = try d.lecternExactly(modArgs + ["status", "--json"], session: "mod")
+        XCTAssertEqual(m.status, 0, m.err)
+        XCTAssertTrue(m.out.contains("\"role\":\"moderator\""), m.out)
+        // A wrong port before the command is used, not ignored.
+        let wrong = try d.lecternExactly(["--port", "1", "--passcode-file", d.dir + "/p", "status"])
+        XCTAssertEqual(wrong.status, 1, wrong.err)
+        XCTAssertTrue(wrong.err.contains("127.0.0.1:1"), wrong.err)
     }
 
     func testPresentFromTheCommandLine() throws {
