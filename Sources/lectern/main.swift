@@ -32,5 +32,10 @@ do {
     FileHandle.standardError.write(Data("lectern: \(e.description)\n".utf8))
     exit(e.exitCode)
 } catch {
-    Lectern.exit(withError: error)
+    // README: 0 on success, 1 for a problem on this side — usage mistakes included (the
+    // parser's own code would be 64); asking for help is a success.
+    let code = Lectern.exitCode(for: error)
+    if code == .success { Lectern.exit(withError: error) }
+    FileHandle.standardError.write(Data((Lectern.fullMessage(for: error) + "\n").utf8))
+    exit(1)
 }

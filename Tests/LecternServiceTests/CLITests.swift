@@ -81,6 +81,28 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(wrong.err.contains("127.0.0.1:1"), wrong.err)
     }
 
+    /// Human output ends with a newline; exit codes as README promises: 1 for a problem on
+    /// this side (arguments, files), 10 + the server's area otherwise.
+    func testOutputEndsWithANewlineAndExitCodesAreAsPromised() throws {
+        let d = try Daemon()
+        let status = try d.lectern(["status"])
+        XCTAssertEqual(status.status, 0, status.err)
+        XCTAssertTrue(status.out.hasSuffix("\n"), status.out.debugDescription)
+        XCTAssertTrue(try d.lectern(["status", "--json"]).out.hasSuffix("}\n"))
+        let request = try d.lectern(["floor", "request"])
+        XCTAssertEqual(request.out, "you have the floor\n")
+        XCTAssertTrue(try d.lectern(["upload", try Fixtures.numberedDeck(count: 1, in: d.dir)]).out.hasSuffix("\n"))
+
+        XCTAssertEqual(try d.lectern(["goto"]).status, 1, "a missing argument")
+        XCTAssertEqual(try d.lectern(["status", "--no-such-option"]).status, 1, "an unknown option")
+        XCTAssertEqual(try d.lectern(["present", d.dir + "/missing.pdf"]).status, 1, "a missing file")
+        XCTAssertEqual(try d.lectern(["floor", "dance"]).status, 1, "an unknown floor action")
+        let help = try d.lecternExactly(["--help"])
+        XCTAssertEqual(help.status, 0, help.err)
+        XCTAssertTrue(help.out.contains("--host"), help.out)
+        XCTAssertEqual(try d.lectern(["goto", "9"]).status, 13, "the server's content area")
+    }
+
     func testPresentFromTheCommandLine() throws {
         let d = try Daemon()
         let pdf = try Fixtures.numberedDeck(count: 3, in: d.dir)
