@@ -81,6 +81,38 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(wrong.err.contains("127.0.0.1:1"), wrong.err)
     }
 
+    /// In an open room, `present` takes the floor first (the lines `make run` prints work
+    /// as printed); navigation never takes it. In a moderated room, presenting without the
+    /// floor stays the server's error.
+    func testPresentTakesTheFloorInAnOpenRoomOnly() throws {
+        let d = try Daemon(floor: "open")
+        let pdf = try Fixtures.numberedDeck(count: 3, in: d.dir)
+        let a = try d.lectern(["present", pdf], name: "alice")
+        XCTAssertEqual(a.status, 0, a.err)
+        var state = try d.lectern(["status"], name: "alice").out
+        XCTAssertTrue(state.contains("holder: alice"), state)
+        XCTAssertTrue(state.contains("page 1/3"), state)
+        // Someone else's next doesn't take the floor from alice (it would clear her slide).
+        let next = try d.lectern(["next"], name: "bob")
+        XCTAssertEqual(next.status, 12, next.err)
+        XCTAssertTrue(try d.lectern(["status"], name: "alice").out.contains("holder: alice"))
+        // bob presenting takes it over: the newer request wins in an open room.
+        XCTAssertEqual(try d.lectern(["present", pdf, "--page", "2"], name: "bob").status, 0)
+        state = try d.lectern(["status"], name: "bob").out
+        XCTAssertTrue(state.contains("holder: bob"), state)
+        XCTAssertTrue(state.contains("page 2/3"), state)
+        let shot = d.dir + "/shot.png"
+        XCTAssertEqual(try d.lectern(["screenshot", shot], name: "bob").status, 0)
+        let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1280, height: 720))
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: shot), expected), 0, "pixels differ")
+
+        let moderated = try Daemon(floor: "moderated")
+        let refused = try moderated.lectern(["present", pdf], name: "carol")
+        XCTAssertEqual(refused.status, 12, refused.err)
+        XCTAssertTrue(refused.err.contains("floor"), refused.err)
+        XCTAssertTrue(try moderated.lectern(["status"], name: "carol").out.contains("holder: nobody"))
+    }
+
     /// Human output ends with a newline; exit codes as README promises: 1 for a problem on
     /// this side (arguments, files), 10 + the server's area otherwise.
     func testOutputEndsWithANewlineAndExitCodesAreAsPromised() throws {
