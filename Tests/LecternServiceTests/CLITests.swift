@@ -105,11 +105,19 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try d.lectern(["screenshot", shot], name: "bob").status, 0)
         let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1280, height: 720))
         XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: shot), expected), 0, "pixels differ")
+        // play takes the floor the same way.
+        let clip = try Fixtures.clip(in: d.dir, seconds: 1)
+        let play = try d.lectern(["play", clip, "--loop"], name: "carol")
+        XCTAssertEqual(play.status, 0, play.err)
+        let json = try d.lectern(["status", "--json"], name: "carol").out
+        XCTAssertTrue(json.contains("\"kind\":\"clip\""), json)
+        XCTAssertTrue(try d.lectern(["status"], name: "carol").out.contains("holder: carol"))
 
         let moderated = try Daemon(floor: "moderated")
         let refused = try moderated.lectern(["present", pdf], name: "carol")
         XCTAssertEqual(refused.status, 12, refused.err)
         XCTAssertTrue(refused.err.contains("floor"), refused.err)
+        XCTAssertEqual(try moderated.lectern(["play", clip], name: "carol").status, 12)
         XCTAssertTrue(try moderated.lectern(["status"], name: "carol").out.contains("holder: nobody"))
     }
 
