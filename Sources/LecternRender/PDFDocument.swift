@@ -26,8 +26,10 @@ public final class PDFDocument: @unchecked Sendable {
             throw ContentError.unreadable(path: (path as NSString).lastPathComponent, reason: "no such file or not readable")
         }
         if head.isEmpty { throw ContentError.empty }
-        // A PDF starts with %PDF- (readers accept it within the first KiB).
-        guard head.range(of: Data("%PDF-".utf8)) != nil else { throw ContentError.notAPDF }
+        // A PDF starts with %PDF- (readers accept it within the first KiB). Without it, poppler
+        // still tries (some exporters write the header late or not at all, and poppler
+        // rebuilds the index); a file it can't open then is not a PDF, rather than a damaged one.
+        let hasHeader = head.range(of: Data("%PDF-".utf8)) != nil
 
         guard let uri = g_filename_to_uri(URL(fileURLWithPath: path).standardizedFileURL.path, nil, nil) else {
             throw ContentError.unreadable(path: path, reason: "bad file name")
@@ -39,11 +41,12 @@ public final class PDFDocument: @unchecked Sendable {
             let message = gerror.flatMap { String(cString: $0.pointee.message) } ?? "unknown error"
             if let gerror { g_error_free(gerror) }
             if code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) { throw ContentError.passwordProtected }
+            if !hasHeader { throw ContentError.notAPDF }
             throw ContentError.damaged(detail: message)
         }
         doc = d
         let n = Int(poppler_document_get_n_pages(d))
-        guard n > 0 else { g_object_unref(UnsafeMutableRawPointer(d)); throw ContentError.noPages }
+        guard n > 0 else { g_object_unref(UnsafeMutableRawPointer(d)); throw hasHeader ? ContentError.noPages : ContentError.notAPDF }
         pageCount = n
     }
 

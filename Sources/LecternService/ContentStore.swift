@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LecternCore
 import LecternRender
+import LecternVideo
 
 /// Uploaded files, content-addressed under `<data_dir>/content/`: a file is stored as
 /// `<sha256>` with a `<sha256>.json` description beside it. Writes are atomic (temp file,
@@ -104,24 +105,38 @@ public final class ContentStore: @unchecked Sendable {
         return d
     }
 
-    /// PDF or clip, by the file's first bytes.
+    /// PDF or clip: what the decoders accept. By the first bytes where they tell — a `%PDF-`
+    /// header in the first KiB; the signatures of MP4/MOV (ISO BMFF boxes), Matroska/WebM
+    /// (EBML), MPEG-TS (0x47 every 188 bytes) and M2TS (every 192), MPEG-PS and raw Annex B
+    /// H.264 (a start code) — else by what the decoders make of the file: one FFmpeg reads
+    /// as a container (not a still image) is a clip, one poppler opens is a PDF (its header
+    /// missing or late, as some exporters write it). A clip's kind says nothing yet about
+    /// whether it plays: `ClipProbe` decides that, saying why not. Anything else is
+    /// `notAPDF` (the room answers `unsupportedFileType`).
     public static func kind(ofFile path: String) throws -> ContentKind {
         guard let h = FileHandle(forReadingAtPath: path) else { throw ContentError.unreadable(path: path, reason: "can't open") }
         defer { try? h.close() }
         let head = (try h.read(upToCount: 1024)) ?? Data()
         if head.isEmpty { throw ContentError.empty }
         if head.range(of: Data("%PDF-".utf8)) != nil { return .pdf }
-        let bytes = [UInt8](head)
-        // ISO BMFF (MP4/MOV: "ftyp" at 4), Matroska (EBML 1A 45 DF A3), Annex B (00 00 01 / 00 00 00 01)
-        if bytes.count >= 8,
-            Array(bytes[4..<8]) == Array("ftyp".utf8) || Array(bytes[4..<8]) == Array("moov".utf8)
-                || Array(bytes[4..<8]) == Array("mdat".utf8) || Array(bytes[4..<8]) == Array("wide".utf8)
-        {
-            return .clip
-        }
-        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .clip }
-        if bytes.starts(with: [0, 0, 0, 1]) || bytes.starts(with: [0, 0, 1]) { return .clip }
+        if isClipSignature([UInt8](head)) { return .clip }
+        if ClipProbe.container(path: path) != nil { return .clip }
+        if (try? PDFDocument(path: path)) != nil { return .pdf }
         throw ContentError.notAPDF
+    }
+
+    /// The first bytes of a clip container or stream FFmpeg reads.
+    static func isClipSignature(_ b: [UInt8]) -> Bool {
+        // ISO BMFF (MP4, MOV, 3GP): a box type at 4.
+        if b.count >= 8, ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"].contains(where: { Array($0.utf8) == Array(b[4..<8]) }) {
+            return true
+        }
+        if b.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return true }   // Matroska, WebM (EBML)
+        // MPEG-TS: the sync byte 0x47 opens every 188-byte packet (M2TS: 192, after a 4-byte time code).
+        if b.count > 188, b[0] == 0x47, b[188] == 0x47 { return true }
+        if b.count > 196, b[4] == 0x47, b[196] == 0x47 { return true }
+        // A start code: raw Annex B H.264/H.265, MPEG-PS (00 00 01 BA).
+        return b.starts(with: [0, 0, 0, 1]) || b.starts(with: [0, 0, 1])
     }
 
     // MARK: atomic files

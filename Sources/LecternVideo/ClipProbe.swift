@@ -45,4 +45,20 @@ public enum ClipProbe {
         }
         return info
     }
+
+    /// Demuxers that read a still picture or text, not a clip.
+    static let stillFormats: Set<String> = ["image2", "image2pipe", "tty", "apng", "gif", "webp_pipe", "ico", "mpjpeg"]
+
+    /// The name of the container FFmpeg reads `path` as (`"mpegts"`, `"mov,mp4,m4a,3gp,3g2,mj2"`,
+    /// `"matroska,webm"`, `"avi"` …), or nil when FFmpeg doesn't recognise it or reads it
+    /// as a still picture or text. Says nothing about whether it plays: `probe` does that.
+    public static func container(path: String) -> String? {
+        _ = OpenedClip.quietLog
+        var fmt: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_open_input(&fmt, path, nil, nil) == 0, let f = fmt else { return nil }
+        defer { avformat_close_input(&fmt) }
+        let name = String(cString: f.pointee.iformat.pointee.name)
+        if stillFormats.contains(name) || name.hasSuffix("_pipe") { return nil }
+        return name
+    }
 }

@@ -76,7 +76,11 @@ struct PresentCommand: ParsableCommand {
     @Option(help: "The page to start at.") var page: UInt32 = 1
 
     func run() throws {
-        try withConnection(connection) { c in try c.present(resolveContent(target, c), page: page) }
+        try withConnection(connection) { c in
+            let content = try resolveContent(target, c)
+            try takeFloorIfOpen(c, role: connection.role)
+            try c.present(content, page: page)
+        }
     }
 }
 
@@ -185,7 +189,11 @@ struct PlayCommand: ParsableCommand {
     @Argument var target: String
     @Flag var loop = false
     func run() throws {
-        try withConnection(connection) { c in _ = try c.request(.clipPlay(content: try resolveContent(target, c), loop: loop)) }
+        try withConnection(connection) { c in
+            let content = try resolveContent(target, c)
+            try takeFloorIfOpen(c, role: connection.role)
+            _ = try c.request(.clipPlay(content: content, loop: loop))
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternClient
+import LecternCore
 import LecternProtocol
 
 /// The options every command that talks to the appliance shares (contract.md).
@@ -75,6 +76,21 @@ func withConnection<T>(_ options: ConnectionOptions, _ body: (LecternConnection)
     let c = try options.connect()
     defer { c.close() }
     do { return try body(c) } catch let e as LecternConnection.ClientError { throw CLIError(e) }
+}
+
+/// Before putting something new on the screen (`present`, `play`): in an open room, where
+/// anyone may take the floor, a presenter that neither holds nor borrows it takes it first,
+/// as `floor request` would (a newer request wins there). In a moderated room nothing is
+/// asked: the server's `noFloor` stands. Moderators drive without the floor. Returns true
+/// when it took the floor.
+@discardableResult
+func takeFloorIfOpen(_ c: LecternConnection, role: Role) throws -> Bool {
+    guard role == .presenter else { return false }
+    let s = try c.state()
+    let me = c.deviceID
+    guard s.floorMode == .open, s.floor.holder != me, s.floor.delegate != me else { return false }
+    _ = try c.requestFloor()
+    return true
 }
 
 /// A content id, or a file to upload first (deduplicated: a file the appliance has is not sent again).

@@ -32,10 +32,11 @@ struct RenderCommand: ParsableCommand {
     }
 }
 
-/// An error the client prints as one line and turns into its exit code.
+/// An error the client prints as one line and turns into its exit code: 1 for a problem on
+/// this side (README), unless the server's error code says otherwise (`CLIError(_:)`).
 struct CLIError: Error, CustomStringConvertible {
     var code: String
     var message: String
-    var exitCode: Int32 = 2
+    var exitCode: Int32 = 1
     var description: String { "\(message) [\(code)]" }
 }

@@ -17,6 +17,12 @@ struct Lectern: ParsableCommand {
             StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
             HashPasscodeCommand.self, DemoDeckCommand.self,
         ])
+
+    /// The connection options may come before the subcommand too (`lectern --host H status`,
+    /// as with `ssh` or `docker -H`): the subcommand's own `ConnectionOptions` group then takes
+    /// these values (swift-argument-parser hands an option group parsed by a parent command
+    /// to a child's group of the same type).
+    @OptionGroup(title: "Connection (before or after the command)") var connection: ConnectionOptions
 }
 
 do {
@@ -26,5 +32,10 @@ do {
     FileHandle.standardError.write(Data("lectern: \(e.description)\n".utf8))
     exit(e.exitCode)
 } catch {
-    Lectern.exit(withError: error)
+    // README: 0 on success, 1 for a problem on this side — usage mistakes included (the
+    // parser's own code would be 64); asking for help is a success.
+    let code = Lectern.exitCode(for: error)
+    if code == .success { Lectern.exit(withError: error) }
+    FileHandle.standardError.write(Data((Lectern.fullMessage(for: error) + "\n").utf8))
+    exit(1)
 }

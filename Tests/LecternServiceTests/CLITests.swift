@@ -48,6 +48,99 @@ final class CLITests: XCTestCase {
                     + ["--port", "\(port)", "--name", name] + (moderator ? ["--moderator"] : []))
             return (String(decoding: r.out, as: UTF8.self), r.err, r.status)
         }
+
+        /// `lectern` with exactly `args` (no connection options added), without the passcodes
+        /// in the environment.
+        func lecternExactly(_ args: [String], session: String = "exact") throws -> (out: String, err: String, status: Int32) {
+            let env = ["-u", "LECTERN_PASSCODE", "-u", "LECTERN_MODERATOR_PASSCODE", "LECTERN_SESSION_FILE=\(dir)/session-\(session)", "PATH=/usr/bin:/bin"]
+            let r = try Fixtures.run("env", env + [try Fixtures.binary("lectern")] + args)
+            return (String(decoding: r.out, as: UTF8.self), r.err, r.status)
+        }
+    }
+
+    /// Connection options before the command (as with `ssh`, `docker -H`) or after it, or
+    /// some of each: the same connection.
+    func testConnectionOptionsBeforeOrAfterTheCommand() throws {
+        let d = try Daemon()
+        try "cli-presenter\n".write(toFile: d.dir + "/p", atomically: true, encoding: .utf8)
+        try "cli-moderator\n".write(toFile: d.dir + "/m", atomically: true, encoding: .utf8)
+        let conn = ["--host", "127.0.0.1", "--port", "\(d.port)", "--name", "early-bird", "--passcode-file", d.dir + "/p"]
+        for args in [conn + ["status"], ["status"] + conn, ["--host", "127.0.0.1", "--port", "\(d.port)", "status", "--name", "early-bird", "--passcode-file", d.dir + "/p"]] {
+            let r = try d.lecternExactly(args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.err)")
+            XCTAssertTrue(r.out.contains("room: CLI Room"), r.out)
+            XCTAssertTrue(r.out.contains("early-bird [presenter]"), r.out)
+        }
+        let modArgs = ["--port", "\(d.port)", "--name", "early-mod", "--moderator", "--moderator-passcode-file", d.dir + "/m"]
+        let m = try d.lecternExactly(modArgs + ["status", "--json"], session: "mod")
+        XCTAssertEqual(m.status, 0, m.err)
+        XCTAssertTrue(m.out.contains("\"role\":\"moderator\""), m.out)
+        // A wrong port before the command is used, not ignored.
+        let wrong = try d.lecternExactly(["--port", "1", "--passcode-file", d.dir + "/p", "status"])
+        XCTAssertEqual(wrong.status, 1, wrong.err)
+        XCTAssertTrue(wrong.err.contains("127.0.0.1:1"), wrong.err)
+    }
+
+    /// In an open room, `present` takes the floor first (the lines `make run` prints work
+    /// as printed); navigation never takes it. In a moderated room, presenting without the
+    /// floor stays the server's error.
+    func testPresentTakesTheFloorInAnOpenRoomOnly() throws {
+        let d = try Daemon(floor: "open")
+        let pdf = try Fixtures.numberedDeck(count: 3, in: d.dir)
+        let a = try d.lectern(["present", pdf], name: "alice")
+        XCTAssertEqual(a.status, 0, a.err)
+        var state = try d.lectern(["status"], name: "alice").out
+        XCTAssertTrue(state.contains("holder: alice"), state)
+        XCTAssertTrue(state.contains("page 1/3"), state)
+        // Someone else's next doesn't take the floor from alice (it would clear her slide).
+        let next = try d.lectern(["next"], name: "bob")
+        XCTAssertEqual(next.status, 12, next.err)
+        XCTAssertTrue(try d.lectern(["status"], name: "alice").out.contains("holder: alice"))
+        // bob presenting takes it over: the newer request wins in an open room.
+        XCTAssertEqual(try d.lectern(["present", pdf, "--page", "2"], name: "bob").status, 0)
+        state = try d.lectern(["status"], name: "bob").out
+        XCTAssertTrue(state.contains("holder: bob"), state)
+        XCTAssertTrue(state.contains("page 2/3"), state)
+        let shot = d.dir + "/shot.png"
+        XCTAssertEqual(try d.lectern(["screenshot", shot], name: "bob").status, 0)
+        let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1280, height: 720))
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: shot), expected), 0, "pixels differ")
+        // play takes the floor the same way.
+        let clip = try Fixtures.clip(in: d.dir, seconds: 1)
+        let play = try d.lectern(["play", clip, "--loop"], name: "carol")
+        XCTAssertEqual(play.status, 0, play.err)
+        let json = try d.lectern(["status", "--json"], name: "carol").out
+        XCTAssertTrue(json.contains("\"kind\":\"clip\""), json)
+        XCTAssertTrue(try d.lectern(["status"], name: "carol").out.contains("holder: carol"))
+
+        let moderated = try Daemon(floor: "moderated")
+        let refused = try moderated.lectern(["present", pdf], name: "carol")
+        XCTAssertEqual(refused.status, 12, refused.err)
+        XCTAssertTrue(refused.err.contains("floor"), refused.err)
+        XCTAssertEqual(try moderated.lectern(["play", clip], name: "carol").status, 12)
+        XCTAssertTrue(try moderated.lectern(["status"], name: "carol").out.contains("holder: nobody"))
+    }
+
+    /// Human output ends with a newline; exit codes as README promises: 1 for a problem on
+    /// this side (arguments, files), 10 + the server's area otherwise.
+    func testOutputEndsWithANewlineAndExitCodesAreAsPromised() throws {
+        let d = try Daemon()
+        let status = try d.lectern(["status"])
+        XCTAssertEqual(status.status, 0, status.err)
+        XCTAssertTrue(status.out.hasSuffix("\n"), status.out.debugDescription)
+        XCTAssertTrue(try d.lectern(["status", "--json"]).out.hasSuffix("}\n"))
+        let request = try d.lectern(["floor", "request"])
+        XCTAssertEqual(request.out, "you have the floor\n")
+        XCTAssertTrue(try d.lectern(["upload", try Fixtures.numberedDeck(count: 1, in: d.dir)]).out.hasSuffix("\n"))
+
+        XCTAssertEqual(try d.lectern(["goto"]).status, 1, "a missing argument")
+        XCTAssertEqual(try d.lectern(["status", "--no-such-option"]).status, 1, "an unknown option")
+        XCTAssertEqual(try d.lectern(["present", d.dir + "/missing.pdf"]).status, 1, "a missing file")
+        XCTAssertEqual(try d.lectern(["floor", "dance"]).status, 1, "an unknown floor action")
+        let help = try d.lecternExactly(["--help"])
+        XCTAssertEqual(help.status, 0, help.err)
+        XCTAssertTrue(help.out.contains("--host"), help.out)
+        XCTAssertEqual(try d.lectern(["goto", "9"]).status, 13, "the server's content area")
     }
 
     func testPresentFromTheCommandLine() throws {

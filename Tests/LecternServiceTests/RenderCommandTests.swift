@@ -31,12 +31,31 @@ final class RenderCommandTests: XCTestCase {
         let notPDF = dir + "/notes.pdf"
         try Data("hello".utf8).write(to: URL(fileURLWithPath: notPDF))
         let r = try Fixtures.run(try Fixtures.binary("lectern"), ["render", notPDF, "-o", dir + "/x.png"])
-        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.status, 1, "README: 1 for a problem on this side")
         XCTAssertTrue(r.err.contains("not a PDF"), r.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x.png"))
         let pdf = try Fixtures.numberedDeck(count: 2, in: dir)
         let r2 = try Fixtures.run(try Fixtures.binary("lectern"), ["render", pdf, "--page", "7", "-o", dir + "/x.png"])
-        XCTAssertNotEqual(r2.status, 0)
+        XCTAssertEqual(r2.status, 1)
         XCTAssertTrue(r2.err.contains("There is no page 7"), r2.err)
+        let r3 = try Fixtures.run(try Fixtures.binary("lectern"), ["render", pdf, "--mode", "huge", "-o", dir + "/x.png"])
+        XCTAssertEqual(r3.status, 1, r3.err)
+        XCTAssertTrue(r3.err.contains("--mode"), r3.err)
+        let r4 = try Fixtures.run(try Fixtures.binary("lectern"), ["render", dir + "/missing.pdf", "-o", dir + "/x.png"])
+        XCTAssertEqual(r4.status, 1, r4.err)
+    }
+
+    /// A PDF without its `%PDF-` header that poppler opens renders like the original.
+    func testRenderAPDFWithoutItsHeader() throws {
+        let dir = Fixtures.tempDir("cli")
+        let pdf = try Fixtures.numberedDeck(count: 2, in: dir)
+        let data = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        let stripped = dir + "/stripped.pdf"
+        try data.suffix(from: data.firstIndex(of: UInt8(ascii: "\n"))! + 1).write(to: URL(fileURLWithPath: stripped))
+        let out = dir + "/a.png", reference = dir + "/b.png"
+        let r = try Fixtures.run(try Fixtures.binary("lectern"), ["render", stripped, "--page", "2", "--mode", "640x360", "-o", out])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(try Fixtures.run(try Fixtures.binary("lectern"), ["render", pdf, "--page", "2", "--mode", "640x360", "-o", reference]).status, 0)
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.read(path: out), try PNG.read(path: reference)), 0)
     }
 }

@@ -117,4 +117,77 @@ final class UploadOverTCPTests: XCTestCase {
         try Data("just some text, not a PDF".utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertServerError(.unsupportedFileType, try c.upload(path: path))
     }
+
+    /// A clip made with the ffmpeg CLI from a test pattern (H.264 unless `codec` says otherwise).
+    func clip(_ name: String, codec: [String] = ["-c:v", "libx264", "-pix_fmt", "yuv420p"], extra: [String] = []) throws -> String {
+        let path = Fixtures.tempDir("clip") + "/" + name
+        let r = try Fixtures.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=320x240:r=25:d=1"] + codec + extra + [path])
+        guard r.status == 0 else { throw Fixtures.ToolError(description: "ffmpeg made no \(name): \(r.err)") }
+        return path
+    }
+
+    /// What FFmpeg plays is a clip, whatever its container: MPEG-TS (by its sync bytes),
+    /// Matroska, MP4, MOV, raw Annex B, and AVI (recognised by FFmpeg's own probe), under
+    /// any file name; each plays.
+    func testClipsInEveryContainerFFmpegReadsAreAccepted() throws {
+        let h = try ServiceHarness()
+        let c = try h.presenter("A")
+        _ = try c.requestFloor()
+        for (name, extra) in [("ts.ts", []), ("mkv.mkv", []), ("mp4.mp4", []), ("mov.mov", []), ("raw.h264", ["-f", "h264"]), ("avi.avi", [])] {
+            let path = try clip(name, extra: extra)
+            let stored = try c.upload(path: path, name: "clip.bin")
+            XCTAssertEqual(stored.kind, .clip, name)
+            XCTAssertEqual(h.service.store.item(stored.content.hex)?.kind, .clip, name)
+            XCTAssertNoThrow(try c.request(.clipPlay(content: stored.content, loop: false)), name)
+        }
+        // MPEG-2 video in MPEG-TS: not H.264, but FFmpeg decodes it, so it plays too.
+        let mpeg2 = try clip("mpeg2.ts", codec: ["-c:v", "mpeg2video"])
+        XCTAssertEqual(try c.upload(path: mpeg2).kind, .clip)
+    }
+
+    /// A clip FFmpeg reads but that can't play says why (not "not H.264" for a container
+    /// problem); a file neither decoder reads is not of a supported type.
+    func testRefusedFilesSayTheRealReason() throws {
+        let h = try ServiceHarness()
+        let c = try h.presenter("A")
+        let audio = Fixtures.tempDir("audio") + "/talk.ts"
+        let r = try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "mp2", audio])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertThrowsError(try c.upload(path: audio)) { error in
+            let e = (error as? LecternConnection.ClientError)?.lecternError
+            XCTAssertEqual(e?.code, .unreadableContent)
+            XCTAssertEqual(e?.message, "This file can't be played: it has no video.")
+        }
+        // A truncated MPEG-TS still plays what it holds.
+        let ts = try Data(contentsOf: URL(fileURLWithPath: try clip("cut.ts")))
+        let cut = Fixtures.tempDir("cut") + "/cut.ts"
+        try ts.prefix(ts.count / 2 / 188 * 188 + 100).write(to: URL(fileURLWithPath: cut))
+        XCTAssertEqual(try c.upload(path: cut).kind, .clip)
+        // A PNG is neither a PDF nor a clip.
+        let png = Fixtures.tempDir("png") + "/slide.pdf"
+        try PNG.encode(Frame(width: 64, height: 48, color: .white)).write(to: URL(fileURLWithPath: png))
+        XCTAssertServerError(.unsupportedFileType, try c.upload(path: png))
+    }
+
+    /// A PDF whose `%PDF-` header is missing, or comes after the first KiB, is a PDF when
+    /// poppler opens it.
+    func testPDFsWithoutAHeaderThatPopplerOpensAreAccepted() throws {
+        let h = try ServiceHarness()
+        let c = try h.presenter("A")
+        let dir = Fixtures.tempDir("nohdr")
+        let deck = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.numberedDeck(count: 3, in: dir)))
+        let headerLine = deck.firstIndex(of: UInt8(ascii: "\n"))!
+        let stripped = dir + "/stripped.pdf", late = dir + "/late.pdf"
+        try deck.suffix(from: headerLine + 1).write(to: URL(fileURLWithPath: stripped))
+        try (Data(("%" + String(repeating: "x", count: 1500) + "\n").utf8) + deck).write(to: URL(fileURLWithPath: late))
+        for path in [stripped, late] {
+            XCTAssertNil(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(1024).range(of: Data("%PDF-".utf8)))
+            let stored = try c.upload(path: path)
+            XCTAssertEqual(stored.kind, .pdf, path)
+            XCTAssertEqual(stored.pageCount, 3, path)
+        }
+        _ = try c.requestFloor()
+        XCTAssertNoThrow(try c.present(try c.upload(path: stripped).content, page: 3))
+    }
 }

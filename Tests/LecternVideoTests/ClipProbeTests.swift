@@ -62,6 +62,38 @@ final class ClipProbeTests: XCTestCase {
         XCTAssertEqual(info.duration, 1.5, accuracy: 0.001)
     }
 
+    /// MPEG-TS, the broadcast container: H.264 in it plays like in MP4 (decoded frames
+    /// checked by their numbers).
+    func testProbeDescribesMPEGTS() throws {
+        let path = try Clips.make(ClipSpec(width: 640, height: 480, fps: 25, seconds: 1, container: "ts"))
+        let info = try ClipProbe.probe(path: path)
+        XCTAssertEqual(info.codec, "h264")
+        XCTAssertEqual(info.container, "mpegts")
+        XCTAssertEqual([info.width, info.height], [640, 480])
+        XCTAssertEqual(info.frameRate, 25, accuracy: 0.01)
+        XCTAssertEqual(ClipProbe.container(path: path), "mpegts")
+    }
+
+    /// What FFmpeg reads as a container (whatever plays in it); not a still picture, text or noise.
+    func testContainerNamesWhatFFmpegReads() throws {
+        XCTAssertEqual(ClipProbe.container(path: try Clips.make(ClipSpec(seconds: 0.4, container: "mkv"))), "matroska,webm")
+        XCTAssertEqual(ClipProbe.container(path: try Clips.make(ClipSpec(seconds: 0.4, container: "h264"))), "h264")
+        XCTAssertTrue(ClipProbe.container(path: try Clips.make(ClipSpec(seconds: 0.4)))?.contains("mp4") == true)
+        let dir = Fixtures.tempDir("container")
+        let png = dir + "/still.png", jpeg = dir + "/still.jpg", text = dir + "/notes.txt", noise = dir + "/noise.bin"
+        try Clips.ffmpeg(["-y", "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x48", "-frames:v", "1", png])
+        try Clips.ffmpeg(["-y", "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x48", "-frames:v", "1", jpeg])
+        try Data("just some text, not a clip\n".utf8).write(to: URL(fileURLWithPath: text))
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15   // fixed noise (xorshift), the same every run
+        try Data(
+            (0..<65536).map { _ in
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17
+                return UInt8(truncatingIfNeeded: x >> 24)
+            }
+        ).write(to: URL(fileURLWithPath: noise))
+        for path in [png, jpeg, text, noise, dir + "/missing.mp4"] { XCTAssertNil(ClipProbe.container(path: path), path) }
+    }
+
     func testAudioOnlyIsRefused() throws {
         let path = Clips.dir + "/tone.m4a"
         try Clips.ffmpeg(["-y", "-v", "error", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", path])

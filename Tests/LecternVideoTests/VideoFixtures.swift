@@ -15,7 +15,7 @@ struct ClipSpec: Hashable {
     var seconds = 2.0
     var profile = "high"
     var bframes = 3
-    /// mp4, mkv or h264 (raw Annex B).
+    /// mp4, mkv, ts (MPEG-TS) or h264 (raw Annex B).
     var container = "mp4"
     var sar: String?
     /// The `rotate` tag written into an MP4 by stream copy.

@@ -52,6 +52,18 @@ final class WebServerTests: XCTestCase {
         XCTAssertEqual(try HTTP.send("GET", base + "ws").status, 426, "/ws without an upgrade")
     }
 
+    /// The upload picker offers every kind of file the appliance takes (docs/protocol.md,
+    /// section 12, Content types): PDFs and video in any container FFmpeg reads, not MP4 only.
+    func testTheUploadPickerOffersEveryContentType() throws {
+        let h = try ServiceHarness.web(browsers: false)
+        let index = try HTTP.send("GET", h.url).text
+        guard let r = index.range(of: #"id="file-input" type="file" accept="[^"]*""#, options: .regularExpression) else {
+            return XCTFail("no file input with an accept list")
+        }
+        let accepted = Set(index[r].split(separator: "\"")[5].split(separator: ",").map(String.init))
+        XCTAssertTrue(accepted.isSuperset(of: [".pdf", "application/pdf", "video/*", ".mp4", ".mov", ".mkv", ".webm", ".ts", ".h264"]), "\(accepted)")
+    }
+
     /// The files come from the build's bundle here; an installed lecternd reads
     /// /usr/share/lectern/web (what the .deb installs); none at all gives a page that says so.
     func testWhereTheFilesComeFrom() throws {
