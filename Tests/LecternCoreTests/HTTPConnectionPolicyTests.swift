@@ -14,11 +14,11 @@ final class HTTPConnectionPolicyTests: XCTestCase {
         p.headReceived(now: 1)
         XCTAssertNil(p.deadline)
         p.responseStarted(now: 1)
-        XCTAssertEqual(p.poll(now: 20), .none)   // a slow response is not idle
-        p.responseWritten(now: 20)
-        XCTAssertEqual(p.poll(now: 49.9), .none)
-        XCTAssertEqual(p.poll(now: 50), .closeIdle)
-        p.headReceived(now: 49)
+        XCTAssertEqual(p.poll(now: 4), .none)   // a response being written is not idle
+        p.responseWritten(now: 4)
+        XCTAssertEqual(p.poll(now: 33.9), .none)
+        XCTAssertEqual(p.poll(now: 34), .closeIdle)
+        p.headReceived(now: 33)
         XCTAssertEqual(p.poll(now: 200), .none)
     }
 
@@ -32,6 +32,7 @@ final class HTTPConnectionPolicyTests: XCTestCase {
         XCTAssertTrue(p.mayAnswer)
         p.writabilityChanged(false, now: 0.2)
         XCTAssertFalse(p.mayAnswer)
+        XCTAssertEqual(p.deadline, 5.2)   // unwritable with nothing being written: a stall too
         p.writabilityChanged(true, now: 0.3)
         XCTAssertTrue(p.mayAnswer)
     }
@@ -41,12 +42,12 @@ final class HTTPConnectionPolicyTests: XCTestCase {
         p.headReceived(now: 0)
         p.responseStarted(now: 0)
         p.writabilityChanged(false, now: 1)
-        XCTAssertEqual(p.deadline, 6)
-        XCTAssertEqual(p.poll(now: 5.9), .none)
-        XCTAssertEqual(p.poll(now: 6), .closeStalled)
+        XCTAssertEqual(p.deadline, 5)
+        XCTAssertEqual(p.poll(now: 4.9), .none)
+        XCTAssertEqual(p.poll(now: 5), .closeStalled)
         // Taking the response in time clears it.
-        p.writabilityChanged(true, now: 5.5)
-        p.responseWritten(now: 5.6)
+        p.writabilityChanged(true, now: 4.5)
+        p.responseWritten(now: 4.6)
         XCTAssertEqual(p.poll(now: 7), .none)
     }
 
