@@ -45,6 +45,7 @@ final class ConnectionFloodTests: XCTestCase {
         defer { newcomer.close() }
         _ = try newcomer.register(name: "During", role: .presenter, passcode: ServiceHarness.presenterPass)
         _ = try newcomer.state()
+        print("flood: a newcomer registered and had the state in \(String(format: "%.2f", Date().timeIntervalSince(t0))) s")
         XCTAssertLessThan(Date().timeIntervalSince(t0), 5)
         // The device from before is still there, and the web remote still serves its page.
         _ = try device.state()
@@ -52,6 +53,16 @@ final class ConnectionFloodTests: XCTestCase {
         held.append(page)
         Hostile.sendNow(page, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         XCTAssertEqual(Hostile.status(Hostile.read(page, timeout: 5) { Hostile.headEnd($0) != nil }), 200)
+    }
+
+    func testARefusedClientIsToldWhy() throws {
+        let h = try ServiceHarness { $0.maxConnectionsPerAddress = 2 }
+        let a = try h.connect(), b = try h.connect()
+        defer { a.close(); b.close() }
+        XCTAssertThrowsError(try LecternConnection(host: "127.0.0.1", port: h.port, timeout: 5)) { error in
+            XCTAssertEqual(error as? LecternConnection.ClientError, .server(.tooManyConnections))
+            XCTAssertEqual("\(error)", "Too many connections — try again shortly.")
+        }
     }
 
     func testARefusedWebSocketGetsOneErrorFrameThenTheClose() throws {
