@@ -118,12 +118,14 @@ let package = Package(
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternHostileTests", dependencies: ["LecternService", "LecternClient", "LecternProtocol", "LecternTestSupport"]),
+        // Issue 12, "A hostile room": one file per attack, against a real service over real sockets.
+        .testTarget(name: "LecternHostileTests", dependencies: ["LecternService", "LecternClient", "LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(
             name: "LecternServiceTests",
             dependencies: [
                 "LecternService", "LecternPipeline", "LecternDisplay", "LecternClient", "LecternRender", "LecternTestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
     ],

@@ -59,6 +59,8 @@ public final class LecternConnection: @unchecked Sendable {
         }
         guard case .hello(let h)? = inbox.next(tag: 0, command: Command.hello.rawValue, timeout: timeout) else {
             channel.close(promise: nil)
+            // Refused before hello (tooManyConnections): the server said why.
+            if let e = inbox.firstFailure(tags: [0]) { throw ClientError.server(e) }
             throw ClientError.timedOut("hello")
         }
         hello = h

@@ -27,6 +27,16 @@ public struct Config: Equatable, Sendable {
     /// TCP port of the web remote (HTTP, and the wire protocol over its WebSocket at `/ws`).
     /// nil: no web remote (the file's `http_port = 0`); 0: any free port (tests).
     public var httpPort: Int? = 8080
+    /// Connections open at once on both ports together (docs/protocol.md, "Limits").
+    public var maxConnections = 1024
+    /// Connections open at once from one address, both ports together.
+    public var maxConnectionsPerAddress = 64
+    /// Of `maxConnections`, the places only registered devices may take.
+    public var connectionsReservedForDevices = 256
+    /// Seconds a new web-remote connection has to send a complete request head.
+    public var httpHeadTimeout = 5.0
+    /// Seconds an idle keep-alive web-remote connection stays open between requests.
+    public var httpIdleTimeout = 30.0
 
     // [display]
     /// `output`: "auto", "kms" or "virtual" (as `lecternd --display`).

@@ -221,6 +221,13 @@ public struct ContentHasher {
 ///
 /// Key it by address and role (`AuthThrottle.key(address:role:)`) so that a success as
 /// presenter does not wipe the failures of guessing the moderator passcode.
+///
+/// On top of that, a budget per role for the whole room, whatever the address (so that
+/// many addresses don't multiply the rate): a bucket of `globalBurst` (30) wrong proofs,
+/// refilled at `globalPerMinute` (30) a minute. While it is empty every attempt for that
+/// role waits, from any address; once guessing stops, one attempt is allowed again within
+/// 60 / `globalPerMinute` seconds (2 s), so the right passcode gets in within seconds
+/// (no lasting lock-out). Use `check(_:role:now:)` and `recordFailure(_:role:now:)`.
 public struct AuthThrottle {
     public enum Decision: Equatable, Sendable {
         case allowed
@@ -233,14 +240,50 @@ public struct AuthThrottle {
     public let maxDelay: Double
     /// At most this many sources are remembered; the stalest are forgotten first.
     public let maxTrackedSources: Int
+    /// Wrong proofs per role the whole room may make at once, and how fast that refills.
+    public let globalBurst: Double
+    public let globalPerMinute: Double
     private var failures: [String: [Double]] = [:]
+    /// Per role: the budget left and when it was last brought up to date.
+    private var budgets: [Role: (tokens: Double, at: Double)] = [:]
 
-    public init(freeFailures: Int = 5, window: Double = 60, baseDelay: Double = 2, maxDelay: Double = 60, maxTrackedSources: Int = 4096) {
+    public init(
+        freeFailures: Int = 5, window: Double = 60, baseDelay: Double = 2, maxDelay: Double = 60, maxTrackedSources: Int = 4096,
+        globalBurst: Double = 30, globalPerMinute: Double = 30
+    ) {
         self.freeFailures = freeFailures
         self.window = window
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.maxTrackedSources = maxTrackedSources
+        self.globalBurst = max(1, globalBurst)
+        self.globalPerMinute = max(0.01, globalPerMinute)
+    }
+
+    private func budget(_ role: Role, _ now: Double) -> Double {
+        guard let b = budgets[role] else { return globalBurst }
+        return min(globalBurst, b.tokens + max(0, now - b.at) * globalPerMinute / 60)
+    }
+
+    /// May anyone try `role` now, as far as the room's budget goes? If not, how long to wait.
+    public func checkGlobal(role: Role, now: Double) -> Decision {
+        let t = budget(role, now)
+        return t >= 1 ? .allowed : .wait(seconds: (1 - t) * 60 / globalPerMinute)
+    }
+
+    /// The per-source check and the room's budget for `role`: the longer wait of the two.
+    public func check(_ key: String, role: Role, now: Double) -> Decision {
+        switch (check(key, now: now), checkGlobal(role: role, now: now)) {
+        case (.allowed, .allowed): return .allowed
+        case (.wait(let a), .allowed), (.allowed, .wait(let a)): return .wait(seconds: a)
+        case (.wait(let a), .wait(let b)): return .wait(seconds: max(a, b))
+        }
+    }
+
+    /// A wrong proof: counted for the source and against the room's budget for `role`.
+    public mutating func recordFailure(_ key: String, role: Role, now: Double) {
+        recordFailure(key, now: now)
+        budgets[role] = (max(0, budget(role, now) - 1), now)
     }
 
     public static func key(address: String, role: Role) -> String { "\(address)/\(role)" }

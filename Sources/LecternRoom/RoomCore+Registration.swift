@@ -13,12 +13,12 @@ extension RoomCore {
             return fail(p, tag: tag, .roleUnavailable(r.role), request: req)
         }
         let tkey = AuthThrottle.key(address: p.address, role: r.role)
-        if case .wait(let s) = throttle.check(tkey, now: now) {
+        if case .wait(let s) = throttle.check(tkey, role: r.role, now: now) {
             log(.warning, "register from \(p.address) as \(r.role) throttled: \(Int(s.rounded(.up))) s to wait")
             return fail(p, tag: tag, .tooManyAttempts(retryAfter: s), request: req)
         }
         guard RegisterProof.verify(r, challenge: p.challenge, key: key) else {
-            throttle.recordFailure(tkey, now: now)
+            throttle.recordFailure(tkey, role: r.role, now: now)
             log(.warning, "wrong \(r.role) passcode from \(p.address) (device '\(r.name)')")
             return fail(p, tag: tag, .wrongPasscode, request: req)
         }

@@ -140,6 +140,11 @@ extension ConfigFile {
             "max_clients": int("max_clients", 1...254) { config.maxClients = $0 },
             "page_cache_mb": int("page_cache_mb", 0...4096) { config.pageCacheMB = $0 },
             "keepalive_timeout": number("keepalive_timeout", 2...300) { config.keepaliveTimeout = $0 },
+            "max_connections": int("max_connections", 16...60000) { config.maxConnections = $0 },
+            "max_connections_per_address": int("max_connections_per_address", 2...60000) { config.maxConnectionsPerAddress = $0 },
+            "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
+            "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
+            "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
             "display": { v, _ in
                 guard let t = v.table else {
                     return "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not \(describe(v))"
@@ -154,6 +159,13 @@ extension ConfigFile {
             problems.append(
                 ConfigProblem(
                     line: uploadLine, "'max_upload_mb' (\(config.maxUploadMB)) is larger than 'disk_quota_mb' (\(config.diskQuotaMB)): an upload that size could never be stored"))
+        }
+        if config.connectionsReservedForDevices >= config.maxConnections {
+            problems.append(
+                ConfigProblem(
+                    line: nil,
+                    "'connections_reserved_for_devices' (\(config.connectionsReservedForDevices)) must be smaller than 'max_connections' (\(config.maxConnections)): nobody new could connect"
+                ))
         }
         if config.port < 1024 {
             warnings.append(ConfigProblem(line: portLine, "'port' \(config.port) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
@@ -244,7 +256,8 @@ extension ConfigFile {
     public static let topKeys = [
         "room", "port", "http_port", "passcode", "moderator_passcode", "floor", "data_dir",
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
-        "max_clients", "page_cache_mb", "keepalive_timeout", "display",
+        "max_clients", "page_cache_mb", "keepalive_timeout", "max_connections", "max_connections_per_address",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

@@ -7,16 +7,18 @@ import NIOPosix
 final class Server: @unchecked Sendable {
     let group: EventLoopGroup
     let room: Room
+    let admission: Admission
     private var channel: Channel?
 
-    init(group: EventLoopGroup, room: Room) {
+    init(group: EventLoopGroup, room: Room, admission: Admission) {
         self.group = group
         self.room = room
+        self.admission = admission
     }
 
     /// Binds `host:port` (port 0: any free port); returns the port bound.
     func start(host: String, port: Int) throws -> Int {
-        let room = self.room
+        let room = self.room, admission = self.admission
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -29,7 +31,20 @@ final class Server: @unchecked Sendable {
             )
             .childChannelInitializer { channel in
                 channel.pipeline.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(PeerHandler(room: room))
+                    // Counted with the web remote's connections (`ConnectionGate`).
+                    switch admission.arrive(channel) {
+                    case .admitted(let id):
+                        try channel.pipeline.syncOperations.addHandlers([
+                            AdmissionHandler(admission: admission, id: id),
+                            RegistrationWatch(admission: admission, id: id),
+                            PeerHandler(room: room),
+                        ])
+                    case .refusedAnswering(let id):
+                        try channel.pipeline.syncOperations.addHandlers([AdmissionHandler(admission: admission, id: id), RefuseWithError()])
+                    case .refused:
+                        // The error frame fits any socket buffer: written at once, then closed.
+                        try channel.pipeline.syncOperations.addHandler(RefuseWithError())
+                    }
                 }
             }
         let ch = try bootstrap.bind(host: host, port: port).wait()

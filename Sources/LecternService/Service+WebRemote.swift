@@ -23,7 +23,9 @@ extension Service {
             return
         }
         let assets = WebAssets.load(logger: logger)
-        let server = WebRemoteServer(group: group, room: room, assets: assets, logger: logger)
+        let server = WebRemoteServer(
+            group: group, room: room, assets: assets, logger: logger, admission: admission,
+            timeouts: WebHTTPHandler.Timeouts(head: options.config.httpHeadTimeout, idle: options.config.httpIdleTimeout))
         let host = options.host, logger = self.logger
         do {
             let bound = try server.bind(host: host, port: wanted).wait()

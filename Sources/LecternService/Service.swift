@@ -36,6 +36,8 @@ public final class Service: @unchecked Sendable {
     private var _httpPort: Int?
     private var heartbeat: Heartbeat?
     var room: Room!
+    /// Both listeners' connections, counted together (`ConnectionGate`).
+    var admission: Admission!
 
     public init(options: Options, logger: Logger = Logger(label: "lecternd")) {
         self.options = options
@@ -102,7 +104,8 @@ public final class Service: @unchecked Sendable {
             let room = self.room!
             try room.loop.submit { room.restore(saved, screen: restored) }.wait()
         }
-        let server = Server(group: group, room: room)
+        admission = Admission(limits: Self.connectionLimits(config))
+        let server = Server(group: group, room: room, admission: admission)
         do {
             port = try server.start(host: options.host, port: config.port)
         } catch {
@@ -147,6 +150,19 @@ public final class Service: @unchecked Sendable {
 }
 
 extension Service {
+    /// The connection caps of `config` (docs/config.md).
+    static func connectionLimits(_ config: Config) -> ConnectionGate.Limits {
+        ConnectionGate.Limits(
+            total: config.maxConnections, perAddress: config.maxConnectionsPerAddress,
+            reservedForDevices: min(config.connectionsReservedForDevices, config.maxConnections - 1))
+    }
+
+    /// Connections open now on both ports, of which registered devices (tests, the bench).
+    public var connectionCounts: (open: Int, registered: Int) {
+        guard let c = admission?.counts else { return (0, 0) }
+        return (c.open, c.registered)
+    }
+
     /// The frame on the output now (tests and the screenshot command use the protocol).
     public var onScreen: Frame { stage.screenshot() }
 

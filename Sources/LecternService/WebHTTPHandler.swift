@@ -1,15 +1,73 @@
+import Foundation
+import LecternCore
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 
-/// Answers plain HTTP requests: the app's files, 404 for anything else.
+/// Answers plain HTTP requests: the app's files, 404 for anything else; 403 for a
+/// WebSocket upgrade from another site's page (`WebOrigin`); 503 on a connection the
+/// `ConnectionGate` refused. One request at a time, with the head, idle and stall
+/// deadlines of `HTTPConnectionPolicy`: the next request is answered (and read) only once
+/// the previous response is out and the peer takes more.
 final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    let assets: WebAssets
-    private var head: HTTPRequestHead?
+    struct Timeouts: Sendable {
+        var head: Double = 5
+        var idle: Double = 30
+        var stall: Double = 5
+    }
 
-    init(assets: WebAssets) { self.assets = assets }
+    let assets: WebAssets
+    /// The connection was refused (too many): every request gets 503, then the close.
+    let refusing: Bool
+    let timeouts: Timeouts
+    private let clock: @Sendable () -> Double
+    private var head: HTTPRequestHead?
+    /// A complete request waiting for the previous response to be written out.
+    private var pending: HTTPRequestHead?
+    private var policy: HTTPConnectionPolicy?
+    private var timer: Scheduled<Void>?
+    private var removed = false
+
+    init(assets: WebAssets, refusing: Bool = false, timeouts: Timeouts = Timeouts(), clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
+        self.assets = assets
+        self.refusing = refusing
+        self.timeouts = timeouts
+        self.clock = clock
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        policy = HTTPConnectionPolicy(now: clock(), headTimeout: timeouts.head, idleTimeout: timeouts.idle, stallTimeout: timeouts.stall)
+        policy?.writabilityChanged(context.channel.isWritable, now: clock())
+        reschedule(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+        timer?.cancel()
+        timer = nil
+    }
+
+    /// Closes the connection when the policy says so; asks again at its next deadline.
+    private func reschedule(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        guard !removed, let policy else { return }
+        switch policy.poll(now: clock()) {
+        case .none: break
+        case .closeHeadTimeout, .closeIdle, .closeStalled:
+            context.close(promise: nil)
+            return
+        }
+        guard let deadline = policy.deadline else { return }
+        let ms = Int64(max(0, deadline - clock()) * 1000) + 5
+        timer = context.eventLoop.scheduleTask(in: .milliseconds(ms)) { [weak self] in
+            guard let self, !self.removed else { return }
+            self.reschedule(context)
+        }
+    }
 
     /// Sent with every answer: nothing from elsewhere may run in or frame the page.
     static let securityHeaders: [(String, String)] = [
@@ -24,20 +82,64 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let h): head = h
+        case .head(let h):
+            head = h
+            policy?.headReceived(now: clock())
+            reschedule(context)
         case .body: break   // GET and HEAD have none worth reading
         case .end:
-            if let h = head { respond(to: h, context: context) }
+            if let h = head {
+                // HTTPServerPipelineHandler reads nothing more until this one is answered.
+                if policy?.mayAnswer ?? true { answer(h, context: context) } else { pending = h }
+            }
             head = nil
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        policy?.writabilityChanged(context.channel.isWritable, now: clock())
+        answerPending(context)
+        reschedule(context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func answerPending(_ context: ChannelHandlerContext) {
+        guard let p = pending, policy?.mayAnswer ?? true else { return }
+        pending = nil
+        answer(p, context: context)
+    }
+
+    private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        policy?.responseStarted(now: clock())
+        respond(to: request, context: context)
+        reschedule(context)
+    }
+
+    /// The last part of a response is out (or failed): the next request may be answered.
+    private func responseDone(_ context: ChannelHandlerContext) {
+        guard !removed else { return }
+        policy?.responseWritten(now: clock())
+        answerPending(context)
+        reschedule(context)
     }
 
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
         let path = request.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.uri
         var headers = HTTPHeaders(Self.securityHeaders)
+        if refusing {
+            headers.add(name: "Retry-After", value: "5")
+            var closing = request
+            closing.headers.replaceOrAdd(name: "Connection", value: "close")
+            return send(.serviceUnavailable, text: "Too many connections — try again shortly.\n", headers: headers, request: closing, context: context)
+        }
         guard request.method == .GET || request.method == .HEAD else {
             headers.add(name: "Allow", value: "GET, HEAD")
             return send(.methodNotAllowed, text: "Only GET and HEAD are answered here.\n", headers: headers, request: request, context: context)
+        }
+        if path == WebRemoteServer.webSocketPath, !WebOrigin.allows(request.headers) {
+            return send(
+                .forbidden, text: "The web remote's WebSocket takes connections from its own page only.\n",
+                headers: headers, request: request, context: context)
         }
         if path == WebRemoteServer.webSocketPath {
             headers.add(name: "Upgrade", value: "websocket")
@@ -85,6 +187,7 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
             context.write(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
         }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        done.whenComplete { [self] _ in responseDone(context) }
         if !keepAlive {
             let channel = context.channel
             done.whenComplete { _ in channel.close(promise: nil) }
@@ -92,6 +195,8 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A refused upgrade (another site's page) goes on as a plain request: answered 403.
+        if let e = error as? NIOWebSocketUpgradeError, e == .unsupportedWebSocketTarget { return }
         context.close(promise: nil)
     }
 }

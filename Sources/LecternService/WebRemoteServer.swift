@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternProtocol
 import Logging
 import NIOCore
@@ -17,37 +18,65 @@ final class WebRemoteServer: @unchecked Sendable {
     let room: Room
     let assets: WebAssets
     let logger: Logger
+    let admission: Admission
+    let timeouts: WebHTTPHandler.Timeouts
     private let lock = NSLock()
     private var channel: Channel?
 
-    init(group: EventLoopGroup, room: Room, assets: WebAssets, logger: Logger) {
+    init(group: EventLoopGroup, room: Room, assets: WebAssets, logger: Logger, admission: Admission, timeouts: WebHTTPHandler.Timeouts) {
         self.group = group
         self.room = room
         self.assets = assets
         self.logger = logger
+        self.admission = admission
+        self.timeouts = timeouts
     }
 
     /// Binds `host:port` (port 0: any free port); succeeds with the port bound.
     func bind(host: String, port: Int) -> EventLoopFuture<Int> {
-        let room = self.room, assets = self.assets
+        let room = self.room, assets = self.assets, admission = self.admission, timeouts = self.timeouts
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+            // Plain HTTP reads little at a time: pipelined requests wait in the socket
+            // (not in memory) until the one before is answered. An upgrade reads more.
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let http = WebHTTPHandler(assets: assets)
+                    // Counted with the protocol port's connections (`ConnectionGate`).
+                    let gateID: ConnectionGate.ID, refusing: Bool
+                    switch admission.arrive(channel) {
+                    case .admitted(let id): (gateID, refusing) = (id, false)
+                    case .refusedAnswering(let id): (gateID, refusing) = (id, true)
+                    case .refused: throw ChannelError.inputClosed
+                    }
+                    try channel.pipeline.syncOperations.addHandler(AdmissionHandler(admission: admission, id: gateID))
+                    let http = WebHTTPHandler(assets: assets, refusing: refusing, timeouts: timeouts)
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: Self.maxWebSocketFrame,
                         automaticErrorHandling: true,
                         shouldUpgrade: { channel, head in
                             let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
-                            return channel.eventLoop.makeSucceededFuture(path == Self.webSocketPath ? HTTPHeaders() : nil)
+                            // Another site's page gets no upgrade: WebHTTPHandler answers 403.
+                            let ok = path == Self.webSocketPath && WebOrigin.allows(head.headers)
+                            return channel.eventLoop.makeSucceededFuture(ok ? HTTPHeaders() : nil)
                         },
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
-                                try channel.pipeline.syncOperations.addHandlers([WebSocketFrameAdaptor(), PeerHandler(room: room)])
+                                try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 16)
+                                try channel.syncOptions?.setOption(
+                                    ChannelOptions.recvAllocator,
+                                    value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20))
+                                if refusing {
+                                    // One error frame (tooManyConnections), then the close.
+                                    try channel.pipeline.syncOperations.addHandlers([WebSocketFrameAdaptor(), RefuseWithError()])
+                                } else {
+                                    try channel.pipeline.syncOperations.addHandlers([
+                                        WebSocketFrameAdaptor(), RegistrationWatch(admission: admission, id: gateID), PeerHandler(room: room),
+                                    ])
+                                }
                             }
                         })
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(

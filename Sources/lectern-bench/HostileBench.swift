@@ -1,127 +1,89 @@
 import Foundation
-import LecternClient
+import Glibc
 import LecternCore
-import LecternProtocol
 import LecternService
 import LecternTestSupport
 
-/// Issue 12's figures: a registered device's round trip with and without one peer flooding
-/// small frames (the ratio), and what one hostile peer costs at most in memory and
-/// descriptors (this process runs the service).
-func runHostileBenchmarks(rounds: Int) throws {
-    let h = try ServiceHarness(floor: .open)
-    let ana = try h.presenter("bench")
-    func roundTrips(_ n: Int) throws -> [Double] {
-        try (0..<n).map { _ in
-            let t0 = MonotonicClock.now()
-            _ = try ana.state()
-            return MonotonicClock.now() - t0
-        }
+/// Issue 12's figures: what one hostile peer can cost the service at most. A service in
+/// this process (the web remote on): its resident memory and descriptors before, during
+/// and after a peer that pipelines requests on the web port and never reads, and a flood
+/// of idle connections from one address and from twenty.
+func runHostileBenchmarks() throws {
+    let h = try ServiceHarness(webRemote: true)
+    guard let web = h.service.httpPort else { throw Fixtures.ToolError(description: "no web remote") }
+    func rss() -> Int {
+        let s = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        return s.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 * 1024 } ?? 0
     }
-    let quiet = try roundTrips(rounds * 100)
+    func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+    func connect(_ port: Int, from source: String) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var local = sockaddr_in(), remote = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, source, &local.sin_addr)
+        remote.sin_family = sa_family_t(AF_INET)
+        remote.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok =
+            withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } } == 0
+            && withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, size) } } == 0
+        if !ok { close(fd) }
+        return ok ? fd : nil
+    }
+    func mib(_ b: Int) -> String { String(format: "%.1f MiB", Double(b) / 1048576) }
 
-    // One peer without a passcode sending pings as fast as it can (and reading its pongs).
-    let flooder = try RawSocket(port: h.port)
-    let lock = NSLock()
-    var stop = false
-    let done = DispatchGroup()
-    done.enter()
-    DispatchQueue.global().async {
-        while lock.withLock({ !stop }) { _ = flooder.receive(timeout: 0.05) }
-        done.leave()
+    // MARK: a peer pipelining GET /lectern.js, never reading
+    let before = rss()
+    var peak = before, sent = 0
+    let request = Array("GET /lectern.js HTTP/1.1\r\nHost: 127.0.0.1:\(web)\r\n\r\n".utf8)
+    let burst = Array([[UInt8]](repeating: request, count: 450_000 / request.count).joined())
+    if let fd = connect(web, from: "127.0.0.1") {
+        for _ in 0..<40 {
+            let n = burst.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            peak = max(peak, rss())
+            if n <= 0 { break }
+            sent += n
+        }
+        let t0 = MonotonicClock.now()
+        try? eventually("the pipelining peer closed", timeout: 20, interval: 0.1) {
+            peak = max(peak, rss())
+            return h.service.connectionCounts.open == 0
+        }
+        print("hostile: a peer pipelining GET /lectern.js and never reading (\(sent) bytes of requests taken):")
+        print("  resident memory +\(mib(peak - before)) at most; closed by the service after \(String(format: "%.1f", MonotonicClock.now() - t0)) s")
+        close(fd)
     }
-    done.enter()
-    DispatchQueue.global().async {
-        var block: [UInt8] = []
-        for _ in 0..<20_000 { block += Message.ping(nonce: 7).encode(tag: 1, deviceID: 0xFF) }
-        while lock.withLock({ !stop }) && flooder.send(block) {}
-        done.leave()
-    }
-    let flooded = try roundTrips(rounds * 100)
-    lock.withLock { stop = true }
-    flooder.shutdown()
-    _ = done.wait(timeout: .now() + 10)
-    flooder.close()
-    print("registered device's round trip (state-request), \(quiet.count) requests each:")
-    print("  quiet   p50 \(ms(percentile(quiet, 0.5)))  p99 \(ms(percentile(quiet, 0.99)))")
-    print("  flooded p50 \(ms(percentile(flooded, 0.5)))  p99 \(ms(percentile(flooded, 0.99)))  (one peer sending pings without pause)")
-    print(
-        String(
-            format: "  ratio flooded/quiet: p50 %.2f, p99 %.2f (goal: p99 well under 500 ms)",
-            percentile(flooded, 0.5) / percentile(quiet, 0.5), percentile(flooded, 0.99) / percentile(quiet, 0.99)))
 
-    // What one hostile peer costs at most: each attack alone, memory and descriptors before and after.
-    func rssMB() -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let kb = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }.flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        return kb / 1024
+    // MARK: idle connections, from one address and from twenty
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    let oldLimit = limit.rlim_cur
+    limit.rlim_cur = min(limit.rlim_max, 8192)
+    setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    defer {
+        limit.rlim_cur = oldLimit
+        setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
-    func fds() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
-    func cost(_ what: String, _ attack: () throws -> Void) rethrows {
-        let m0 = rssMB(), f0 = fds()
-        var peakM = m0, peakF = f0
-        let watching = NSLock()
-        var watch = true
-        let watcher = DispatchGroup()
-        watcher.enter()
-        DispatchQueue.global().async {
-            while watching.withLock({ watch }) {
-                let m = rssMB(), f = fds()
-                watching.withLock {
-                    peakM = max(peakM, m); peakF = max(peakF, f)
-                }
-                Fixtures.wait(seconds: 0.05)   // a sampling interval, not a wait for anything
-            }
-            watcher.leave()
+    for addresses in [1, 20] {
+        let fd0 = descriptors(), mem0 = rss()
+        var held: [Int32] = []
+        for i in 0..<2000 {
+            if let fd = connect(i % 2 == 0 ? h.port : web, from: "127.0.0.\(2 + i % addresses)") { held.append(fd) }
         }
-        try attack()
-        watching.withLock { watch = false }
-        watcher.wait()
-        print(String(format: "  %@: memory +%.1f MB at most, descriptors +%d at most", what, peakM - m0, peakF - f0))
-    }
-    print("one hostile peer at most costs:")
-    let key = try { () throws -> [UInt8] in
-        let c = try h.connect()
-        let p = c.hello.presenter!
-        c.close()
-        return PasscodeHash.deriveKey(passcode: ServiceHarness.presenterPass, salt: p.salt, rounds: p.rounds)
-    }()
-    try cost("8 MiB of requests without a passcode, never reading") {
-        let s = try RawSocket(port: h.port)
-        var block: [UInt8] = []
-        for _ in 0..<((8 << 20) / 8) { block += Message.stateRequest.encode(tag: 1, deviceID: 0xFF) }
-        s.send(block)
-        while let b = s.receive(timeout: 10), !b.isEmpty {}
-        s.close()
-    }
-    try cost("a registered peer sending pings, never reading (dropped once its output budget is full for 5 s)") {
-        let d = try RawDevice(port: h.port, name: "sink", key: key)
-        var block: [UInt8] = []
-        for _ in 0..<100_000 { block += Message.ping(nonce: 1).encode(tag: 1, deviceID: d.id) }
-        var n = 0
-        while n < 400 && d.socket.send(block) { n += 1 }
-        d.close()
-    }
-    try cost("1500 screenshot requests, never reading") {
-        let d = try RawDevice(port: h.port, name: "shots", key: key)
-        var block: [UInt8] = []
-        for _ in 0..<1500 { block += Message.screenshotRequest(maxWidth: 0, maxHeight: 0).encode(tag: 1, deviceID: d.id) }
-        d.socket.send(block)
-        Fixtures.wait(seconds: 3)   // the attack lasts 3 s: the service makes what it makes meanwhile
-        d.close()
-    }
-    try cost("1000 upload-begins on one connection") {
-        let d = try RawDevice(port: h.port, name: "begins", key: key)
-        var block: [UInt8] = []
-        for i in 0..<1000 {
-            var id = [UInt8](repeating: 0, count: 32)
-            id[0] = UInt8(i & 0xFF)
-            id[1] = UInt8(i >> 8)
-            block += Message.uploadBegin(UploadBegin(content: ContentID(bytes: id)!, size: 1000, kind: .pdf, proof: nil, name: "f.pdf"))
-                .encode(tag: 1, deviceID: d.id)
+        // What the service holds: every accepted connection is a descriptor in this process,
+        // the flood's own 2000 client ends aside.
+        var serverSide = 0
+        try? eventually("the service to settle", timeout: 5, interval: 0.1) {
+            serverSide = h.service.connectionCounts.open
+            return descriptors() - fd0 - held.count <= serverSide + 64
         }
-        d.socket.send(block)
-        Fixtures.wait(seconds: 2)   // the attack lasts 2 s
-        d.close()
+        let during = rss() - mem0
+        print("hostile: 2000 idle connections from \(addresses) address\(addresses == 1 ? "" : "es") (half per port):")
+        print(
+            "  the service holds \(serverSide) of them (limits \(h.service.config.maxConnectionsPerAddress)/address, \(h.service.config.maxConnections) in all); resident memory +\(mib(during))"
+        )
+        for fd in held { close(fd) }
+        try? eventually("the flood gone", timeout: 10, interval: 0.1) { h.service.connectionCounts.open == 0 }
     }
 }

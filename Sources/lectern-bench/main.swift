@@ -106,9 +106,13 @@ if wants("render") {
 }
 
 if wants("protocol") { try runProtocolBenchmarks(rounds: rounds) }
-if wants("hostile") { try runHostileBenchmarks(rounds: rounds) }
 
 if wants("video") { runVideoBenchmarks() }
+
+if wants("hostile") {
+    try runHostileBenchmarks()
+    try runPeerBudgetBenchmarks(rounds: rounds)
+}
 
 if wants("board") && ProcessInfo.processInfo.environment["LECTERN_BENCH_BOARD"] != "0" {
     try runBoardBenchmarks(turns: 40)

@@ -40,6 +40,27 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertTrue(summary.contains(" OK"), String(summary))
     }
 
+    /// Descriptors, memory and tasks are capped at values a 1 GB board can give, and the
+    /// service's own defaults stay under them (issue 12: ~1100 connections used all 1024
+    /// descriptors of a unit with no LimitNOFILE=).
+    func testTheUnitsResourceLimitsFitABoardAndTheServiceStaysUnderThem() throws {
+        let unit = try repoFile("systemd/lectern.service")
+        func value(_ key: String) -> String? {
+            unit.split(separator: "\n").first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+        }
+        let nofile = try XCTUnwrap(value("LimitNOFILE").flatMap { Int($0) }, "LimitNOFILE=")
+        let memory = try XCTUnwrap(value("MemoryMax").flatMap { $0.hasSuffix("M") ? Int($0.dropLast()) : nil }, "MemoryMax= in M")
+        let tasks = try XCTUnwrap(value("TasksMax").flatMap { Int($0) }, "TasksMax=")
+        let c = Config()
+        // Every connection a descriptor, the refused ones being told why (32), and room
+        // for the store, uploads, the display and FFmpeg.
+        XCTAssertGreaterThanOrEqual(nofile, c.maxConnections + 32 + 1024)
+        XCTAssertLessThanOrEqual(memory, 768, "a 1 GB board needs room for the OS")
+        XCTAssertGreaterThanOrEqual(memory, c.pageCacheMB + 256, "the page cache and the frames must fit")
+        XCTAssertGreaterThanOrEqual(tasks, 32)
+        XCTAssertLessThanOrEqual(tasks, 512)
+    }
+
     func testTheUnitHasWhatTheServiceNeeds() throws {
         let unit = try repoFile("systemd/lectern.service")
         let lines = Set(unit.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })

@@ -5,19 +5,9 @@ import LecternProtocol
 import LecternTestSupport
 import XCTest
 
-/// What the hostile tests measure and how they attack: the process's memory and open
-/// descriptors (the service runs in this process), and raw peers that send what they like
-/// and read only if they choose to.
-enum Hostile {
-    /// Resident memory of this process, bytes.
-    static func rss() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
-        }
-        return 0
-    }
-
+/// Peers of the protocol port that send what they like and read only if they choose to,
+/// and the descriptors they cost (the service runs in this process).
+extension Hostile {
     /// Descriptors open in this process.
     static func openDescriptors() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0

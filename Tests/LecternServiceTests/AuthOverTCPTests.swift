@@ -59,8 +59,12 @@ final class AuthOverTCPTests: XCTestCase {
         // then read nothing (the service keeps only the newest state for a peer that doesn't
         // read). With full clients, one test thread decoded ~32,000 snapshots of up to 254
         // devices and could fall behind the keep-alive on a loaded machine; the room's rule
-        // is the same either way. Silent sockets need a keep-alive longer than the test.
-        let h = try ServiceHarness { $0.keepaliveTimeout = 300 }
+        // is the same either way. Silent sockets need a keep-alive longer than the test; all
+        // 255 come from one address, more than a room's devices would (64 by default).
+        let h = try ServiceHarness {
+            $0.keepaliveTimeout = 300
+            $0.maxConnectionsPerAddress = 300
+        }
         let watcher = try h.presenter("watcher")
         let params = try XCTUnwrap(watcher.hello.presenter)
         let key = PasscodeHash.deriveKey(passcode: ServiceHarness.presenterPass, salt: params.salt, rounds: params.rounds)
