@@ -27,19 +27,22 @@ final class RoomCoreLogTests: XCTestCase {
 
     func testRepeatedLinesAreLeftOutAndCountedLater() {
         let h = H()
-        var written = 0
+        var written: [String] = []
         for i in 0..<200 {
             let id = ConnectionID(100 + i)
             let hello = h.open(id, address: "10.9.\(i / 250).\(i % 250)")
-            written +=
-                Self.logLines(h.send(h.register(id, hello: hello, name: "guess\(i)", role: .presenter, passcode: "x"), from: id))
-                .filter { $0.hasPrefix("wrong") }.count
+            written += Self.logLines(h.send(h.register(id, hello: hello, name: "guess\(i)", role: .presenter, passcode: "x"), from: id))
+                .filter { !$0.hasPrefix("connection") }
         }
-        XCTAssertEqual(written, 10, "200 wrong guesses from 200 addresses: 10 lines a minute")
+        // Wrong guesses, then (the room's guessing budget spent) throttled ones: each kind at
+        // most 10 lines a minute.
+        XCTAssertEqual(written.filter { $0.hasPrefix("wrong") }.count, 10, "\(written)")
+        XCTAssertLessThanOrEqual(written.count, 20, "200 guesses from 200 addresses")
         h.now += 61
         let hello = h.open(999, address: "10.9.9.9")
         let lines = Self.logLines(h.send(h.register(999, hello: hello, name: "late", role: .presenter, passcode: "x"), from: 999))
-        XCTAssertEqual(lines.first, "(190 lines like the next were left out in the last 60 s)")
+            .filter { !$0.hasPrefix("connection") }
+        XCTAssertTrue(lines.first?.hasPrefix("(") == true && lines.first?.contains("lines like the next were left out in the last 60 s") == true, "\(lines)")
         XCTAssertTrue(lines.last?.hasPrefix("wrong presenter passcode from 10.9.9.9") == true, "\(lines)")
     }
 }
