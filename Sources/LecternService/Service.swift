@@ -50,6 +50,7 @@ public final class Service: @unchecked Sendable {
     /// for the admin when something stops the service from starting.
     public func start() throws {
         let config = options.config
+        Memory.tuneForLongLife()
         guard let choice = DisplayChoice(rawValue: config.display) else {
             throw DisplaySelection.Failure(description: "display must be auto, kms or virtual, not '\(config.display)'")
         }
