@@ -139,6 +139,7 @@ extension ConfigFile {
             "disk_quota_mb": int("disk_quota_mb", 1...(1 << 24)) { config.diskQuotaMB = $0 },
             "max_clients": int("max_clients", 1...254) { config.maxClients = $0 },
             "page_cache_mb": int("page_cache_mb", 0...4096) { config.pageCacheMB = $0 },
+            "render_budget": number("render_budget", 0.5...60) { config.renderBudget = $0 },
             "keepalive_timeout": number("keepalive_timeout", 2...300) { config.keepaliveTimeout = $0 },
             "display": { v, _ in
                 guard let t = v.table else {
@@ -244,7 +245,7 @@ extension ConfigFile {
     public static let topKeys = [
         "room", "port", "http_port", "passcode", "moderator_passcode", "floor", "data_dir",
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
-        "max_clients", "page_cache_mb", "keepalive_timeout", "display",
+        "max_clients", "page_cache_mb", "render_budget", "keepalive_timeout", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

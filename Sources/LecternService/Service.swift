@@ -72,7 +72,8 @@ public final class Service: @unchecked Sendable {
         let store = self.store!
         let compositor = Compositor(
             settings: settings, idle: idleScreen(port: config.port),
-            cacheBytes: config.pageCacheBytes,
+            cacheBytes: config.pageCacheBytes, budget: config.renderBudget,
+            forget: { id in store.forget(id) },
             documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // After a crash or power cut: the same page as before, at once.

@@ -66,6 +66,6 @@ final class ConfigReloadTests: XCTestCase {
     func testRestartOnlyKeys() {
         XCTAssertEqual(
             ConfigReload.restartOnlyKeys,
-            ["port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "http_port", "display"])
+            ["port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "render_budget", "http_port", "display"])
     }
 }
