@@ -89,7 +89,7 @@ if wants("render") {
     }
     print("render budget (the service's path, render_budget = 4 s), median of \(rounds) rounds:")
     print("  in the caller's thread  \(ms(median(plain))) per page")
-    print("  on a render thread      \(ms(median(bounded))) per page (+\(ms(median(bounded) - median(plain))))")
+    print("  on a render thread      \(ms(median(bounded))) per page (\(String(format: "%+.2f ms", (median(bounded) - median(plain)) * 1000)))")
 
     // MARK: presenting an already-prerendered neighbour
     let store = try ContentStore(dataDir: dir + "/data")
