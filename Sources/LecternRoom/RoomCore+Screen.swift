@@ -75,6 +75,7 @@ extension RoomCore {
         _ = screen.finishRunning(commit: error == nil)
         if error == nil { screen.outputKnown() }
         if let error {
+            log(.warning, "screen change not shown: \(error.message)")
             answer(op.reply, error)
         } else {
             persist()

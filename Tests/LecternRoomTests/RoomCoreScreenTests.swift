@@ -53,6 +53,7 @@ final class RoomCoreScreenTests: XCTestCase {
         h.send(.control(.next), from: 1, tag: 10, device: ana)
         let failed = h.shown(asked, error: LecternError(.unreadableContent, message: "bad page"))
         XCTAssertEqual(H.errorCode(to: 1, failed), .unreadableContent)
+        XCTAssertTrue(failed.contains(.log(.warning, "screen change not shown: bad page")), "the admin sees it in the log")
         XCTAssertTrue(H.states(to: 1, failed).isEmpty, "nothing changed")
         XCTAssertEqual(H.shows(failed), [page(1, 2)], "the next change runs, from page 1")
         XCTAssertEqual(h.core.snapshot(now: h.now).screen.page, 1)
