@@ -119,7 +119,9 @@ let package = Package(
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         // Issue 12, "A hostile room": one file per attack, against a real service over real sockets.
-        .testTarget(name: "LecternHostileTests", dependencies: ["LecternService", "LecternClient", "LecternProtocol", "LecternCore", "LecternTestSupport"]),
+        .testTarget(
+            name: "LecternHostileTests",
+            dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(
             name: "LecternServiceTests",
             dependencies: [

@@ -22,6 +22,8 @@ public struct Config: Equatable, Sendable {
     public var maxClients = 254
     /// Finished page frames kept for instant page turns, in MiB.
     public var pageCacheMB = 96
+    /// Seconds a page may take to draw before it is given up (the previous frame stays).
+    public var renderBudget = 4.0
     /// Seconds of silence after which a peer is considered gone.
     public var keepaliveTimeout = 6.0
     /// TCP port of the web remote (HTTP, and the wire protocol over its WebSocket at `/ws`).

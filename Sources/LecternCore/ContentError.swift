@@ -8,6 +8,8 @@ public enum ContentError: Error, Equatable, Sendable, CustomStringConvertible {
     case pageOutOfRange(page: Int, pageCount: Int)
     case unreadable(path: String, reason: String)
     case unsupportedMedia(detail: String)
+    /// The page took longer than the render budget (`seconds`) to draw: it is not shown.
+    case tooSlow(page: Int, seconds: Double)
 
     /// A stable short name (used in logs, tests and the protocol's error detail).
     public var code: String {
@@ -20,6 +22,7 @@ public enum ContentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .pageOutOfRange: return "page-out-of-range"
         case .unreadable: return "unreadable"
         case .unsupportedMedia: return "unsupported-media"
+        case .tooSlow: return "too-slow"
         }
     }
 
@@ -33,6 +36,9 @@ public enum ContentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .pageOutOfRange(let p, let n): return "There is no page \(p): the document has \(n) page\(n == 1 ? "" : "s")."
         case .unreadable(let path, let r): return "Can't read \(path): \(r)."
         case .unsupportedMedia(let d): return "This file can't be played: \(d)."
+        case .tooSlow(let p, let s):
+            return
+                "Page \(p) takes longer than \(s == s.rounded() ? String(Int(s)) : String(s)) s to draw, so it isn't shown. Simplify it (flatten huge images or patterns) and re-upload."
         }
     }
 }

@@ -39,21 +39,48 @@ public final class Compositor: @unchecked Sendable {
     private let prerenderQueue = DispatchQueue(label: "lectern.prerender", qos: .utility)
     private let prerenderGroup = DispatchGroup()
     private var prerenderGeneration = 0
+    /// The render budget: seconds a page may take to draw (nil: no limit, `lectern render`).
+    public let budget: Double?
+    /// Lets go of an opened document (its render overran: later pages open it afresh).
+    private let forget: (String) -> Void
+    /// Pages whose render overran the budget: never rendered again (shown from the cache
+    /// only, if their render finished after all), never prerendered.
+    private var slow: Set<PageRef> = []
+    /// Renders that overran and still run (poppler can't be stopped in-process).
+    private var overrunning = 0
+    /// Bounded renders started, and those running now.
+    private var attempts = 0
+    private var active = 0
 
-    /// `documents` opens the document with a content id (throwing `ContentError`).
+    struct PageRef: Hashable {
+        let content: String
+        let page: Int
+    }
+
+    /// `documents` opens the document with a content id (throwing `ContentError`);
+    /// `budget` bounds each render (see `frame(for:)`), `forget` drops an opened document
+    /// after a render of it overran.
     public init(
-        settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20,
+        settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20, budget: Double? = nil,
+        forget: @escaping (String) -> Void = { _ in },
         documents: @escaping (String) throws -> PDFDocument
     ) {
         self.settings = settings
         self.idle = idle
         self.cache = PageCache(capacityBytes: cacheBytes)
+        self.budget = budget
+        self.forget = forget
         self.documents = documents
     }
 
     /// The same pipeline for another output size (a display with another mode was plugged).
     public func resized(width: Int, height: Int) -> Compositor {
-        Compositor(settings: settings.sized(width: width, height: height), idle: idleScreen, cacheBytes: cache.capacityBytes, documents: documents)
+        let c = Compositor(
+            settings: settings.sized(width: width, height: height), idle: idleScreen, cacheBytes: cache.capacityBytes,
+            budget: budget, forget: forget, documents: documents)
+        lock.lock(); let known = slow; lock.unlock()
+        c.lock.lock(); c.slow = known; c.lock.unlock()
+        return c
     }
 
     /// Renders one page of `document` into a new frame of this compositor's size.
@@ -98,11 +125,51 @@ public final class Compositor: @unchecked Sendable {
     private func cachedPage(_ content: String, _ page: Int, _ look: Settings, rendered: () -> Void = {}) throws -> Frame {
         let key = PageCache.Key(content: content, page: page, look: look.look)
         if let f = cache.lookup(key) { return f }
-        let f = try Self.renderPage(documents(content), page: page, settings: look)
+        let f = try bounded(content, page, look, key: key)
         rendered()
         cache.insert(f, for: key)
         return f
     }
+
+    /// Renders a page within the budget. The render runs on its own thread while this one
+    /// waits at most `budget` seconds: past that, the page is marked slow, its document is
+    /// forgotten (the overrunning render holds its lock) and `ContentError.tooSlow` is
+    /// thrown. The abandoned render runs on; if it ever finishes, its frame goes into the
+    /// cache, and its memory back when it ends.
+    private func bounded(_ content: String, _ page: Int, _ look: Settings, key: PageCache.Key) throws -> Frame {
+        guard let budget else { return try Self.renderPage(documents(content), page: page, settings: look) }
+        let ref = PageRef(content: content, page: page)
+        lock.lock(); let known = slow.contains(ref); lock.unlock()
+        if known { throw ContentError.tooSlow(page: page, seconds: budget) }
+        let job = RenderJob()
+        lock.lock(); attempts += 1; active += 1; lock.unlock()
+        // A thread of its own, not a dispatch queue's: a render that never ends must not
+        // take one of the few threads dispatch runs its queues on (two on a 2-core board).
+        let thread = Thread { [self, documents] in
+            let result = Result { try Self.renderPage(documents(content), page: page, settings: look) }
+            let abandoned = job.finish(result)
+            if abandoned, case .success(let f) = result { cache.insert(f, for: key) }   // keep what it made after all
+            lock.lock(); active -= 1; if abandoned { overrunning -= 1 }; lock.unlock()
+        }
+        thread.name = "lectern.render"
+        thread.start()
+        if let result = job.wait(seconds: budget) { return try result.get() }
+        lock.lock(); slow.insert(ref); overrunning += 1; lock.unlock()
+        forget(content)
+        throw ContentError.tooSlow(page: page, seconds: budget)
+    }
+
+    /// Whether `page` of `content` overran the render budget.
+    public func isSlow(content: String, page: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return slow.contains(PageRef(content: content, page: page))
+    }
+
+    /// Renders that overran the budget and are still running.
+    public var overrunningRenders: Int { lock.lock(); defer { lock.unlock() }; return overrunning }
+    /// Renders within the budget started so far, and running now (overrunning or not).
+    public var renderAttempts: Int { lock.lock(); defer { lock.unlock() }; return attempts }
+    public var activeRenders: Int { lock.lock(); defer { lock.unlock() }; return active }
 
     /// Page `page` of `content` as the output would show it (same background, bars and
     /// overscan), at `width`×`height`: the page rendered at that size by the same pipeline
@@ -132,13 +199,16 @@ public final class Compositor: @unchecked Sendable {
         prerenderGroup.enter()
         prerenderQueue.async { [self] in
             defer { prerenderGroup.leave() }
-            guard let doc = try? documents(content) else { return }
-            for p in [page + 1, page - 1] where p >= 1 && p <= doc.pageCount {
-                lock.lock(); let current = generation == prerenderGeneration; lock.unlock()
+            guard let pageCount = try? documents(content).pageCount else { return }
+            for p in [page + 1, page - 1] where p >= 1 && p <= pageCount {
+                lock.lock()
+                let current = generation == prerenderGeneration
+                let skip = slow.contains(PageRef(content: content, page: p))
+                lock.unlock()
                 guard current else { return }
                 let key = PageCache.Key(content: content, page: p, look: settings.look)
-                if cache.contains(key) { continue }
-                guard let f = try? Self.renderPage(doc, page: p, settings: settings) else { continue }
+                if skip || cache.contains(key) { continue }
+                guard let f = try? bounded(content, p, settings, key: key) else { continue }
                 cache.insert(f, for: key)
                 lock.lock(); prerenders += 1; lock.unlock()
             }
@@ -152,4 +222,28 @@ public final class Compositor: @unchecked Sendable {
     public var prerenderCount: Int { lock.lock(); defer { lock.unlock() }; return prerenders }
     /// Pages rendered on demand (cache misses) so far.
     public var renderCount: Int { lock.lock(); defer { lock.unlock() }; return renders }
+}
+
+/// One bounded render: the renderer finishes it, the waiter waits for it or gives up.
+private final class RenderJob: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result<Frame, Error>?
+    private var abandoned = false
+
+    /// Sets the result; true when the waiter had given up already.
+    func finish(_ r: Result<Frame, Error>) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        result = r
+        done.signal()
+        return abandoned
+    }
+
+    /// The result within `seconds`, or nil (then the job is abandoned).
+    func wait(seconds: Double) -> Result<Frame, Error>? {
+        _ = done.wait(timeout: .now() + seconds)
+        lock.lock(); defer { lock.unlock() }
+        if result == nil { abandoned = true }
+        return result
+    }
 }

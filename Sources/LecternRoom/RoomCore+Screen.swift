@@ -17,11 +17,31 @@ extension RoomCore {
     }
 
     /// Queues a screen change. Anything else on the screen ends a clip first (the stage is
-    /// busy until it stops).
+    /// busy until it stops). A clear or a blank goes first: the change being shown (a page
+    /// perhaps still rendering) and those waiting are dropped and answered that they were
+    /// overtaken, so the moderator never waits behind a slow page.
     func changeScreen(_ change: ScreenQueue.Change, reply: ScreenReply?) {
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
+        if Self.overtakes(change) {
+            for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
+        }
         screen.enqueue(change, reply: reply)
         runScreenQueue()
+    }
+
+    /// Clear and blank don't wait for the screen changes before them.
+    static func overtakes(_ change: ScreenQueue.Change) -> Bool {
+        switch change {
+        case .idle, .signal(.blank): return true
+        default: return false
+        }
+    }
+
+    /// What a change dropped by a clear or blank is answered.
+    static func overtaken(_ op: ScreenQueue.Op) -> LecternError {
+        let what: String
+        if case .page(let m) = op.change { what = "page \(m.page)" } else { what = "that change" }
+        return LecternError(.nothingOnScreen, message: "The screen was cleared or blanked before \(what) was shown; it was not shown.")
     }
 
     private func runScreenQueue() {
@@ -39,7 +59,7 @@ extension RoomCore {
                 answer(op.reply, error)
                 continue
             }
-            if target == committed {
+            if target == committed, !screen.outputUnsure {
                 _ = screen.finishRunning(commit: false)
                 answer(op.reply, nil)
                 continue
@@ -53,7 +73,9 @@ extension RoomCore {
     func shown(op id: Int, error: LecternError?) {
         guard let op = screen.running, op.id == id else { return }
         _ = screen.finishRunning(commit: error == nil)
+        if error == nil { screen.outputKnown() }
         if let error {
+            log(.warning, "screen change not shown: \(error.message)")
             answer(op.reply, error)
         } else {
             persist()

@@ -43,6 +43,9 @@ struct ScreenQueue {
     private var pending: [Op] = []
     private(set) var running: Op?
     private var nextID = 1
+    /// Set when a running change was abandoned: the stage may still have shown it, so the
+    /// next change is shown even when it equals the committed screen.
+    private(set) var outputUnsure = false
     var clip: Clip?
     /// Clips being opened, by play serial.
     var opening: [Int: OpeningClip] = [:]
@@ -71,6 +74,19 @@ struct ScreenQueue {
         running = nil
         return op
     }
+
+    /// Drops the running change (the stage's report of it will be ignored) and every
+    /// waiting one; returns them, oldest first.
+    mutating func abandonAll() -> [Op] {
+        let dropped = (running.map { [$0] } ?? []) + pending
+        if running != nil { outputUnsure = true }
+        running = nil
+        pending = []
+        return dropped
+    }
+
+    /// A change reached the output: it shows what is committed.
+    mutating func outputKnown() { outputUnsure = false }
 
     mutating func newClipSerial() -> Int {
         clipSerial += 1

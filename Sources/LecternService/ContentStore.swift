@@ -22,9 +22,14 @@ public final class ContentStore: @unchecked Sendable {
 
     public let directory: URL
     private let lock = NSLock()
-    private var documents: [String: PDFDocument] = [:]
+    /// Opened PDFs, the most recently used last; at most `openDocuments` of them.
+    private var documents: [(id: String, document: PDFDocument)] = []
+    /// How many opened PDFs are kept (poppler keeps fonts, images and parsed objects of
+    /// each: an appliance that shows hundreds of decks must let them go).
+    public let openDocuments: Int
 
-    public init(dataDir: String) throws {
+    public init(dataDir: String, openDocuments: Int = 4) throws {
+        self.openDocuments = max(1, openDocuments)
         directory = URL(fileURLWithPath: dataDir).appendingPathComponent("content")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: Self.ownerOnlyDirectory)
     }
@@ -93,17 +98,41 @@ public final class ContentStore: @unchecked Sendable {
             .sorted { $0.name < $1.name }
     }
 
-    /// The opened PDF with content id `id` (opened once, then kept).
+    /// The opened PDF with content id `id`: opened once, then kept while it is among the
+    /// `openDocuments` most recently used. The one used longest ago is let go (a render
+    /// still holding it keeps it until that ends), and freed memory goes back to the system.
     public func document(_ id: String) throws -> PDFDocument {
+        var evicted: PDFDocument?
+        defer {
+            if evicted != nil {
+                evicted = nil
+                Memory.giveBack()
+            }
+        }
         lock.lock(); defer { lock.unlock() }
-        if let d = documents[id] { return d }
+        if let i = documents.firstIndex(where: { $0.id == id }) {
+            let d = documents.remove(at: i)
+            documents.append(d)
+            return d.document
+        }
         guard Self.isValidID(id), FileManager.default.fileExists(atPath: path(of: id)) else {
             throw ContentError.unreadable(path: String(id.prefix(12)), reason: "no such upload")
         }
         let d = try PDFDocument(path: path(of: id))
-        documents[id] = d
+        documents.append((id, d))
+        if documents.count > openDocuments { evicted = documents.removeFirst().document }
         return d
     }
+
+    /// Lets go of the opened PDF `id` (a render of it overran and holds it): the next
+    /// `document(id)` opens it afresh.
+    public func forget(_ id: String) {
+        lock.lock(); defer { lock.unlock() }
+        documents.removeAll { $0.id == id }
+    }
+
+    /// How many PDFs are open now.
+    public var openCount: Int { lock.lock(); defer { lock.unlock() }; return documents.count }
 
     /// PDF or clip: what the decoders accept. By the first bytes where they tell — a `%PDF-`
     /// header in the first KiB; the signatures of MP4/MOV (ISO BMFF boxes), Matroska/WebM

@@ -52,6 +52,7 @@ public final class Service: @unchecked Sendable {
     /// for the admin when something stops the service from starting.
     public func start() throws {
         let config = options.config
+        Memory.tuneForLongLife()
         guard let choice = DisplayChoice(rawValue: config.display) else {
             throw DisplaySelection.Failure(description: "display must be auto, kms or virtual, not '\(config.display)'")
         }
@@ -73,7 +74,8 @@ public final class Service: @unchecked Sendable {
         let store = self.store!
         let compositor = Compositor(
             settings: settings, idle: idleScreen(port: config.port),
-            cacheBytes: config.pageCacheBytes,
+            cacheBytes: config.pageCacheBytes, budget: config.renderBudget,
+            forget: { id in store.forget(id) },
             documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // After a crash or power cut: the same page as before, at once.

@@ -16,6 +16,10 @@ public final class Stage: @unchecked Sendable {
     private let compositorLock = NSLock()
     private let queue = DispatchQueue(label: "lectern.stage")
     private var current: Scene = .idle
+    /// The frame on the output (on `queue`): what the heartbeat presents again.
+    private var presented: Frame?
+    /// The latest `ticket()` handed out (under `compositorLock`).
+    private var latestTicket = 0
 
     public init(output: Output, compositor: Compositor) {
         self.output = output
@@ -28,21 +32,47 @@ public final class Stage: @unchecked Sendable {
     /// The scene on the output now.
     public var scene: Scene { queue.sync { current } }
 
-    /// Renders (or takes from the cache) and presents `scene`; returns once it is on the
-    /// output. Then prerenders the page's neighbours.
-    public func show(_ scene: Scene) throws {
-        try queue.sync { try showLocked(scene) }
+    /// A ticket for the next `show`: a show presents only while its ticket is the latest
+    /// handed out, so a show that a newer one overtook (the room moved on while its page
+    /// was rendering) never reaches the output.
+    public func ticket() -> Int {
+        compositorLock.withLock {
+            latestTicket += 1
+            return latestTicket
+        }
     }
 
-    private func showLocked(_ scene: Scene) throws {
+    /// Renders (or takes from the cache) and presents `scene`; returns once it is on the
+    /// output. Then prerenders the page's neighbours.
+    ///
+    /// The page is rendered before the stage's queue is taken, within the compositor's
+    /// budget: a slow page holds neither the output, nor other shows, nor the heartbeat.
+    /// Past the budget it throws `ContentError.tooSlow` and the previous frame stays. With
+    /// a `ticket`, it throws `ShowSuperseded` (and presents nothing) once a newer ticket
+    /// was handed out.
+    public func show(_ scene: Scene, ticket: Int? = nil) throws {
+        let frame = try compositor.frame(for: scene)
+        try queue.sync {
+            if let ticket, compositorLock.withLock({ ticket != latestTicket }) { throw ShowSuperseded() }
+            try showLocked(scene, prepared: frame)
+        }
+    }
+
+    private func showLocked(_ scene: Scene, prepared: Frame? = nil) throws {
         let mode = output.mode
         if mode.width != _compositor.settings.width || mode.height != _compositor.settings.height {
             let resized = _compositor.resized(width: mode.width, height: mode.height)
             compositorLock.withLock { _compositor = resized }
         }
-        let frame = try _compositor.frame(for: scene)
+        let frame: Frame
+        if let prepared, prepared.width == mode.width, prepared.height == mode.height {
+            frame = prepared
+        } else {
+            frame = try _compositor.frame(for: scene)
+        }
         try output.present(frame)
         current = scene
+        presented = frame
         if case .page(let content, let page) = scene {
             _compositor.prerenderNeighbours(content: content, page: page)
         }
@@ -93,7 +123,8 @@ public final class Stage: @unchecked Sendable {
     }
 
     /// The watchdog's question: is the output alive? While a clip plays, its own presents
-    /// answer (or it is paused); otherwise the current scene is presented again.
+    /// answer (or it is paused); otherwise the frame on the output is presented again (not
+    /// rendered again: the watchdog measures the display loop, not the renderer).
     public func heartbeat() throws {
         playLock.lock()
         let control = playing
@@ -104,7 +135,14 @@ public final class Stage: @unchecked Sendable {
             if control.status.state == .paused || n != presentsAtLastBeat { return }
             throw StageError(description: "a clip is playing but nothing was presented since the last heartbeat")
         }
-        try refresh()
+        try queue.sync {
+            let mode = output.mode
+            if let f = presented, f.width == mode.width, f.height == mode.height {
+                try output.present(f)
+            } else {
+                try showLocked(current)
+            }
+        }
     }
 
     /// The frame on the output now, exactly.
@@ -112,3 +150,8 @@ public final class Stage: @unchecked Sendable {
 }
 
 struct StageError: Error, CustomStringConvertible { let description: String }
+
+/// A show that a newer one overtook before it reached the output.
+public struct ShowSuperseded: Error, CustomStringConvertible {
+    public var description: String { "a newer screen change overtook this one" }
+}

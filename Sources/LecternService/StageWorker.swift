@@ -25,15 +25,23 @@ final class StageWorker: @unchecked Sendable {
         self.report = report
     }
 
+    /// The ticket is taken here, in the order the room asked: a show the room abandoned
+    /// (a clear or blank overtook it) is never presented after the one that overtook it.
+    ///
+    /// Each show waits for its page on a thread of its own, not one of dispatch's (as many
+    /// as cores): a show waiting out a slow page must not hold up the clear after it.
     func show(op: Int, _ scene: Scene) {
-        work.async { [self] in
+        let ticket = stage.ticket()
+        let thread = Thread { [self] in
             do {
-                try stage.show(scene)
+                try stage.show(scene, ticket: ticket)
                 report(.shown(op: op, error: nil))
             } catch {
                 report(.shown(op: op, error: LecternError(mapping: error)))
             }
         }
+        thread.name = "lectern.show"
+        thread.start()
     }
 
     // MARK: clips

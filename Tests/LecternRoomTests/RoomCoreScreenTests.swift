@@ -50,11 +50,12 @@ final class RoomCoreScreenTests: XCTestCase {
         let (h, ana) = presenting()
         h.shown(h.send(.present(content: cid(1), page: 1), from: 1, device: ana))
         let asked = h.send(.present(content: cid(1), page: 4), from: 1, tag: 9, device: ana)
-        h.send(.clear, from: 1, tag: 10, device: ana)
+        h.send(.control(.next), from: 1, tag: 10, device: ana)
         let failed = h.shown(asked, error: LecternError(.unreadableContent, message: "bad page"))
         XCTAssertEqual(H.errorCode(to: 1, failed), .unreadableContent)
+        XCTAssertTrue(failed.contains(.log(.warning, "screen change not shown: bad page")), "the admin sees it in the log")
         XCTAssertTrue(H.states(to: 1, failed).isEmpty, "nothing changed")
-        XCTAssertEqual(H.shows(failed), [.idle], "clear runs next")
+        XCTAssertEqual(H.shows(failed), [page(1, 2)], "the next change runs, from page 1")
         XCTAssertEqual(h.core.snapshot(now: h.now).screen.page, 1)
     }
 

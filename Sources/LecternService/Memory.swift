@@ -1,0 +1,37 @@
+import Foundation
+import Glibc
+
+/// glibc's heap, tuned for an appliance that runs for months.
+///
+/// A frame is 8 MiB at 1080p. glibc serves such blocks with mmap, but after the first one
+/// is freed it raises its mmap threshold to that size (the "dynamic threshold"), and from
+/// then on frames come from the heap, whose freed middle pages stay with the process: the
+/// resident size grows with every deck shown. A fixed threshold keeps large blocks mapped
+/// (unmapped, back to the system, when freed); `giveBack` trims what the heap holds free.
+public enum Memory {
+    /// Fixes glibc's mmap threshold at 1 MiB (the dynamic threshold off). Once, at start.
+    public static func tuneForLongLife() {
+        _ = mallopt?(mmapThreshold, 1 << 20)
+    }
+
+    /// Returns the heap's free memory to the system (after an opened document went).
+    public static func giveBack() { _ = mallocTrim?(0) }
+
+    // glibc's <malloc.h> is not in Swift's Glibc module: looked up by name.
+    private static let mmapThreshold: Int32 = -3   // M_MMAP_THRESHOLD
+    private static let mallopt = symbol("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
+    private static let mallocTrim = symbol("malloc_trim", as: (@convention(c) (Int) -> Int32).self)
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
+        guard let p = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(p, to: type)
+    }
+
+    /// The process's resident memory in bytes (from /proc/self/statm), or nil.
+    public static func residentBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count >= 2, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
