@@ -28,7 +28,7 @@ extension RoomCore {
                 .uploadReady(
                     UploadReady(
                         content: b.content, status: .stored, offset: item.size, kind: item.kind,
-                        pageCount: UInt32(item.pages), durationMs: 0)), to: p, tag: tag)
+                        pageCount: UInt32(item.pages), durationMs: item.durationMs)), to: p, tag: tag)
         } else {
             startWhenFree(b, peer: p, tag: tag, from: 0)
         }
@@ -142,7 +142,7 @@ extension RoomCore {
                     .uploadStored(
                         UploadStored(
                             content: content, kind: item.kind, size: upload.size, pageCount: UInt32(item.pages),
-                            durationMs: 0)), to: p, tag: tag)
+                            durationMs: item.durationMs)), to: p, tag: tag)
             }
         case .failure(let refusal):
             if refusal.discarded { ledger.usedBytes -= min(ledger.usedBytes, upload.size) }
