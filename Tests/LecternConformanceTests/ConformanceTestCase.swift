@@ -20,10 +20,11 @@ class ConformanceTestCase: XCTestCase {
 
     var harness: ServiceHarness!
 
-    func start(_ floor: FloorMode = .open) throws {
+    func start(_ floor: FloorMode = .open, tweak: @escaping (inout Config) -> Void = { _ in }) throws {
         harness = try ServiceHarness(floor: floor) {
             $0.passcode = Self.stored(Self.presenterKey)
             $0.moderatorPasscode = Self.stored(Self.moderatorKey)
+            tweak(&$0)
         }
     }
 

@@ -169,6 +169,25 @@ final class ConformanceTests: ConformanceTestCase {
         XCTAssertTrue(p.drain().isEmpty)
     }
 
+    /// The shortest keep-alive the config allows (2 s), announced in hello: a peer that
+    /// answers nothing is sent `timedOut` and closed.
+    func testC19ASilentPeerIsTimedOut() throws {
+        try start { $0.keepaliveTimeout = 2 }
+        let raw = try RawSocket(port: harness.port)
+        var bytes: [UInt8] = []
+        while let more = raw.receive(timeout: 10), !more.isEmpty { bytes += more }   // pings unanswered, until closed
+        XCTAssertEqual(be32(bytes, 8 + 42), 2000, "hello's timeoutMs is the config's")
+        var at = 0
+        var last: RawFrame?
+        while at + 8 <= bytes.count {
+            let n = Int(be32(bytes, at + 4))
+            last = RawFrame(command: bytes[at], device: bytes[at + 1], tag: be16(bytes, at + 2), body: Array(bytes[(at + 8)..<(at + n)]))
+            at += n
+        }
+        let e = expectFailure(last, in: 0x14, code: 0x0009)
+        XCTAssertEqual(e?.closes, true)
+    }
+
     // MARK: registration
 
     func testC20AndC21AGoodProofRegisters() throws {
@@ -230,7 +249,45 @@ final class ConformanceTests: ConformanceTestCase {
         XCTAssertTrue(p.isClosed())
     }
 
+    func testC26OnlyWrongProofsAreThrottled() throws {
+        let p = try connect()
+        for _ in 0..<3 {   // refused for another reason: not counted
+            p.request(0x01, registerBody(p, name: "Ana\u{7}"))
+            expectFailure(p.next(), in: 0x03, code: 0x0105)
+        }
+        for _ in 0..<5 {
+            p.request(0x01, registerBody(p, name: "Ana", passcode: "wrong"))
+            expectFailure(p.next(), in: 0x03, code: 0x0101)
+        }
+        p.request(0x01, registerBody(p, name: "Ana"))   // even a good proof: not checked
+        let e = expectFailure(p.next(), in: 0x03, code: 0x0102)
+        XCTAssertGreaterThan(e?.detail ?? 0, 0, "ms to wait")
+        XCTAssertLessThanOrEqual(e?.detail ?? .max, 2000)
+        XCTAssertEqual(e?.closes, false)
+    }
+
     // MARK: the floor
+
+    func testC29AResumeIsTheOneNotificationForYourOwnRequest() throws {
+        let a = try join("Ana")
+        a.request(0x06)
+        XCTAssertEqual(a.reply()?.body, [1, 0, 0])
+        XCTAssertTrue(a.drain().allSatisfy { $0.command != 0x08 }, "no floor-granted (reason 1) for your own request")
+        let token = a.token
+        a.socket.close()   // dropped, not unregistered: the holder is kept for the grace period
+        let again = try connect()
+        let t = again.request(0x01, registerBody(again, name: "Ana", token: token))
+        let ok = try XCTUnwrap(again.next())
+        XCTAssertEqual(ok.command, 0x02)
+        XCTAssertEqual(ok.tag, t)
+        XCTAssertEqual(ok.body[0], a.device, "the same id")
+        XCTAssertEqual(ok.body[2], 0b11, "resumed, floor restored")
+        again.device = ok.body[0]
+        let granted = try XCTUnwrap(again.reply())
+        XCTAssertEqual(granted.command, 0x08)
+        XCTAssertEqual(granted.body, [5, 0], "restored, by the server")
+    }
+
 
     func testC28OpenRoomNewestRequestWins() throws {
         let a = try join("Ana"), b = try join("Ben")
@@ -348,7 +405,54 @@ final class ConformanceTests: ConformanceTestCase {
         XCTAssertEqual((s["screen"] as? [String: Any])?["blank"] as? String, "black")
     }
 
+    func testC37ClipStatesShowAtOnce() throws {
+        let p = try join("Ana")
+        p.request(0x06)
+        _ = p.reply()
+        let id = try upload(p, path: try Fixtures.clip(in: harness.dir, seconds: 3)).id
+        let play = p.request(0x20, id + [0x01])   // loop
+        XCTAssertEqual(p.reply(to: play)?.command, 0x21)
+        func clip(_ s: [String: Any]) -> [String: Any]? { (s["screen"] as? [String: Any])?["clip"] as? [String: Any] }
+        _ = try pushesUntil(p) { clip($0)?["state"] as? String == "playing" }
+        let pause = p.request(0x22)
+        XCTAssertEqual(p.reply(to: pause)?.command, 0x23)
+        XCTAssertEqual(p.statePush().flatMap(clip)?["state"] as? String, "paused", "the first push after clip-pause-ok")
+        let seek = p.request(0x26, u32(1000))
+        XCTAssertEqual(p.reply(to: seek)?.command, 0x27)
+        let sought = try XCTUnwrap(p.statePush().flatMap(clip))
+        XCTAssertEqual(sought["positionMs"] as? Int, 1000, "a seek while paused has a push of its own")
+        XCTAssertEqual(sought["state"] as? String, "paused")
+        let resume = p.request(0x28)
+        XCTAssertEqual(p.reply(to: resume)?.command, 0x29)
+        XCTAssertEqual(p.statePush().flatMap(clip)?["state"] as? String, "playing")
+        let stop = p.request(0x24)
+        XCTAssertEqual(p.reply(to: stop)?.command, 0x25)
+        _ = try pushesUntil(p) { clip($0) == nil }
+    }
+
+    func testC38NoClipOnScreen() throws {
+        let p = try join("Ana")
+        p.request(0x06)
+        _ = p.reply()
+        for command: UInt8 in [0x22, 0x28, 0x24] {
+            p.request(command)
+            expectFailure(p.reply(), in: 0x14, code: 0x0502)
+        }
+        p.request(0x26, u32(0))
+        expectFailure(p.reply(), in: 0x14, code: 0x0502)
+    }
+
     // MARK: uploads
+
+    func testC43UploadStoredCarriesTheClipsDuration() throws {
+        let p = try join("Ana")
+        let frames = try upload(p, path: try Fixtures.clip(in: harness.dir, seconds: 2)).frames
+        let stored = try XCTUnwrap(frames.last)
+        XCTAssertEqual(stored.command, 0x3C)
+        XCTAssertEqual(stored.body[32], 2, "kind clip")
+        XCTAssertEqual(Double(be32(stored.body, 45)), 2000, accuracy: 100)
+    }
+
 
     func testC39AZeroByteFileIsRefusedAtBegin() throws {
         let p = try join("Ana")

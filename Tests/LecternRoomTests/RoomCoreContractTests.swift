@@ -187,3 +187,20 @@ enum ByteFrame {
         return WireFrame(header: try! FrameHeader.decode(bytes), body: body)
     }
 }
+
+extension RoomCoreContractTests {
+    /// Nothing registered within 30 s: `timedOut` with detail 30000 (the deadline, in ms), closed.
+    func testNoRegisterWithin30SecondsIsTimedOutWithDetail30000() {
+        let h = H(floor: .open)
+        _ = h.open(1)
+        for _ in 0..<61 {   // the shell's half-second ticks; the peer answers its pings
+            h.now += 0.5
+            for case .ping(let n) in H.messages(to: 1, h.handle(.tick)) { h.send(.pong(nonce: n), from: 1, tag: 0) }
+        }
+        guard case .error(let e)? = H.messages(to: 1, h.log).last(where: { if case .error = $0 { return true } else { return false } })
+        else { return XCTFail("no error") }
+        XCTAssertEqual(e.code, .timedOut)
+        XCTAssertEqual(e.detail, 30_000)
+        XCTAssertTrue(e.closesConnection)
+    }
+}
