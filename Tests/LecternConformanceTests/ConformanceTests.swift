@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LecternTestSupport
 import XCTest
@@ -288,7 +289,6 @@ final class ConformanceTests: ConformanceTestCase {
         XCTAssertEqual(granted.body, [5, 0], "restored, by the server")
     }
 
-
     func testC28OpenRoomNewestRequestWins() throws {
         let a = try join("Ana"), b = try join("Ben")
         a.request(0x06)
@@ -453,7 +453,6 @@ final class ConformanceTests: ConformanceTestCase {
         XCTAssertEqual(Double(be32(stored.body, 45)), 2000, accuracy: 100)
     }
 
-
     func testC39AZeroByteFileIsRefusedAtBegin() throws {
         let p = try join("Ana")
         let n = Array("empty.pdf".utf8)
@@ -495,6 +494,31 @@ final class ConformanceTests: ConformanceTestCase {
         let deck = try Fixtures.numberedDeck(count: 1, in: harness.dir)
         let frames = try upload(p, path: deck, announce: [UInt8](repeating: 0xAB, count: 32)).frames
         expectFailure(frames.last, in: 0x14, code: 0x0403)
+    }
+
+    func testC49AllBytesSentButNotFinishedStaysPartialAndResumesAtTheEnd() throws {
+        let a = try join("Ana")
+        let deck = try Fixtures.numberedDeck(count: 2, in: harness.dir)
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: deck)))
+        let id = Array(SHA256.hash(data: data)), n = Array("deck.pdf".utf8)
+        let begin = id + u64(UInt64(data.count)) + [1] + [UInt8](repeating: 0, count: 32) + u16(UInt16(n.count)) + n
+        XCTAssertEqual(a.reply(to: a.request(0x38, begin))?.command, 0x39)
+        a.request(0x3A, id + u64(0) + data)
+        _ = a.drain()
+        a.request(0x04)   // leaves without upload-finish
+        XCTAssertTrue(a.isClosed())
+
+        let b = try join("Ben")
+        let ready = try XCTUnwrap(b.reply(to: b.request(0x38, begin)))
+        XCTAssertEqual(ready.command, 0x39)
+        XCTAssertEqual(ready.body[32], 2, "send from offset: not in the store")
+        try eventually("the part file closed with every byte") {
+            let r = b.reply(to: b.request(0x38, begin))
+            return r?.command == 0x39 && r.map { be64($0.body, 33) } == UInt64(data.count)
+        }
+        let stored = try XCTUnwrap(b.reply(to: b.request(0x3B, id)))
+        XCTAssertEqual(stored.command, 0x3C, "\(String(describing: stored.error))")
+        XCTAssertEqual(be32(stored.body, 41), 2)
     }
 
     // MARK: state
