@@ -20,8 +20,8 @@ class ConformanceTestCase: XCTestCase {
 
     var harness: ServiceHarness!
 
-    func start(_ floor: FloorMode = .open, tweak: @escaping (inout Config) -> Void = { _ in }) throws {
-        harness = try ServiceHarness(floor: floor) {
+    func start(_ floor: FloorMode = .open, webRemote: Bool = false, tweak: @escaping (inout Config) -> Void = { _ in }) throws {
+        harness = try ServiceHarness(floor: floor, webRemote: webRemote) {
             $0.passcode = Self.stored(Self.presenterKey)
             $0.moderatorPasscode = Self.stored(Self.moderatorKey)
             tweak(&$0)

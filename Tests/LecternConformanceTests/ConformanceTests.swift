@@ -550,4 +550,58 @@ final class ConformanceTests: ConformanceTestCase {
         _ = p.reply()
         XCTAssertEqual(p.statePush()?["revision"] as? Int, pushed + 1)
     }
+
+    // MARK: WebSocket
+
+    /// §2.1.1 by hand: an upgrade without Origin (a native client) is accepted with no
+    /// subprotocol selected; the first binary message is hello; a text message is closed
+    /// with 1003.
+    func testC48WebSocketCarriesTheSameFrames() throws {
+        try start(webRemote: true)
+        let port = try XCTUnwrap(harness.service.httpPort)
+        let ws = try RawSocket(port: port)
+        let key = Data((0..<16).map { UInt8($0) }).base64EncodedString()
+        ws.send(
+            Array(
+                ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+        var bytes: [UInt8] = []
+        var head = ""
+        while true {
+            guard let more = ws.receive(timeout: 10), !more.isEmpty else { return XCTFail("no upgrade: \(head)") }
+            bytes += more
+            if let end = String(decoding: bytes, as: UTF8.self).range(of: "\r\n\r\n") {
+                head = String(String(decoding: bytes, as: UTF8.self)[..<end.lowerBound])
+                bytes = Array(bytes[(head.utf8.count + 4)...])
+                break
+            }
+        }
+        XCTAssertTrue(head.hasPrefix("HTTP/1.1 101"), head)
+        XCTAssertFalse(head.lowercased().contains("sec-websocket-protocol"), "no subprotocol selected: \(head)")
+        // The first message: binary (opcode 2), unmasked, carrying hello.
+        while bytes.count < 12, let more = ws.receive(timeout: 10), !more.isEmpty { bytes += more }
+        XCTAssertEqual(bytes[0] & 0x0F, 0x2, "binary")
+        let offset = bytes[1] & 0x7F == 126 ? 4 : 2
+        XCTAssertEqual(bytes[offset], 0x10, "hello")
+        // A text message (masked, as from a client): closed with 1003.
+        let mask: [UInt8] = [1, 2, 3, 4], text = Array("hi".utf8)
+        ws.send([0x81, 0x80 | UInt8(text.count)] + mask + text.enumerated().map { $0.element ^ mask[$0.offset % 4] })
+        var rest: [UInt8] = []
+        while let more = ws.receive(timeout: 10), !more.isEmpty { rest += more }
+        let all = bytes + rest
+        let close = try XCTUnwrap(closeFrame(in: all), "no close frame")
+        XCTAssertEqual(close, 1003)
+    }
+
+    /// The status code of the first close frame (opcode 8) among server frames in `bytes`.
+    func closeFrame(in bytes: [UInt8]) -> UInt16? {
+        var at = 0
+        while at + 2 <= bytes.count {
+            var len = Int(bytes[at + 1] & 0x7F), head = 2
+            if len == 126 { len = Int(be16(bytes, at + 2)); head = 4 } else if len == 127 { len = Int(be64(bytes, at + 2)); head = 10 }
+            if bytes[at] & 0x0F == 0x8, len >= 2, at + head + 2 <= bytes.count { return be16(bytes, at + head) }
+            at += head + len
+        }
+        return nil
+    }
 }
