@@ -46,6 +46,7 @@ extension RoomCore {
         if let w = part.writer, let writer = ledger.writers[w] {
             if let other = peers[writer.connection], other.uploads[b.content]?.writer == w {
                 other.uploads[b.content]?.failed = true
+                other.uploads[b.content]?.takenOver = true
             }
             ledger.release(b.content, writer: w, leaving: true)
             emit(.closePart(b.content, writer: w))
@@ -79,7 +80,12 @@ extension RoomCore {
 
     func uploadChunk(_ ch: UploadChunk, peer p: Peer) throws {
         guard var u = p.uploads[ch.content] else { throw LecternError.noUpload }
-        if u.failed { return }
+        if u.failed {
+            guard u.takenOver, !u.toldTakenOver else { return }
+            u.toldTakenOver = true
+            p.uploads[ch.content] = u
+            throw LecternError.uploadTakenOver
+        }
         do {
             let quota = UInt64(config.diskQuotaBytes)
             if ledger.usedBytes + UInt64(ch.data.count) > quota { throw LecternError.quotaFull(quota: quota) }
@@ -113,6 +119,10 @@ extension RoomCore {
     }
 
     func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+        if p.uploads[content]?.takenOver == true {
+            p.uploads[content] = nil
+            throw LecternError.uploadTakenOver
+        }
         guard let u = p.uploads[content], !u.failed || u.session.isComplete else { throw LecternError.noUpload }
         try u.session.checkFinish()
         p.uploads[content] = nil

@@ -496,7 +496,7 @@ final class ConformanceTests: ConformanceTestCase {
         expectFailure(frames.last, in: 0x14, code: 0x0403)
     }
 
-    func testC49AllBytesSentButNotFinishedStaysPartialAndResumesAtTheEnd() throws {
+    func testC45AllBytesSentButNotFinishedStaysPartialAndResumesAtTheEnd() throws {
         let a = try join("Ana")
         let deck = try Fixtures.numberedDeck(count: 2, in: harness.dir)
         let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: deck)))
@@ -521,9 +521,21 @@ final class ConformanceTests: ConformanceTestCase {
         XCTAssertEqual(be32(stored.body, 41), 2)
     }
 
+    func testC46TheUploaderWhoseFileWasTakenOverIsTold() throws {
+        let a = try join("Ana"), b = try join("Ben")
+        let id = [UInt8](repeating: 0x51, count: 32), n = Array("talk.pdf".utf8)
+        let begin = id + u64(3000) + [1] + [UInt8](repeating: 0, count: 32) + u16(UInt16(n.count)) + n
+        XCTAssertEqual(a.reply(to: a.request(0x38, begin))?.command, 0x39)
+        a.request(0x3A, id + u64(0) + [UInt8](repeating: 0x25, count: 1000))
+        XCTAssertEqual(b.reply(to: b.request(0x38, begin))?.command, 0x39, "Ben resumes the file")
+        let chunk = a.request(0x3A, id + u64(1000) + [UInt8](repeating: 1, count: 1000))
+        expectFailure(a.reply(to: chunk), in: 0x14, code: 0x0404)
+        expectFailure(a.reply(to: a.request(0x3B, id)), in: 0x14, code: 0x0404)
+    }
+
     // MARK: state
 
-    func testC45EveryKeyIsPresent() throws {
+    func testC47EveryKeyIsPresent() throws {
         let p = try join("Ana")
         p.request(0x16)
         let s = try XCTUnwrap(p.reply()?.json)
@@ -534,7 +546,7 @@ final class ConformanceTests: ConformanceTestCase {
         XCTAssertTrue(Set(screen.keys).isSuperset(of: ["content", "page", "pageCount", "blank", "clip"]))
     }
 
-    func testC46StateRequestIsNotANewRevision() throws {
+    func testC48StateRequestIsNotANewRevision() throws {
         let p = try join("Ana")
         p.request(0x06)
         _ = p.reply()
@@ -556,7 +568,7 @@ final class ConformanceTests: ConformanceTestCase {
     /// §2.1.1 by hand: an upgrade without Origin (a native client) is accepted with no
     /// subprotocol selected; the first binary message is hello; a text message is closed
     /// with 1003.
-    func testC48WebSocketCarriesTheSameFrames() throws {
+    func testC50WebSocketCarriesTheSameFrames() throws {
         try start(webRemote: true)
         let port = try XCTUnwrap(harness.service.httpPort)
         let ws = try RawSocket(port: port)

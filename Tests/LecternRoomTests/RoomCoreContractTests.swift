@@ -204,3 +204,25 @@ extension RoomCoreContractTests {
         XCTAssertTrue(e.closesConnection)
     }
 }
+
+extension RoomCoreContractTests {
+    /// Two connections upload the same new file: the newest begin takes the part file over,
+    /// and the earlier uploader is told (its next chunk, then its finish), not left guessing.
+    func testTheUploaderWhoseFileWasTakenOverIsToldOnItsNextChunkAndFinish() {
+        let file = cid(7)
+        let h = H(floor: .open)
+        let ana = h.join(1, name: "Ana"), ben = h.join(2, name: "Ben")
+        let begin = UploadBegin(content: file, size: 3000, kind: .pdf, proof: nil, name: "talk.pdf")
+        func chunk(_ offset: UInt64) -> Message { .uploadChunk(UploadChunk(content: file, offset: offset, data: [UInt8](repeating: 1, count: 1000))) }
+        h.send(.uploadBegin(begin), from: 1, device: ana)
+        h.handle(.partOpened(file, writer: 1, failure: nil))
+        h.send(chunk(0), from: 1, device: ana)
+        h.send(.uploadBegin(begin), from: 2, tag: 21, device: ben)
+        let told = h.send(chunk(1000), from: 1, tag: 31, device: ana)
+        guard case .error(let e)? = H.replies(to: 1, told).first else { return XCTFail("not told: \(told)") }
+        XCTAssertEqual(e.code, .noUpload)
+        XCTAssertTrue(e.message.contains("took this upload over"), e.message)
+        XCTAssertTrue(H.replies(to: 1, h.send(chunk(2000), from: 1, device: ana)).isEmpty, "once; later chunks are dropped silently")
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.uploadFinish(content: file), from: 1, device: ana)), .noUpload)
+    }
+}
