@@ -122,6 +122,15 @@ let package = Package(
         .testTarget(
             name: "LecternHostileTests",
             dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternCore", "LecternTestSupport"]),
+        // The contract, checked from outside: raw bytes written from docs/protocol.md (§19),
+        // never through LecternProtocol or LecternClient; the service runs in-process.
+        .testTarget(
+            name: "LecternConformanceTests",
+            dependencies: [
+                "LecternCore", "LecternTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "LecternServiceTests",
             dependencies: [

@@ -324,6 +324,9 @@ extension LecternError {
     }
     public static let hashMismatch = LecternError(standard: .hashMismatch)
     public static let noUpload = LecternError(standard: .noUpload)
+    /// `noUpload` to the connection whose upload another connection's upload-begin took over.
+    public static let uploadTakenOver = LecternError(
+        .noUpload, message: "Another connection took this upload over — send upload-begin again to resume it.")
     public static func wrongOffset(expected: UInt64) -> LecternError {
         LecternError(.wrongOffset, detail: expected, message: "Upload chunk at the wrong position — expected byte \(expected).")
     }

@@ -80,8 +80,8 @@ public struct FrameDecoder {
     /// Bytes received but not yet returned as a frame.
     public var bufferedByteCount: Int { buffer.count - start }
 
-    /// The header of the next frame, once its 8 bytes are in (the tag to answer a framing
-    /// error with).
+    /// The header of the next frame, once its 8 bytes are here; after a framing error, the
+    /// bad header (its tag is the one the error echoes, §2.5).
     public var nextHeader: FrameHeader? {
         buffer.count - start >= FrameHeader.size ? FrameHeader.peek(buffer[start..<(start + FrameHeader.size)]) : nil
     }

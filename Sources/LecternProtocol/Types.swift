@@ -137,7 +137,10 @@ public enum ControlSignal: Equatable, Sendable {
         case 0xF0: return .blank(white: parameter != 0)
         case 0xF1: return .unblank
         case 0xFD:
-            guard parameter <= 0xFF else { throw .invalidTarget(0, "Hand-over needs a device id from 1 to 254.") }
+            // 0 (the server) and 255 (not registered) are no device's id either.
+            guard parameter >= 1, parameter <= 254 else {
+                throw .invalidTarget(DeviceID(truncatingIfNeeded: parameter <= 0xFF ? parameter : 0), "Hand-over needs a device id from 1 to 254.")
+            }
             return .handOver(to: DeviceID(parameter))
         case 0xFE: return .takeBack
         case 0xFF: return .returnFloor
@@ -186,12 +189,24 @@ public enum FloorLossReason: UInt8, Sendable, CaseIterable, CustomStringConverti
     }
 }
 
-/// Device names: 1–64 bytes of UTF-8, no control characters.
+/// Device names: 1–64 bytes of UTF-8, no control characters (`isControl`).
 public enum DeviceName {
     public static func isValid(_ name: String) -> Bool {
         let n = name.utf8.count
         guard n >= 1, n <= ProtocolLimits.maxDeviceNameBytes else { return false }
-        return !name.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
+        return !name.unicodeScalars.contains(where: isControl)
+    }
+
+    /// "No control characters" (docs/protocol.md §2.4): a scalar of general category Cc
+    /// (control), Cf (format: bidi overrides such as U+202E, zero-width space, BOM), Zl or
+    /// Zp (line and paragraph separators), except U+200C and U+200D, the joiners emoji
+    /// sequences and some scripts need.
+    public static func isControl(_ s: Unicode.Scalar) -> Bool {
+        if s.value == 0x200C || s.value == 0x200D { return false }
+        switch s.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
     }
 }
 
@@ -200,6 +215,6 @@ public enum FileName {
     public static func isValid(_ name: String) -> Bool {
         let n = name.utf8.count
         guard n >= 1, n <= ProtocolLimits.maxFileNameBytes else { return false }
-        return !name.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) || $0 == "/" }
+        return !name.unicodeScalars.contains { DeviceName.isControl($0) || $0 == "/" }
     }
 }

@@ -9,12 +9,15 @@ public struct ContentEntry: Equatable, Sendable {
     public var size: UInt64
     /// Pages of a PDF; 0 for a clip.
     public var pages: Int
-    public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int) {
+    /// Length of a clip in milliseconds (what upload-ready and upload-stored say); 0 for a PDF.
+    public var durationMs: UInt32
+    public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int, durationMs: UInt32 = 0) {
         self.id = id
         self.name = name
         self.kind = kind
         self.size = size
         self.pages = pages
+        self.durationMs = durationMs
     }
 
     public var snapshot: ContentSnapshot { ContentSnapshot(id: id, name: name, kind: kind) }

@@ -11,6 +11,9 @@ extension RoomCore {
             return fail(p, tag: h.tag, error, request: h.command)
         }
         let expected = p.deviceID ?? ProtocolLimits.unregisteredID
+        if case .register = message, p.deviceID != nil {   // before the device byte: §6.2 sends register with 0xFF
+            return fail(p, tag: h.tag, .alreadyRegistered, request: h.command)
+        }
         guard h.deviceID == expected else {
             return fail(p, tag: h.tag, .wrongDeviceID(sent: h.deviceID, expected: expected), request: h.command)
         }

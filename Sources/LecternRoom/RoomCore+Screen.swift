@@ -77,6 +77,7 @@ extension RoomCore {
         if let error {
             log(.warning, "screen change not shown: \(error.message)")
             answer(op.reply, error)
+            if statePushOwed { pushState() }
         } else {
             persist()
             answer(op.reply, nil)
@@ -146,8 +147,12 @@ extension RoomCore {
         try floor.checkCanDrive(me)
         guard let c = screen.clip else { throw LecternError.noClip }
         switch message {
-        case .clipPause: emit(.steerClip(serial: c.serial, .pause)); send(.clipPauseOK, to: p, tag: tag)
-        case .clipResume: emit(.steerClip(serial: c.serial, .resume)); send(.clipResumeOK, to: p, tag: tag)
+        case .clipPause:
+            emit(.steerClip(serial: c.serial, .pause)); send(.clipPauseOK, to: p, tag: tag)
+            clipAsked(.paused)
+        case .clipResume:
+            emit(.steerClip(serial: c.serial, .resume)); send(.clipResumeOK, to: p, tag: tag)
+            clipAsked(.playing)
         case .clipStop: emit(.steerClip(serial: c.serial, .stop)); send(.clipStopOK, to: p, tag: tag)
         case .clipSeek(let ms):
             let durationMs = UInt64(max(0, c.duration) * 1000)
@@ -158,7 +163,17 @@ extension RoomCore {
             }
             emit(.steerClip(serial: c.serial, .seek(Double(ms) / 1000)))
             send(.clipSeekOK, to: p, tag: tag)
+            screen.clip?.progress.position = Double(ms) / 1000   // a seek gets its own push, paused or not
+            pushState()
         default: break
         }
+    }
+
+    /// Pause and resume show in the state at once (a push after the ok), whatever the
+    /// player reports meanwhile.
+    private func clipAsked(_ state: ClipProgress.State) {
+        let before = screenState
+        screen.clip?.asked = state
+        if screenState != before { pushState() }
     }
 }

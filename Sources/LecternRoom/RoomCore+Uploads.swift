@@ -37,7 +37,7 @@ extension RoomCore {
                 .uploadReady(
                     UploadReady(
                         content: b.content, status: .stored, offset: item.size, kind: item.kind,
-                        pageCount: UInt32(item.pages), durationMs: 0)), to: p, tag: tag)
+                        pageCount: UInt32(item.pages), durationMs: item.durationMs)), to: p, tag: tag)
         } else {
             startWhenFree(b, peer: p, tag: tag, from: 0)
         }
@@ -55,6 +55,7 @@ extension RoomCore {
         if let w = part.writer, let writer = ledger.writers[w] {
             if let other = peers[writer.connection], other.uploads[b.content]?.writer == w {
                 other.uploads[b.content]?.failed = true
+                other.uploads[b.content]?.takenOver = true
             }
             ledger.release(b.content, writer: w, leaving: true)
             emit(.closePart(b.content, writer: w))
@@ -89,7 +90,12 @@ extension RoomCore {
 
     func uploadChunk(_ ch: UploadChunk, peer p: Peer) throws {
         guard var u = p.uploads[ch.content] else { throw LecternError.noUpload }
-        if u.failed { return }
+        if u.failed {
+            guard u.takenOver, !u.toldTakenOver else { return }
+            u.toldTakenOver = true
+            p.uploads[ch.content] = u
+            throw LecternError.uploadTakenOver
+        }
         do {
             let quota = UInt64(config.diskQuotaBytes)
             if ledger.usedBytes + UInt64(ch.data.count) > quota { throw LecternError.quotaFull(quota: quota) }
@@ -124,6 +130,10 @@ extension RoomCore {
     }
 
     func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+        if p.uploads[content]?.takenOver == true {
+            p.uploads[content] = nil
+            throw LecternError.uploadTakenOver
+        }
         guard let u = p.uploads[content], !u.failed || u.session.isComplete else { throw LecternError.noUpload }
         try u.session.checkFinish()
         p.uploads[content] = nil
@@ -155,7 +165,7 @@ extension RoomCore {
                     .uploadStored(
                         UploadStored(
                             content: content, kind: item.kind, size: upload.size, pageCount: UInt32(item.pages),
-                            durationMs: 0)), to: p, tag: tag)
+                            durationMs: item.durationMs)), to: p, tag: tag)
             }
         case .failure(let refusal):
             log(.warning, "upload \(upload.name) from device \(me) refused: \(refusal.error.message)\(refusal.detail.map { " (\($0))" } ?? "")")

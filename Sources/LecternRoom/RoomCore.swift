@@ -34,6 +34,8 @@ public final class RoomCore {
     var wakeAt: Double?
     var lastPartSweep = -Double.infinity
     var logLimiter = LogLimiter()
+    /// A floor change whose push waits for the screen change it caused (see `apply`).
+    var statePushOwed = false
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
@@ -70,6 +72,10 @@ public final class RoomCore {
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
+        case .shuttingDown:
+            for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
+                fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
+            }
         case .shown(let op, let error): shown(op: op, error: error)
         case .clipOpened(let serial, let result): clipOpened(serial, result)
         case .clipProgressed(let serial, let progress): clipProgressed(serial, progress)
@@ -143,6 +149,7 @@ public final class RoomCore {
     /// doesn't read (a phone asleep on the Wi-Fi) gets the newest state when it reads
     /// again, not every intermediate one piling up.
     func pushState() {
+        statePushOwed = false
         revision += 1
         latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.deviceID != nil && !p.closing {
@@ -153,7 +160,7 @@ public final class RoomCore {
     /// What devices see on the screen: the clip while one plays over the slide, else the slide.
     var screenState: ScreenSnapshot {
         guard let c = screen.clip else { return screen.committed.snapshot }
-        let state: ClipSnapshot.Playback = c.progress.state == .paused ? .paused : c.progress.state == .stopped ? .stopped : .playing
+        let state: ClipSnapshot.Playback = (c.asked ?? c.progress.state) == .paused ? .paused : .playing
         return ScreenSnapshot(
             content: c.content, page: 0, pageCount: 0, blank: .none,
             clip: ClipSnapshot(
@@ -166,6 +173,7 @@ public final class RoomCore {
     // MARK: floor events
 
     func apply(_ events: [FloorEvent]) {
+        var screenGoingIdle = false
         for e in events {
             switch e {
             case .floorGranted(let to, let reason, let by):
@@ -174,6 +182,7 @@ public final class RoomCore {
                 if let p = peer(of: from) { send(.floorWithdrawn(reason: reason, by: by), to: p, tag: 0) }
             case .screenToIdle:
                 changeScreen(.idle, reply: nil)
+                screenGoingIdle = screen.running != nil
             case .closeConnection(let id, let error):
                 if let p = live(id) {
                     send(.error(error), to: p, tag: 0)
@@ -182,7 +191,10 @@ public final class RoomCore {
             case .deviceLeft(let id):
                 ledger.removeOwner(id)
             case .stateChanged:
-                pushState()
+                // One transition, one snapshot: while the idle screen is being shown the
+                // push waits for it (`shown` pushes), so no snapshot has the floor free and
+                // the old slide still up.
+                if screenGoingIdle { statePushOwed = true } else { pushState() }
                 persist()
             }
         }

@@ -21,6 +21,9 @@ public enum RoomEvent: Sendable {
     case tick
     /// A deadline the core asked for (`RoomEffect.wake`) has passed.
     case wake
+    /// The service is stopping (SIGTERM): every connection gets error `shuttingDown` and is
+    /// closed; the floor and the screen are kept for the restart.
+    case shuttingDown
 
     // MARK: the screen
     /// The stage finished showing the scene of screen change `op` (nil) or could not (error).

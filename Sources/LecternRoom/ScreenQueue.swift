@@ -30,6 +30,9 @@ struct ScreenQueue {
         let duration: Double
         let loop: Bool
         var progress: ClipProgress
+        /// Paused or playing as the last pause/resume asked: what the state shows from the
+        /// moment the command is taken (the player's reports may lag behind it).
+        var asked: ClipProgress.State?
     }
 
     /// A clip asked for and being opened.

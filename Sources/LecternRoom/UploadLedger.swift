@@ -21,6 +21,10 @@ struct UploadLedger {
         let beginTag: UInt16
         /// After a failed chunk or a take-over, later chunks of this file are dropped silently.
         var failed = false
+        /// Another connection's upload-begin took the part file over: the next chunk and
+        /// the finish are told so (`noUpload`), once each.
+        var takenOver = false
+        var toldTakenOver = false
     }
 
     /// A writer of a part file (in the shell), from open until it let go of the file.

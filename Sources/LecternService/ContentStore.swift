@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LecternCore
 import LecternRender
+import LecternRoom
 import LecternVideo
 
 /// Uploaded files, content-addressed under `<data_dir>/content/`: a file is stored as
@@ -18,6 +19,9 @@ public final class ContentStore: @unchecked Sendable {
         public var pages: Int
         /// Device name of the uploader ("" for files the service added itself).
         public var uploader: String
+        /// Length of a clip in milliseconds; nil for a PDF, and in `.json` files written
+        /// before the duration was kept (they still load).
+        public var durationMs: UInt32? = nil
     }
 
     public let directory: URL
@@ -69,19 +73,35 @@ public final class ContentStore: @unchecked Sendable {
 
     /// Moves a complete, verified file (`tmpFile`, on the same file system) into the store
     /// under `id`. Checks it is a PDF that opens or a clip.
-    public func adopt(tmpFile: String, id: String, name: String, uploader: String) throws -> Item {
+    public func adopt(tmpFile: String, id: String, name: String, uploader: String, durationMs: UInt32? = nil) throws -> Item {
         let kind = try Self.kind(ofFile: tmpFile)
         var pages = 0
         if kind == .pdf { pages = try PDFDocument(path: tmpFile).pageCount }
+        let durationMs = kind == .clip ? try durationMs ?? Self.clipDurationMs(tmpFile) : nil
         try Self.fsync(path: tmpFile)
         let size = (try FileManager.default.attributesOfItem(atPath: tmpFile)[.size] as? NSNumber)?.int64Value ?? 0
-        let item = Item(id: id, name: name, kind: kind, size: size, pages: pages, uploader: uploader)
+        let item = Item(id: id, name: name, kind: kind, size: size, pages: pages, uploader: uploader, durationMs: durationMs)
         guard rename(tmpFile, path(of: id)) == 0 else {
             throw ContentError.unreadable(path: name, reason: String(cString: strerror(errno)))
         }
         try Self.writeAtomically(JSONEncoder().encode(item), to: path(of: id) + ".json")
         Self.fsync(directory: directory.path)
         return item
+    }
+
+    /// A clip's length in milliseconds, as probed (what can't be probed is refused).
+    static func clipDurationMs(_ path: String) throws -> UInt32 {
+        UInt32(clamping: Int((max(0, try ClipProbe.probe(path: path).duration) * 1000).rounded()))
+    }
+
+    /// The stored items as the room knows them; a clip stored before durations were kept
+    /// is probed for its length.
+    public func entries() -> [ContentEntry] {
+        items().map { item in
+            var entry = ContentEntry(item)
+            if item.kind == .clip, item.durationMs == nil { entry.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0 }
+            return entry
+        }
     }
 
     /// The stored item with `id`, or nil.

@@ -90,7 +90,7 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
                 frames.append(frame)
             } catch {
                 failed = true
-                failure = (decoder.nextHeader?.tag ?? 0, error)
+                failure = (decoder.nextHeader?.tag ?? 0, error)   // the bad header's tag, not the read's first
                 break
             }
         }

@@ -47,7 +47,7 @@ final class Room: @unchecked Sendable {
         let area = try UploadArea(dataDir: config.dataDir)
         core = RoomCore(
             config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
-            catalog: ContentCatalog(store.items().map(ContentEntry.init)), parts: area.parts(),
+            catalog: ContentCatalog(store.entries()), parts: area.parts(),
             storeBytes: UploadArea.bytes(in: store.directory.path))
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }
@@ -60,8 +60,13 @@ final class Room: @unchecked Sendable {
         }
     }
 
-    /// Before the event loop shuts down: work still running finishes, its report is dropped.
+    /// Before the event loop shuts down: the peers get `shuttingDown` and are closed; work
+    /// still running finishes, its report is dropped.
     func stop() {
+        // Every peer is told (error shuttingDown) before its connection closes; once.
+        if reportLock.withLock({ reporting }) {
+            if loop.inEventLoop { feed(.shuttingDown) } else { try? loop.submit { self.feed(.shuttingDown) }.wait() }
+        }
         reportLock.withLock { reporting = false }
         ticker?.cancel()
         ticker = nil

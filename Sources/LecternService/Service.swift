@@ -35,6 +35,7 @@ public final class Service: @unchecked Sendable {
     private let webLock = NSLock()
     private var _httpPort: Int?
     private var heartbeat: Heartbeat?
+    private var stopped = false
     var room: Room!
     /// Both listeners' connections, counted together (`ConnectionGate`).
     var admission: Admission!
@@ -135,6 +136,9 @@ public final class Service: @unchecked Sendable {
     }
 
     public func stop() {
+        // Once: a second stop would wait on channels of an event loop group already gone.
+        webLock.lock(); let first = !stopped; stopped = true; webLock.unlock()
+        guard first else { return }
         heartbeat?.cancel()
         webLock.lock(); let web = webServer; webLock.unlock()
         web?.stop()

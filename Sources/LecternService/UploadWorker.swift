@@ -98,12 +98,15 @@ final class UploadWorker: @unchecked Sendable {
                 let e = LecternError(.unsupportedFileType, message: "The file is not a \(wanted == .pdf ? "PDF" : "clip").")
                 return .failure(UploadRefusal(e, discarded: true, detail: nil))
             }
-            if kind == .clip { _ = try ClipProbe.probe(path: area.partPath(hex)) }   // refuses what can't play, saying why
+            var durationMs: UInt32?
+            if kind == .clip {   // refuses what can't play, saying why
+                durationMs = try ContentStore.clipDurationMs(area.partPath(hex))
+            }
             return .success(
                 ContentEntry(
                     try store.adopt(
                         tmpFile: area.partPath(hex), id: hex, name: upload.name,
-                        uploader: upload.uploader)))
+                        uploader: upload.uploader, durationMs: durationMs)))
         } catch let e as ContentError {
             area.remove(hex)
             return .failure(UploadRefusal(LecternError(mapping: e), discarded: true, detail: e.description))
@@ -120,6 +123,6 @@ extension ContentEntry {
     init(_ item: ContentStore.Item) {
         self.init(
             id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
-            kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages)
+            kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages, durationMs: item.durationMs ?? 0)
     }
 }

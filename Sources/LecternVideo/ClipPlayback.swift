@@ -208,7 +208,12 @@ private struct Player {
                         if let f = try decoder.nextFrame() { try present(f) }
                     } catch { return .failed("\(error)") }
                 }
-                control.update(notify: true) { $0.position = max(0, min(t, info.duration > 0 ? info.duration : t)) }
+                // A resume that came in with the seek is obeyed now: the state says so too.
+                let paused = control.pending().pause
+                control.update(notify: true) {
+                    $0.position = max(0, min(t, info.duration > 0 ? info.duration : t))
+                    $0.state = paused ? .paused : .playing
+                }
                 continue
             }
             if cmd.pause {
@@ -218,6 +223,8 @@ private struct Player {
                 if !control.pending().pause { control.update { $0.state = .playing } }
                 continue
             }
+            // Playing on (also when a seek, not this branch, took the loop out of its pause).
+            if control.status.state != .playing { control.update { $0.state = .playing } }
 
             let frame: DecodedFrame
             do {

@@ -71,6 +71,17 @@ final class ClipOverTCPTests: XCTestCase {
         XCTAssertServerError(.floorTaken, try b.request(.clipPlay(content: short.content, loop: false)))
     }
 
+    /// upload-stored and upload-ready (status 1) carry the clip's length, as the state shows it.
+    func testUploadStoredAndReadyCarryTheClipsDuration() throws {
+        let h = try ServiceHarness(floor: .open)
+        let a = try h.presenter("A")
+        let path = try Fixtures.clip(in: Fixtures.tempDir("duration"), seconds: 4)
+        let stored = try a.upload(path: path)
+        XCTAssertEqual(Double(stored.durationMs), 4000, accuracy: 100)
+        let again = try h.presenter("B").upload(path: path)   // possession proved: upload-ready status 1
+        XCTAssertEqual(again.durationMs, stored.durationMs)
+    }
+
     func testAClipThatCantPlayIsRefusedAtUpload() throws {
         let h = try ServiceHarness()
         let a = try h.presenter("A")

@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternRoom
 import LecternService
 import LecternTestSupport
 import XCTest
@@ -29,6 +30,10 @@ final class ContentStoreTests: XCTestCase {
 
         let clip = try storeWith(json: #"{"uploader":"","pages":0,"size":8,"kind":"clip","name":"intro.mp4","id":"\#(id)"}"#)
         XCTAssertEqual(clip.item(id)?.kind, .clip)
+        XCTAssertNil(clip.item(id)?.durationMs, "written before durations were kept")
+        XCTAssertEqual(clip.entries().map(\.durationMs), [0], "probed at start; this one isn't a real clip")
+        let timed = try storeWith(json: #"{"uploader":"","pages":0,"size":8,"kind":"clip","name":"intro.mp4","id":"\#(id)","durationMs":4000}"#)
+        XCTAssertEqual(timed.entries().map(\.durationMs), [4000])
 
         let unknown = try storeWith(json: #"{"id":"\#(id)","name":"x","kind":"png","size":8,"pages":0,"uploader":""}"#)
         XCTAssertNil(unknown.item(id))

@@ -148,6 +148,25 @@ final class PlaybackControlTests: XCTestCase {
         XCTAssertEqual(result.end, .stopped)
     }
 
+    /// A seek and a resume sent together while paused: the player plays on, and its state
+    /// says so (it used to say paused forever while the position advanced).
+    func testSeekThenResumeWhilePausedSaysPlaying() throws {
+        let spec = ClipSpec(width: 640, height: 480, fps: 30, seconds: 6)
+        let clock = VirtualClock(stepped: true)
+        let control = PlaybackControl()
+        let play = try BackgroundPlay(Clips.make(spec), mode: mode, control: control, clock: clock)
+        let out = play.out
+        try clock.run("frames") { out.presentCount >= 5 }
+        control.pause()
+        try clock.run("pause") { control.status.state == .paused }
+        control.seek(to: 1.0)
+        control.resume()
+        try clock.run("playing on from the seek") { (out.shown.last?.number ?? 0) >= 40 }
+        XCTAssertEqual(control.status.state, .playing)
+        control.stop()
+        try clock.run("the stop") { play.isFinished }
+    }
+
     func testStopEndsPromptly() throws {
         let control = PlaybackControl()
         // One frame a second: a stop that waited for the next frame would take about 1 s; a
