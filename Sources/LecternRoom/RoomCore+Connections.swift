@@ -103,9 +103,14 @@ extension RoomCore {
     /// Answers `request` with `error`; closes the connection when the error says so, or
     /// when an unregistered peer has earned a few.
     func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
+        var error = error
+        if p.deviceID == nil {
+            p.unregisteredErrors += 1
+            // The error's flag says the connection closes (C49: clients go by the flag).
+            if p.unregisteredErrors >= ProtocolLimits.unregisteredErrorLimit { error.closesConnection = true }
+        }
         send(.failure(replyingTo: request, error), to: p, tag: tag)
-        if p.deviceID == nil { p.unregisteredErrors += 1 }
-        if error.closesConnection || p.unregisteredErrors >= ProtocolLimits.unregisteredErrorLimit { close(p) }
+        if error.closesConnection { close(p) }
     }
 
     func close(_ p: Peer) {

@@ -251,17 +251,21 @@ final class ConformanceTests: ConformanceTestCase {
     }
 
     func testC26OnlyWrongProofsAreThrottled() throws {
+        // Three connections from one address (§2.4.2: an unregistered connection is closed
+        // with its sixth error).
         let p = try connect()
         for _ in 0..<3 {   // refused for another reason: not counted
             p.request(0x01, registerBody(p, name: "Ana\u{7}"))
             expectFailure(p.next(), in: 0x03, code: 0x0105)
         }
+        let q = try connect()
         for _ in 0..<5 {
-            p.request(0x01, registerBody(p, name: "Ana", passcode: "wrong"))
-            expectFailure(p.next(), in: 0x03, code: 0x0101)
+            q.request(0x01, registerBody(q, name: "Ana", passcode: "wrong"))
+            expectFailure(q.next(), in: 0x03, code: 0x0101)
         }
-        p.request(0x01, registerBody(p, name: "Ana"))   // even a good proof: not checked
-        let e = expectFailure(p.next(), in: 0x03, code: 0x0102)
+        let r = try connect()
+        r.request(0x01, registerBody(r, name: "Ana"))   // even a good proof: not checked
+        let e = expectFailure(r.next(), in: 0x03, code: 0x0102)
         XCTAssertGreaterThan(e?.detail ?? 0, 0, "ms to wait")
         XCTAssertLessThanOrEqual(e?.detail ?? .max, 2000)
         XCTAssertEqual(e?.closes, false)
@@ -603,6 +607,36 @@ final class ConformanceTests: ConformanceTestCase {
         let all = bytes + rest
         let close = try XCTUnwrap(closeFrame(in: all), "no close frame")
         XCTAssertEqual(close, 1003)
+    }
+
+    /// The head of the server's answer to a WebSocket upgrade with `origin` (none: no header).
+    func upgradeAnswer(origin: String?) throws -> String {
+        let port = try XCTUnwrap(harness.service.httpPort)
+        let ws = try RawSocket(port: port)
+        defer { ws.close() }
+        let key = Data((0..<16).map { UInt8($0) }).base64EncodedString()
+        let originLine = origin.map { "Origin: \($0)\r\n" } ?? ""
+        ws.send(
+            Array(
+                ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" + originLine
+                    + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+        var bytes: [UInt8] = []
+        while let more = ws.receive(timeout: 10), !more.isEmpty {
+            bytes += more
+            if let end = String(decoding: bytes, as: UTF8.self).range(of: "\r\n\r\n") {
+                return String(String(decoding: bytes, as: UTF8.self)[..<end.lowerBound])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func testC51ACrossSiteUpgradeIsRefused() throws {
+        try start(webRemote: true)
+        let port = try XCTUnwrap(harness.service.httpPort)
+        XCTAssertTrue(try upgradeAnswer(origin: "http://evil.example").hasPrefix("HTTP/1.1 403"), "another site's page")
+        XCTAssertTrue(try upgradeAnswer(origin: "http://127.0.0.1:\(port + 1)").hasPrefix("HTTP/1.1 403"), "another port")
+        XCTAssertTrue(try upgradeAnswer(origin: "http://127.0.0.1:\(port)").hasPrefix("HTTP/1.1 101"), "the page's own origin")
+        XCTAssertTrue(try upgradeAnswer(origin: nil).hasPrefix("HTTP/1.1 101"), "a client that sends no Origin")
     }
 
     /// The status code of the first close frame (opcode 8) among server frames in `bytes`.

@@ -100,3 +100,16 @@ final class RoomCoreBudgetTests: XCTestCase {
         XCTAssertTrue(h.handle(.tick).contains(.removePart(cid(5))), "a day without progress")
     }
 }
+
+extension RoomCoreBudgetTests {
+    /// The error that ends an unregistered connection says so in its flag (C49).
+    func testTheErrorThatClosesAnUnregisteredPeerSaysSo() {
+        let h = H()
+        _ = h.open(1)
+        var flags: [Bool] = []
+        for _ in 1...ProtocolLimits.unregisteredErrorLimit {
+            if case .error(let e)? = H.replies(to: 1, h.send(.stateRequest, from: 1)).first { flags.append(e.closesConnection) }
+        }
+        XCTAssertEqual(flags, Array(repeating: false, count: ProtocolLimits.unregisteredErrorLimit - 1) + [true])
+    }
+}
