@@ -86,8 +86,8 @@ final class AdmissionHandler: ChannelInboundHandler, @unchecked Sendable {
 
 /// Between a peer's transport and its `PeerHandler`: watches the protocol frames the room
 /// writes and tells `Admission` when the peer has registered (a register-ok went out), so
-/// the connection may use the places kept for devices. Each write of the room starts with
-/// a whole frame header.
+/// the connection may use the places kept for devices. Each write of the room is one or
+/// more whole frames.
 final class RegistrationWatch: ChannelOutboundHandler, @unchecked Sendable {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -102,12 +102,19 @@ final class RegistrationWatch: ChannelOutboundHandler, @unchecked Sendable {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if !seen {
+            // A write holds one or more whole frames (the peer handler sends a batch at once).
             let buf = unwrapOutboundIn(data)
-            if let first = buf.getInteger(at: buf.readerIndex, as: UInt8.self), first == Command.registerOK.rawValue,
-                buf.readableBytes >= FrameHeader.size
+            var at = buf.readerIndex
+            while at + FrameHeader.size <= buf.writerIndex,
+                let command = buf.getInteger(at: at, as: UInt8.self),
+                let length = buf.getInteger(at: at + 4, as: UInt32.self), length >= FrameHeader.size
             {
-                seen = true
-                admission.registered(id)
+                if command == Command.registerOK.rawValue {
+                    seen = true
+                    admission.registered(id)
+                    break
+                }
+                at += Int(length)
             }
         }
         context.write(data, promise: promise)

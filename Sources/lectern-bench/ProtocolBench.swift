@@ -15,6 +15,7 @@ func runProtocolBenchmarks(rounds: Int) throws {
         passcode: "bench-presenter", moderatorPasscode: "bench-moderator")
     config.diskQuotaMB = 8192
     config.maxUploadMB = 2048
+    config.maxConnectionsPerAddress = 1024   // 254 devices from this one machine
     var options = Service.Options(config: config)
     options.host = "127.0.0.1"
     let service = Service(options: options)
