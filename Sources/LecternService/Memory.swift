@@ -35,12 +35,4 @@ public enum Memory {
         guard let p = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
         return unsafeBitCast(p, to: type)
     }
-
-    /// The process's resident memory in bytes (from /proc/self/statm), or nil.
-    public static func residentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count >= 2, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
 }

@@ -1,18 +1,30 @@
 import Glibc
+import LecternCore
 
 /// A plain TCP socket with no protocol logic (no pongs): what a broken or hostile client is.
 public final class RawSocket {
     let fd: Int32
 
-    public init(host: String = "127.0.0.1", port: Int) throws {
+    /// Connects to `host:port`, from the local address `source` when given (any 127.0.0.x
+    /// reaches a service on 127.0.0.1: one machine can be many peers).
+    public init(host: String = "127.0.0.1", port: Int, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &addr.sin_addr)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard fd >= 0 else { throw Fixtures.ToolError(description: "socket: \(String(cString: strerror(errno)))") }
+        func address(_ host: String, _ port: Int) -> sockaddr_in {
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, host, &a.sin_addr)
+            return a
         }
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        if let source {
+            var local = address(source, 0)
+            let rc = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }
+            guard rc == 0 else { close(); throw Fixtures.ToolError(description: "bind \(source): \(String(cString: strerror(errno)))") }
+        }
+        var remote = address(host, port)
+        let rc = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) } }
         guard rc == 0 else { close(); throw Fixtures.ToolError(description: "connect: \(String(cString: strerror(errno)))") }
     }
 
@@ -27,6 +39,29 @@ public final class RawSocket {
             off += n
         }
         return true
+    }
+
+    /// Sends what the socket takes now, never blocking; the number of bytes sent.
+    @discardableResult
+    public func sendNow(_ bytes: [UInt8]) -> Int {
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n <= 0 { break }
+            off += n
+        }
+        return off
+    }
+
+    /// Reads until `enough` says so, the peer closes, or `timeout` passes; what arrived.
+    public func read(timeout: Double, until enough: ([UInt8]) -> Bool) -> [UInt8] {
+        var got: [UInt8] = []
+        let deadline = MonotonicClock.now() + timeout
+        while !enough(got), MonotonicClock.now() < deadline {
+            guard let b = receive(timeout: deadline - MonotonicClock.now()), !b.isEmpty else { break }
+            got += b
+        }
+        return got
     }
 
     /// Ends both directions now (a thread blocked sending or receiving returns).

@@ -21,27 +21,9 @@ func runPeerBudgetBenchmarks(rounds: Int) throws {
     let quiet = try roundTrips(rounds * 100)
 
     // One peer without a passcode sending pings as fast as it can (and reading its pongs).
-    let flooder = try RawSocket(port: h.port)
-    let lock = NSLock()
-    var stop = false
-    let done = DispatchGroup()
-    done.enter()
-    DispatchQueue.global().async {
-        while lock.withLock({ !stop }) { _ = flooder.receive(timeout: 0.05) }
-        done.leave()
-    }
-    done.enter()
-    DispatchQueue.global().async {
-        var block: [UInt8] = []
-        for _ in 0..<20_000 { block += Message.ping(nonce: 7).encode(tag: 1, deviceID: 0xFF) }
-        while lock.withLock({ !stop }) && flooder.send(block) {}
-        done.leave()
-    }
+    let flood = try PingFlood(port: h.port)
     let flooded = try roundTrips(rounds * 100)
-    lock.withLock { stop = true }
-    flooder.shutdown()
-    _ = done.wait(timeout: .now() + 10)
-    flooder.close()
+    flood.stop()
     print("registered device's round trip (state-request), \(quiet.count) requests each:")
     print("  quiet   p50 \(ms(percentile(quiet, 0.5)))  p99 \(ms(percentile(quiet, 0.99)))")
     print("  flooded p50 \(ms(percentile(flooded, 0.5)))  p99 \(ms(percentile(flooded, 0.99)))  (one peer sending pings without pause)")
@@ -51,33 +33,9 @@ func runPeerBudgetBenchmarks(rounds: Int) throws {
             percentile(flooded, 0.5) / percentile(quiet, 0.5), percentile(flooded, 0.99) / percentile(quiet, 0.99)))
 
     // What one hostile peer costs at most: each attack alone, memory and descriptors before and after.
-    func rssMB() -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let kb = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }.flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        return kb / 1024
-    }
-    func fds() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
     func cost(_ what: String, _ attack: () throws -> Void) rethrows {
-        let m0 = rssMB(), f0 = fds()
-        var peakM = m0, peakF = f0
-        let watching = NSLock()
-        var watch = true
-        let watcher = DispatchGroup()
-        watcher.enter()
-        DispatchQueue.global().async {
-            while watching.withLock({ watch }) {
-                let m = rssMB(), f = fds()
-                watching.withLock {
-                    peakM = max(peakM, m); peakF = max(peakF, f)
-                }
-                Fixtures.wait(seconds: 0.05)   // a sampling interval, not a wait for anything
-            }
-            watcher.leave()
-        }
-        try attack()
-        watching.withLock { watch = false }
-        watcher.wait()
-        print(String(format: "  %@: memory +%.1f MB at most, descriptors +%d at most", what, peakM - m0, peakF - f0))
+        let grew = try Footprint.peakGrowth(during: attack)
+        print(String(format: "  %@: memory +%.1f MB at most, descriptors +%d at most", what, Double(grew.bytes) / 1_048_576, grew.descriptors))
     }
     print("one hostile peer at most costs:")
     let key = try { () throws -> [UInt8] in

@@ -125,7 +125,6 @@ private enum VideoBench {
             + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
     }
 
-    static func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s.isEmpty ? 0 : s[s.count / 2] }
 }
 
 /// Double-buffered frames in memory that swap at once (no refresh to wait for): the cost of

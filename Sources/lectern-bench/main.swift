@@ -9,10 +9,6 @@ import LecternTestSupport
 // `make bench`: Lectern's figures against the reference tools, run side by side in this
 // process tree, interleaved round by round so the noise of a shared machine hits both.
 
-func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s.isEmpty ? 0 : s[s.count / 2] }
-func percentile(_ xs: [Double], _ p: Double) -> Double {
-    let s = xs.sorted(); return s.isEmpty ? 0 : s[min(s.count - 1, Int(Double(s.count - 1) * p + 0.5))]
-}
 func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
 
 let dir = Fixtures.tempDir("bench")

@@ -9,8 +9,8 @@ import XCTest
 /// in total, the last places kept for registered devices, and a newcomer gets in.
 final class ConnectionFloodTests: XCTestCase {
     var oldLimit = 0
-    override func setUp() { oldLimit = Hostile.setDescriptorLimit(3000) }
-    override func tearDown() { Hostile.setDescriptorLimit(oldLimit) }
+    override func setUp() { oldLimit = Footprint.setDescriptorLimit(3000) }
+    override func tearDown() { Footprint.setDescriptorLimit(oldLimit) }
 
     func testTheRoomStaysUsableWhileTwoThousandConnectionsAreHeld() throws {
         let h = try ServiceHarness(webRemote: true) {
@@ -24,19 +24,19 @@ final class ConnectionFloodTests: XCTestCase {
         defer { device.close() }
 
         // 2000 connections from 20 addresses, half to each port, never a byte sent.
-        var held: [Int32] = []
-        defer { for fd in held { close(fd) } }
+        var held: [RawSocket] = []
+        defer { for s in held { s.close() } }
         let start = Date()
         for i in 0..<2000 {
-            held.append(try Hostile.connect(port: i % 2 == 0 ? h.port : webPort, from: "127.0.0.\(2 + i % 20)"))
+            held.append(try RawSocket(port: i % 2 == 0 ? h.port : webPort, from: "127.0.0.\(2 + i % 20)"))
         }
         print("flood: 2000 connections in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, the service holds \(h.service.connectionCounts)")
         XCTAssertLessThanOrEqual(h.service.connectionCounts.open, 512)
 
         // A refused protocol connection is told why.
-        let refused = try Hostile.connect(port: h.port, from: "127.0.0.2")
+        let refused = try RawSocket(port: h.port, from: "127.0.0.2")
         held.append(refused)
-        let told = Hostile.messages(Hostile.read(refused, timeout: 5) { !Hostile.messages($0).isEmpty })
+        let told = Hostile.messages(refused.read(timeout: 5) { !Hostile.messages($0).isEmpty })
         XCTAssertEqual(told.first?.error?.code, .tooManyConnections)
 
         // Someone new in the room registers and gets the state, within seconds.
@@ -49,10 +49,10 @@ final class ConnectionFloodTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(t0), 5)
         // The device from before is still there, and the web remote still serves its page.
         _ = try device.state()
-        let page = try Hostile.connect(port: webPort, from: "127.0.0.1")
+        let page = try RawSocket(port: webPort, from: "127.0.0.1")
         held.append(page)
-        Hostile.sendNow(page, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
-        XCTAssertEqual(Hostile.status(Hostile.read(page, timeout: 5) { Hostile.headEnd($0) != nil }), 200)
+        page.sendNow(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        XCTAssertEqual(Hostile.status(page.read(timeout: 5) { Hostile.headEnd($0) != nil }), 200)
     }
 
     func testARefusedClientIsToldWhy() throws {
@@ -68,14 +68,14 @@ final class ConnectionFloodTests: XCTestCase {
     func testARefusedWebSocketGetsOneErrorFrameThenTheClose() throws {
         let h = try ServiceHarness(webRemote: true) { $0.maxConnectionsPerAddress = 2 }
         let port = try XCTUnwrap(h.service.httpPort)
-        let a = try Hostile.connect(port: port), b = try Hostile.connect(port: h.port)
-        defer { close(a); close(b) }
+        let a = try RawSocket(port: port), b = try RawSocket(port: h.port)
+        defer { a.close(); b.close() }
         try eventually("both connections accepted") { h.service.connectionCounts.open == 2 }
-        let ws = try Hostile.connect(port: port)
-        defer { close(ws) }
-        Hostile.sendNow(ws, Hostile.upgradeRequest(port: port, origin: nil))
+        let ws = try RawSocket(port: port)
+        defer { ws.close() }
+        ws.sendNow(Hostile.upgradeRequest(port: port, origin: nil))
         // 101, one binary message (the error frame), a close frame, the end.
-        let got = Hostile.read(ws, timeout: 5) { _ in false }
+        let got = ws.read(timeout: 5) { _ in false }
         XCTAssertEqual(Hostile.status(got), 101)
         let rest = Array(got[(Hostile.headEnd(got) ?? got.count)...])
         XCTAssertGreaterThanOrEqual(rest.count, 2)

@@ -7,10 +7,10 @@ import XCTest
 final class CrossOriginUpgradeTests: XCTestCase {
     func upgrade(_ h: ServiceHarness, origin: String?) throws -> Int {
         let port = try XCTUnwrap(h.service.httpPort)
-        let fd = try Hostile.connect(port: port)
-        defer { close(fd) }
-        Hostile.sendNow(fd, Hostile.upgradeRequest(port: port, origin: origin))
-        return Hostile.status(Hostile.read(fd, timeout: 5) { Hostile.headEnd($0) != nil })
+        let fd = try RawSocket(port: port)
+        defer { fd.close() }
+        fd.sendNow(Hostile.upgradeRequest(port: port, origin: origin))
+        return Hostile.status(fd.read(timeout: 5) { Hostile.headEnd($0) != nil })
     }
 
     func testAnotherSitesPageGetsNoWebSocket() throws {

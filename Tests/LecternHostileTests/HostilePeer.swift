@@ -8,11 +8,6 @@ import XCTest
 /// Peers of the protocol port that send what they like and read only if they choose to,
 /// and the descriptors they cost (the service runs in this process).
 extension Hostile {
-    /// Descriptors open in this process.
-    static func openDescriptors() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
-    }
-
     /// The presenter's key, as a client derives it from hello.
     static func presenterKey(_ h: ServiceHarness) throws -> [UInt8] {
         let c = try h.connect()
@@ -39,10 +34,4 @@ extension Hostile {
         }
         return false
     }
-}
-
-/// p50/p99 of `samples`.
-func percentile(_ samples: [Double], _ p: Double) -> Double {
-    let s = samples.sorted()
-    return s.isEmpty ? 0 : s[min(s.count - 1, Int(Double(s.count - 1) * p))]
 }

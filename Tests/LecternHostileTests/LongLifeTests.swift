@@ -46,12 +46,12 @@ final class LongLifeTests: XCTestCase {
             try FileManager.default.removeItem(atPath: path)
             if n == Self.warmUp {
                 h.service.stage.compositor.waitForPrerender()
-                baseline = try XCTUnwrap(Memory.residentBytes())
+                baseline = Footprint.residentBytes()
             }
-            if n > Self.warmUp, n % 20 == 0 { samples.append(try XCTUnwrap(Memory.residentBytes())) }
+            if n > Self.warmUp, n % 20 == 0 { samples.append(Footprint.residentBytes()) }
         }
         h.service.stage.compositor.waitForPrerender()
-        let end = try XCTUnwrap(Memory.residentBytes())
+        let end = Footprint.residentBytes()
         let growth = Double(end - baseline) / Double(1 << 20)
         let line = samples.map { String(format: "%.0f", Double($0) / Double(1 << 20)) }.joined(separator: " ")
         print("long life: \(Self.warmUp) decks \(baseline >> 20) MiB, \(Self.decks) decks \(end >> 20) MiB (every 20: \(line))")

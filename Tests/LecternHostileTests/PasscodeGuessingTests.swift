@@ -10,13 +10,13 @@ import XCTest
 final class PasscodeGuessingTests: XCTestCase {
     /// One register with a wrong proof from `source`: the error it gets.
     func guess(port: Int, from source: String) throws -> ErrorCode? {
-        let fd = try Hostile.connect(port: port, from: source)
-        defer { close(fd) }
-        let hello = Hostile.read(fd, timeout: 5) { !Hostile.messages($0).isEmpty }
+        let fd = try RawSocket(port: port, from: source)
+        defer { fd.close() }
+        let hello = fd.read(timeout: 5) { !Hostile.messages($0).isEmpty }
         guard case .hello(let h)? = Hostile.messages(hello).first else { throw Fixtures.ToolError(description: "no hello") }
         let proof = RegisterProof.compute(key: randomBytes(32), challenge: h.challenge, role: .moderator, name: "guess", resumeToken: nil)
-        Hostile.sendNow(fd, Message.register(RegisterRequest(role: .moderator, proof: proof, resumeToken: nil, name: "guess")).encode(tag: 7, deviceID: 0xFF))
-        let reply = Hostile.read(fd, timeout: 5) { !Hostile.messages($0).isEmpty }
+        fd.sendNow(Message.register(RegisterRequest(role: .moderator, proof: proof, resumeToken: nil, name: "guess")).encode(tag: 7, deviceID: 0xFF))
+        let reply = fd.read(timeout: 5) { !Hostile.messages($0).isEmpty }
         return Hostile.messages(reply).first?.error?.code
     }
 

@@ -9,32 +9,32 @@ final class PipelinedRequestsTests: XCTestCase {
     func testAPeerThatNeverReadsCantGrowTheService() throws {
         let h = try ServiceHarness(webRemote: true)
         let port = try XCTUnwrap(h.service.httpPort)
-        let before = Hostile.residentBytes()
+        let before = Footprint.residentBytes()
         let request = Array("GET /lectern.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
         let burst = Array([[UInt8]](repeating: request, count: 450_000 / request.count).joined())
-        let fd = try Hostile.connect(port: port)
-        defer { close(fd) }
+        let fd = try RawSocket(port: port)
+        defer { fd.close() }
         // Send what the socket takes, as long as it takes some (bounded: 40 rounds).
         var sent = 0, peak = before
         for _ in 0..<40 {
-            let n = Hostile.sendNow(fd, Array(burst[(sent % burst.count)...]))
+            let n = fd.sendNow(Array(burst[(sent % burst.count)...]))
             sent += n
-            peak = max(peak, Hostile.residentBytes())
+            peak = max(peak, Footprint.residentBytes())
             if n == 0 { break }
         }
         // The service stops reading and closes the connection that takes nothing.
         try eventually("the service closing the peer that never reads (open: \(h.service.connectionCounts.open))", timeout: 15, interval: 0.1) {
-            peak = max(peak, Hostile.residentBytes())
+            peak = max(peak, Footprint.residentBytes())
             return h.service.connectionCounts.open == 0
         }
         let growth = peak - before
         print("pipelining peer: \(sent) bytes of requests sent, service grew by \(growth >> 20) MiB at most")
         XCTAssertLessThan(growth, 64 << 20, "resident memory grew by \(growth >> 20) MiB")
         // And the web remote still answers.
-        let ok = try Hostile.connect(port: port)
-        defer { close(ok) }
-        Hostile.sendNow(ok, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
-        XCTAssertEqual(Hostile.status(Hostile.read(ok, timeout: 5) { Hostile.headEnd($0) != nil }), 200)
+        let ok = try RawSocket(port: port)
+        defer { ok.close() }
+        ok.sendNow(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        XCTAssertEqual(Hostile.status(ok.read(timeout: 5) { Hostile.headEnd($0) != nil }), 200)
     }
 
     func testAnIdleOrSlowHTTPConnectionIsClosed() throws {
@@ -43,17 +43,17 @@ final class PipelinedRequestsTests: XCTestCase {
         }
         let port = try XCTUnwrap(h.service.httpPort)
         // Slowloris: a request head that never ends.
-        let slow = try Hostile.connect(port: port)
-        defer { close(slow) }
-        Hostile.sendNow(slow, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
-        XCTAssertEqual(Hostile.receive(slow, timeout: 5), [], "the slow head was not closed within 5 s")
+        let slow = try RawSocket(port: port)
+        defer { slow.close() }
+        slow.sendNow(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
+        XCTAssertEqual(slow.receive(timeout: 5), [], "the slow head was not closed within 5 s")
         // Kept alive after a request, then idle.
-        let idle = try Hostile.connect(port: port)
-        defer { close(idle) }
-        Hostile.sendNow(idle, Array("GET /lectern.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        let answer = Hostile.read(idle, timeout: 8) { _ in false }   // the answer, then the close
+        let idle = try RawSocket(port: port)
+        defer { idle.close() }
+        idle.sendNow(Array("GET /lectern.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let answer = idle.read(timeout: 8) { _ in false }   // the answer, then the close
         XCTAssertEqual(Hostile.status(answer), 200)
-        XCTAssertEqual(Hostile.receive(idle, timeout: 0), [], "the idle connection was not closed")
+        XCTAssertEqual(idle.receive(timeout: 0), [], "the idle connection was not closed")
         try eventually("the connections gone") { h.service.connectionCounts.open == 0 }
     }
 }

@@ -19,7 +19,7 @@ final class PossessionProofTests: XCTestCase {
         try pdf.write(to: big)
         let id = try h.presenter("owner").upload(path: big).content
         let device = try RawDevice(port: h.port, name: "prover", key: try Hostile.presenterKey(h))
-        let before = Hostile.residentBytes()
+        let before = Footprint.residentBytes()
         var block: [UInt8] = []
         for i in 0..<12 {
             let begin = UploadBegin(content: id, size: 64 << 20, kind: nil, proof: [UInt8](repeating: UInt8(i), count: 32), name: "big.pdf")
@@ -35,6 +35,6 @@ final class PossessionProofTests: XCTestCase {
             }
             return answers >= 12
         }
-        XCTAssertLessThan(Hostile.residentBytes() - before, 48 << 20, "twelve proofs over 64 MiB (before: +256 MiB)")
+        XCTAssertLessThan(Footprint.residentBytes() - before, 48 << 20, "twelve proofs over 64 MiB (before: +256 MiB)")
     }
 }

@@ -12,12 +12,12 @@ final class UnreadRepliesTests: XCTestCase {
 
     func testErrorRepliesToAnUnregisteredPeerCostNothing() throws {
         let h = try ServiceHarness()
-        let before = Hostile.residentBytes()
+        let before = Footprint.residentBytes()
         let s = try RawSocket(port: h.port)
         // 8 MiB of requests that each earn notRegistered (before: +156 MiB).
         s.send(Hostile.frames(.stateRequest, count: (8 << 20) / 8))
         XCTAssertTrue(Hostile.closedByService(s, within: 10), "closed after a few errors")
-        XCTAssertLessThan(Hostile.residentBytes() - before, Self.bound)
+        XCTAssertLessThan(Footprint.residentBytes() - before, Self.bound)
         _ = try h.presenter("Ana")   // and the room still takes people
     }
 
@@ -25,19 +25,19 @@ final class UnreadRepliesTests: XCTestCase {
         let h = try ServiceHarness()
         let observer = try h.presenter("observer")
         let device = try RawDevice(port: h.port, name: "sink", key: try Hostile.presenterKey(h))
-        let before = Hostile.residentBytes()
+        let before = Footprint.residentBytes()
         // Pings, each answered, never read: past what the sockets hold the service's output
         // budget fills, it stops reading and drops the peer after 5 s, and the send fails.
         let block = Hostile.frames(.ping(nonce: 1), count: 100_000, device: device.id)   // 1.2 MB
         let sent = DispatchSemaphore(value: 0)
-        var blocks = 0
+        let blocks = Shared(0)
         DispatchQueue.global().async {
-            while blocks < 400 && device.socket.send(block) { blocks += 1 }
+            while blocks.value < 400 && device.socket.send(block) { blocks.modify { $0 += 1 } }
             sent.signal()
         }
         XCTAssertEqual(sent.wait(timeout: .now() + 40), .success, "the service closed the connection")
-        XCTAssertLessThan(blocks, 400, "the service stopped taking pings it couldn't answer")
-        XCTAssertLessThan(Hostile.residentBytes() - before, Self.bound)
+        XCTAssertLessThan(blocks.value, 400, "the service stopped taking pings it couldn't answer")
+        XCTAssertLessThan(Footprint.residentBytes() - before, Self.bound)
         _ = try observer.waitForState(timeout: 10) { !$0.devices.contains { $0.name == "sink" } }
     }
 
@@ -47,9 +47,9 @@ final class UnreadRepliesTests: XCTestCase {
         let h = try ServiceHarness()
         let observer = try h.presenter("observer")
         let device = try RawDevice(port: h.port, name: "shots", key: try Hostile.presenterKey(h))
-        let before = Hostile.residentBytes()
+        let before = Footprint.residentBytes()
         device.socket.send(Hostile.frames(.screenshotRequest(maxWidth: 0, maxHeight: 0), count: 1500, device: device.id))
         _ = try observer.waitForState(timeout: 20) { !$0.devices.contains { $0.name == "shots" } }
-        XCTAssertLessThan(Hostile.residentBytes() - before, Self.bound)
+        XCTAssertLessThan(Footprint.residentBytes() - before, Self.bound)
     }
 }

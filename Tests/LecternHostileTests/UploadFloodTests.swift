@@ -11,7 +11,7 @@ final class UploadFloodTests: XCTestCase {
     func testAThousandUploadBeginsOpenAFewFilesAndLeaveNone() throws {
         let h = try ServiceHarness()
         let device = try RawDevice(port: h.port, name: "begins", key: try Hostile.presenterKey(h))
-        let fdsBefore = Hostile.openDescriptors()
+        let fdsBefore = Footprint.openDescriptors()
         var block: [UInt8] = []
         for i in 0..<1000 {
             var id = [UInt8](repeating: 0, count: 32)
@@ -38,7 +38,7 @@ final class UploadFloodTests: XCTestCase {
         }
         XCTAssertEqual(ready, ProtocolLimits.uploadsPerConnection)
         XCTAssertLessThanOrEqual((try FileManager.default.contentsOfDirectory(atPath: uploads)).count, ProtocolLimits.uploadsPerConnection)
-        XCTAssertLessThan(Hostile.openDescriptors() - fdsBefore, 20)
+        XCTAssertLessThan(Footprint.openDescriptors() - fdsBefore, 20)
         device.close()
         try eventually("the empty part files removed", timeout: 10) {
             try FileManager.default.contentsOfDirectory(atPath: uploads).isEmpty

@@ -257,9 +257,9 @@ final class PlaybackTests: XCTestCase {
             XCTAssertEqual(r.status.presented, 15)
         }
         for _ in 0..<5 { try once() }
-        let before = residentBytes()
+        let before = Footprint.residentBytes()
         for _ in 0..<100 { try once() }
-        let after = residentBytes()
+        let after = Footprint.residentBytes()
         let grown = Double(after - before) / 1_048_576
         print("resident memory: \(before / 1_048_576) MB before, \(after / 1_048_576) MB after 100 plays")
         XCTAssertLessThan(grown, 20, "resident memory grew \(grown) MB over 100 plays")

@@ -263,11 +263,3 @@ final class TestOutput: Output, @unchecked Sendable {
     var presentCount: Int { lock.lock(); defer { lock.unlock() }; return presents }
     var shown: [(time: Double, number: Int?)] { lock.lock(); defer { lock.unlock() }; return _shown }
 }
-
-/// Resident memory of this process, bytes.
-func residentBytes() -> Int {
-    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = s.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}

@@ -1,0 +1,40 @@
+import Foundation
+import LecternCore
+import LecternProtocol
+
+/// A peer without a passcode that sends pings as fast as the service takes them and reads
+/// its pongs (so it is never cut off for not reading), until stopped or `seconds` pass.
+public final class PingFlood: @unchecked Sendable {
+    private let socket: RawSocket
+    private let stopped = Shared(false)
+    private let done = DispatchGroup()
+
+    public init(port: Int, seconds: Double = .infinity) throws {
+        socket = try RawSocket(port: port)
+        let socket = self.socket, stopped = self.stopped
+        done.enter()
+        DispatchQueue.global().async { [done] in
+            while !stopped.value { _ = socket.receive(timeout: 0.05) }
+            done.leave()
+        }
+        done.enter()
+        DispatchQueue.global().async { [done] in
+            var block: [UInt8] = []
+            for _ in 0..<20_000 { block += Message.ping(nonce: 7).encode(tag: 1, deviceID: ProtocolLimits.unregisteredID) }
+            let deadline = MonotonicClock.now() + seconds
+            while !stopped.value && MonotonicClock.now() < deadline && socket.send(block) {}
+            done.leave()
+        }
+    }
+
+    /// Stops both directions (a send blocked on a full socket returns) and closes; true
+    /// once both threads ended.
+    @discardableResult
+    public func stop() -> Bool {
+        stopped.value = true
+        socket.shutdown()
+        let ended = done.wait(timeout: .now() + 10) == .success
+        socket.close()
+        return ended
+    }
+}
