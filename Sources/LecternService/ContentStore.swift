@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LecternCore
+import LecternProtocol
 import LecternRender
 import LecternRoom
 import LecternVideo
@@ -94,13 +95,16 @@ public final class ContentStore: @unchecked Sendable {
         UInt32(clamping: Int((max(0, try ClipProbe.probe(path: path).duration) * 1000).rounded()))
     }
 
-    /// The stored items as the room knows them; a clip stored before durations were kept
-    /// is probed for its length.
+    /// The stored items as the room knows them. A clip stored before durations were kept
+    /// is probed for its length once, and its description keeps it from then on.
     public func entries() -> [ContentEntry] {
-        items().map { item in
-            var entry = ContentEntry(item)
-            if item.kind == .clip, item.durationMs == nil { entry.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0 }
-            return entry
+        items().map { stored in
+            var item = stored
+            if item.kind == .clip, item.durationMs == nil {
+                item.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0
+                if let data = try? JSONEncoder().encode(item) { try? Self.writeAtomically(data, to: path(of: item.id) + ".json") }
+            }
+            return ContentEntry(item)
         }
     }
 
@@ -219,5 +223,14 @@ public final class ContentStore: @unchecked Sendable {
     static func fsync(directory: String) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY)
         if fd >= 0 { _ = Glibc.fsync(fd); close(fd) }
+    }
+}
+
+extension ContentEntry {
+    /// The room's view of a stored item.
+    init(_ item: ContentStore.Item) {
+        self.init(
+            id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
+            kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages, durationMs: item.durationMs ?? 0)
     }
 }

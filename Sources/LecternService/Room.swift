@@ -37,8 +37,9 @@ final class Room: @unchecked Sendable {
     /// Saves what is on screen and who holds the floor after every change.
     var stateWriter: StateWriter?
 
+    /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
-        loop: EventLoop, config: Config, stage: Stage, store: ContentStore, logger: Logger,
+        loop: EventLoop, config: Config, stage: Stage, store: ContentStore, catalog: ContentCatalog? = nil, logger: Logger,
         clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
     ) throws {
         self.loop = loop
@@ -47,7 +48,7 @@ final class Room: @unchecked Sendable {
         let area = try UploadArea(dataDir: config.dataDir)
         core = RoomCore(
             config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
-            catalog: ContentCatalog(store.entries()), parts: area.parts(),
+            catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
             storeBytes: UploadArea.bytes(in: store.directory.path))
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }

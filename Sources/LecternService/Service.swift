@@ -81,7 +81,8 @@ public final class Service: @unchecked Sendable {
         stage = Stage(output: output, compositor: compositor)
         // After a crash or power cut: the same page as before, at once.
         let saved = StateWriter.load(dataDir: config.dataDir)
-        var restored = saved?.screen(in: ContentCatalog(store.items().map(ContentEntry.init)))
+        let catalog = ContentCatalog(store.entries())   // listed once: for the saved screen and the room
+        var restored = saved?.screen(in: catalog)
         if let r = restored {
             do { try stage.show(r.scene) } catch {
                 logger.warning("could not show the saved \(r.scene): \(error)")
@@ -101,7 +102,7 @@ public final class Service: @unchecked Sendable {
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.group = group
-        room = try Room(loop: group.next(), config: config, stage: stage, store: store, logger: logger)
+        room = try Room(loop: group.next(), config: config, stage: stage, store: store, catalog: catalog, logger: logger)
         room.stateWriter = StateWriter(dataDir: config.dataDir)
         if let saved {
             let room = self.room!

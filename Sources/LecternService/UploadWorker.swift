@@ -117,12 +117,3 @@ final class UploadWorker: @unchecked Sendable {
         }
     }
 }
-
-extension ContentEntry {
-    /// The room's view of a stored item.
-    init(_ item: ContentStore.Item) {
-        self.init(
-            id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
-            kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages, durationMs: item.durationMs ?? 0)
-    }
-}

@@ -39,6 +39,19 @@ final class ContentStoreTests: XCTestCase {
         XCTAssertNil(unknown.item(id))
     }
 
+    /// A clip stored before durations were kept is probed once: its description keeps it.
+    func testAnOldClipIsProbedOnceForItsLength() throws {
+        let dir = Fixtures.tempDir("store")
+        let store = try ContentStore(dataDir: dir)
+        let clip = try Fixtures.clip(in: dir, seconds: 2)
+        let hex = try ContentStore.sha256(ofFile: clip)
+        try FileManager.default.copyItem(atPath: clip, toPath: store.path(of: hex))
+        let old = #"{"uploader":"","pages":0,"size":1,"kind":"clip","name":"clip.mp4","id":"\#(hex)"}"#
+        XCTAssertTrue(FileManager.default.createFile(atPath: store.path(of: hex) + ".json", contents: Data(old.utf8)))
+        XCTAssertEqual(store.entries().map(\.durationMs), [2000])
+        XCTAssertEqual(store.item(hex)?.durationMs, 2000, "kept in its description: the next start doesn't probe it")
+    }
+
     func testDescriptionsAreWrittenAsBefore() throws {
         let dir = Fixtures.tempDir("store")
         let store = try ContentStore(dataDir: dir)
