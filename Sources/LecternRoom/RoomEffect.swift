@@ -10,6 +10,8 @@ public enum RoomEffect: Equatable, Sendable {
     case send(ConnectionID, [UInt8])
     /// Close the peer's connection (after what was written).
     case close(ConnectionID)
+    /// The peer registered as a device (its connection may use the places kept for devices).
+    case registered(ConnectionID)
     /// Stop (false) or start (true) reading from the peer.
     case setReading(ConnectionID, Bool)
     /// Send `.wake` at this time (monotonic seconds); nil: no wake-up needed.

@@ -58,9 +58,15 @@ final class Admission: @unchecked Sendable {
     }
 }
 
-/// First in every accepted connection's pipeline: reports the close to `Admission`.
-final class AdmissionHandler: ChannelInboundHandler, @unchecked Sendable {
+/// The room says a peer registered: it may use the places kept for devices. Sent by the
+/// `PeerHandler` down its pipeline to the `AdmissionHandler`.
+struct PeerRegistered {}
+
+/// First in every accepted connection's pipeline: reports the registration and the close
+/// to `Admission`.
+final class AdmissionHandler: ChannelDuplexHandler, @unchecked Sendable {
     typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
     let admission: Admission
     let id: ConnectionGate.ID
     private var reported = false
@@ -77,47 +83,16 @@ final class AdmissionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func handlerRemoved(context: ChannelHandlerContext) { report() }
 
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is PeerRegistered else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        admission.registered(id)
+        promise?.succeed(())
+    }
+
     private func report() {
         guard !reported else { return }
         reported = true
         admission.closed(id)
-    }
-}
-
-/// Between a peer's transport and its `PeerHandler`: watches the protocol frames the room
-/// writes and tells `Admission` when the peer has registered (a register-ok went out), so
-/// the connection may use the places kept for devices. Each write of the room is one or
-/// more whole frames.
-final class RegistrationWatch: ChannelOutboundHandler, @unchecked Sendable {
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-    let admission: Admission
-    let id: ConnectionGate.ID
-    private var seen = false
-
-    init(admission: Admission, id: ConnectionGate.ID) {
-        self.admission = admission
-        self.id = id
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if !seen {
-            // A write holds one or more whole frames (the peer handler sends a batch at once).
-            let buf = unwrapOutboundIn(data)
-            var at = buf.readerIndex
-            while at + FrameHeader.size <= buf.writerIndex,
-                let command = buf.getInteger(at: at, as: UInt8.self),
-                let length = buf.getInteger(at: at + 4, as: UInt32.self), length >= FrameHeader.size
-            {
-                if command == Command.registerOK.rawValue {
-                    seen = true
-                    admission.registered(id)
-                    break
-                }
-                at += Int(length)
-            }
-        }
-        context.write(data, promise: promise)
     }
 }
 

@@ -162,6 +162,9 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
         if on { channel.read() }
     }
 
+    /// Tells the connection's admission it is a device's now (`PeerRegistered`).
+    func registered() { channel?.triggerUserOutboundEvent(PeerRegistered(), promise: nil) }
+
     /// Closes the connection after what was written (a WebSocket with its closing handshake).
     func close() {
         flushOutbox()

@@ -10,6 +10,8 @@ protocol PeerLink: AnyObject {
     var remoteAddress: String { get }
     func write(_ bytes: [UInt8])
     func setReading(_ on: Bool)
+    /// It registered as a device.
+    func registered()
     func close()
 }
 
@@ -142,6 +144,7 @@ final class Room: @unchecked Sendable {
             case .send(let id, let bytes): links[id]?.write(bytes)
             case .close(let id): links[id]?.close()
             case .setReading(let id, let on): links[id]?.setReading(on)
+            case .registered(let id): links[id]?.registered()
             case .wake(let at):
                 wakeTask?.cancel()
                 wakeTask = at.map { at in

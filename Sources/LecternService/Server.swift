@@ -36,7 +36,6 @@ final class Server: @unchecked Sendable {
                     case .admitted(let id):
                         try channel.pipeline.syncOperations.addHandlers([
                             AdmissionHandler(admission: admission, id: id),
-                            RegistrationWatch(admission: admission, id: id),
                             PeerHandler(room: room),
                         ])
                     case .refusedAnswering(let id):

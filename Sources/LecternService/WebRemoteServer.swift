@@ -74,7 +74,7 @@ final class WebRemoteServer: @unchecked Sendable {
                                     try channel.pipeline.syncOperations.addHandlers([WebSocketFrameAdaptor(), RefuseWithError()])
                                 } else {
                                     try channel.pipeline.syncOperations.addHandlers([
-                                        WebSocketFrameAdaptor(), RegistrationWatch(admission: admission, id: gateID), PeerHandler(room: room),
+                                        WebSocketFrameAdaptor(), PeerHandler(room: room),
                                     ])
                                 }
                             }

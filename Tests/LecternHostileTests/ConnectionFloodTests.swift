@@ -22,6 +22,7 @@ final class ConnectionFloodTests: XCTestCase {
         // A registered device before the flood.
         let device = try h.presenter("Before")
         defer { device.close() }
+        try eventually("the room to tell the gate it registered", timeout: 5) { h.service.connectionCounts.registered == 1 }
 
         // 2000 connections from 20 addresses, half to each port, never a byte sent.
         var held: [RawSocket] = []

@@ -29,6 +29,7 @@ final class RoomCoreRegistrationTests: XCTestCase {
         XCTAssertEqual(H.states(to: 1, effects).count, 1)
         XCTAssertEqual(H.states(to: 2, effects).first?.devices.map(\.name), ["Ana", "Ben"])
         XCTAssertTrue(effects.contains { if case .persist = $0 { return true } else { return false } })
+        XCTAssertEqual(H.work(effects).filter { $0 == .registered(2) }.count, 1, "the transport is told once: the places kept for devices are its")
     }
 
     func testAWrongPasscodeIsRefusedAndGuessingIsThrottled() {
