@@ -63,18 +63,7 @@ final class PlaybackControlTests: XCTestCase {
         XCTAssertEqual(Reader.number(out.readBack(), rect: PixelRect(x: 240, y: 0, width: 1440, height: 1080)), number)
         control.resume()
         try clock.run("the end of the clip") { play.isFinished }
-        let result = try XCTUnwrap(play.result())
-        XCTAssertEqual(result.end, .ended)
-        let numbers = out.shown.compactMap { $0.number }
-        XCTAssertEqual(numbers.count, out.shown.count)
-        // Nothing skipped across the pause: the frame after the held one came next, on time.
-        let i = try XCTUnwrap(numbers.firstIndex(of: number))
-        XCTAssertEqual(numbers[i + 1], number + 1)
-        let gap = out.shown[i + 1].time - out.shown[i].time
-        XCTAssertTrue(gap >= 10 && gap < 10.2, "held for \(gap) s")
-        // Played to the end: every frame shown or (a stall of the machine) dropped.
-        XCTAssertEqual(result.status.presented + result.status.dropped, spec.frameCount)
-        XCTAssertEqual(result.status.state, .stopped)
+        try assertPlayedOn(play, after: number, spec: spec) { $0 >= 10 && $0 < 10.2 }
     }
 
     /// The live twin of the test above: the same pause on the real clock, against the real
@@ -96,18 +85,27 @@ final class PlaybackControlTests: XCTestCase {
         XCTAssertEqual(out.presentCount, held, "presented while paused")
         XCTAssertEqual(Reader.number(out.readBack(), rect: PixelRect(x: 240, y: 0, width: 1440, height: 1080)), number)
         control.resume()
-        let result = try XCTUnwrap(play.result())
-        XCTAssertEqual(result.end, .ended)
+        try assertPlayedOn(play, after: number, spec: spec) { $0 > 0.4 && $0 < 2 }
+    }
+
+    /// After a pause on frame `number` and a resume: the play ended, nothing was skipped across
+    /// the pause (the next frame came next, `held` says how long after), every frame was shown
+    /// or (a stall of the machine) dropped.
+    private func assertPlayedOn(
+        _ play: BackgroundPlay, after number: Int, spec: ClipSpec, held: (Double) -> Bool,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let out = play.out
+        let result = try XCTUnwrap(play.result(), file: file, line: line)
+        XCTAssertEqual(result.end, .ended, file: file, line: line)
         let numbers = out.shown.compactMap { $0.number }
-        XCTAssertEqual(numbers.count, out.shown.count)
-        // Nothing skipped across the pause: the frame after the held one came next, on time.
-        let i = try XCTUnwrap(numbers.firstIndex(of: number))
-        XCTAssertEqual(numbers[i + 1], number + 1)
+        XCTAssertEqual(numbers.count, out.shown.count, file: file, line: line)
+        let i = try XCTUnwrap(numbers.firstIndex(of: number), file: file, line: line)
+        XCTAssertEqual(numbers[i + 1], number + 1, file: file, line: line)
         let gap = out.shown[i + 1].time - out.shown[i].time
-        XCTAssertTrue(gap > 0.4 && gap < 2, "held for \(gap) s")
-        // Played to the end: every frame shown or (a stall of the machine) dropped.
-        XCTAssertEqual(result.status.presented + result.status.dropped, spec.frameCount)
-        XCTAssertEqual(result.status.state, .stopped)
+        XCTAssertTrue(held(gap), "held for \(gap) s", file: file, line: line)
+        XCTAssertEqual(result.status.presented + result.status.dropped, spec.frameCount, file: file, line: line)
+        XCTAssertEqual(result.status.state, .stopped, file: file, line: line)
     }
 
     func testSeekWhilePlayingAndWhilePaused() throws {
