@@ -101,8 +101,14 @@ public final class PDFDocument: @unchecked Sendable {
             cairo_save(cr)
             cairo_translate(cr, Double(rect.x - x0), Double(rect.y - y0))
             cairo_scale(cr, Double(rect.width) / max(w, 1e-6), Double(rect.height) / max(h, 1e-6))
+            // poppler and cairo draw a page without what they could not allocate (an image
+            // bigger than the render worker's RLIMIT_AS leaves): that page is not what it
+            // says. malloc leaves ENOMEM in errno, and nothing sets errno back on success.
+            errno = 0
             poppler_page_render(p, cr)
+            let failedAllocation = errno == ENOMEM || cairo_status(cr) == CAIRO_STATUS_NO_MEMORY
             cairo_restore(cr)
+            if failedAllocation { throw ContentError.overLimits(page: page, megabytes: 0) }
 
             // Then the paper behind it, as pdftocairo blends its PNGs onto white.
             cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
