@@ -22,7 +22,18 @@ public enum RenderWorkerMain {
         // poppler, cairo are mapped, not resident).
         let limit = addressSpace() + (memoryMB << 20)
         var r = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
-        _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &r)
+        if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &r) != 0 {
+            // Still bounded in time (killed past the budget) and by the unit's MemoryMax,
+            // where the kernel picks a worker first (below): said loudly, not fatal.
+            FileHandle.standardError.write(Data("lecternd render worker: no memory limit: \(String(cString: strerror(errno)))\n".utf8))
+        }
+        // If the unit's MemoryMax is reached all the same, the kernel kills a worker (a
+        // page refused), never the service.
+        let adj = open("/proc/self/oom_score_adj", O_WRONLY)
+        if adj >= 0 {
+            _ = write(adj, "1000", 4)
+            close(adj)
+        }
 
         // The documents opened last (a page turn in the same deck parses nothing again).
         var open: [(path: String, document: PDFDocument)] = []
@@ -90,7 +101,7 @@ public enum RenderWorkerMain {
     }
 
     private static func closeDescriptors(above fd: Int32) {
-        if let closeRange, closeRange(UInt32(fd + 1), UInt32.max, 0) == 0 { return }
+        if let closeRange, closeRange(UInt32(fd + 1), UInt32.max, 0) == 0 { return }   // Linux 5.9, glibc 2.34
         var r = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &r)
         for d in (fd + 1)..<Int32(clamping: min(Int(r.rlim_cur), 65536)) { close(d) }

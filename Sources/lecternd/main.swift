@@ -27,7 +27,7 @@ struct Lecternd: ParsableCommand {
     // The service starts its render workers as `lecternd --render-worker` (RenderWorker):
     // not for admins, so not in --help.
     @Flag(help: .hidden) var renderWorker = false
-    @Option(help: .hidden) var renderMemoryMb = 256
+    @Option(help: .hidden) var renderMemoryMb = 192
     @Option(help: .hidden) var renderCpuSeconds = 10
 
     func run() throws {
