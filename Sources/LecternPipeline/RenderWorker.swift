@@ -72,16 +72,15 @@ public final class RenderWorker: @unchecked Sendable {
         let request = RenderWire.Request(
             serial: 0, path: path, page: page, width: settings.width, height: settings.height,
             background: settings.background, overscanPercent: settings.overscanPercent)
-        let shared = try SharedFrame.make(byteCount: request.byteCount)
+        let buffer = try SharedFrame.make(byteCount: request.byteCount)
         var keep = false
-        defer { if !keep { munmap(shared.memory, request.byteCount) } }
-        let sent = try send(request, fd: shared.fd)
-        close(shared.fd)
+        defer { if !keep { SharedFrame.release(buffer) } }
+        let sent = try send(request, fd: buffer.fd)
 
         let reply = try awaitReply(sent.socket, serial: sent.serial, until: deadline, page: page, budget: budget)
         if let e = reply.error { throw e }
         keep = true
-        return SharedFrame.frame(shared.memory, width: request.width, height: request.height)
+        return SharedFrame.frame(buffer, width: request.width, height: request.height)
     }
 
     /// Stops the render in progress, if any (its caller gets `Cancelled`), and any asked

@@ -37,6 +37,10 @@ public enum RenderWorkerMain {
 
         // The documents opened last (a page turn in the same deck parses nothing again).
         var open: [(path: String, document: PDFDocument)] = []
+        // The service's pool holds 2 free buffers and up to 2 more are in flight or
+        // just released: mapping the last 3 keeps page turns fault-free and holds at
+        // most 3 frames alive that the service let go.
+        var mappings = SharedFrame.Mappings(capacity: 3)
         while let (bytes, fd) = SeqPacket.receive(s, max: RenderWire.maxMessage) {
             guard let request = try? RenderWire.decodeRequest(bytes) else {
                 if fd >= 0 { close(fd) }
@@ -45,8 +49,7 @@ public enum RenderWorkerMain {
             var failure: ContentError?
             if fd < 0 {
                 failure = .damaged(detail: "no frame memory came with the request")
-            } else if let memory = SharedFrame.map(fd, request.byteCount) {
-                close(fd)
+            } else if let memory = mappings.map(fd, byteCount: request.byteCount) {
                 allowCPU(seconds: cpuSeconds)
                 let frame = Frame(wrapping: memory, width: request.width, height: request.height, stride: request.width * 4)
                 do {
@@ -67,9 +70,9 @@ public enum RenderWorkerMain {
                 } catch {
                     failure = .damaged(detail: "\(error)")
                 }
-                munmap(memory, request.byteCount)
+                // A page over the limit: the buffers it may have left mapped go too.
+                if case .overLimits = failure { mappings.clear() }
             } else {
-                close(fd)
                 failure = .overLimits(page: request.page, megabytes: memoryMB)
             }
             guard SeqPacket.send(s, RenderWire.encode(RenderWire.Reply(serial: request.serial, error: failure))) else { break }
