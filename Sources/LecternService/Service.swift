@@ -79,7 +79,16 @@ public final class Service: @unchecked Sendable {
             overscanPercent: config.overscanPercent)
         let store = self.store!
         if let executable = options.renderWorker ?? Self.renderWorkerExecutable() {
-            workers = RenderWorkers(executable: executable, limits: Self.renderLimits(config))
+            let w = RenderWorkers(executable: executable, limits: Self.renderLimits(config))
+            // Started now, while the output opens and the listeners bind: the first page
+            // (a restored one) doesn't wait for a worker to load.
+            do {
+                try w.wall.start()
+                try w.background.start()
+            } catch {
+                logger.error("render workers: \(error)")
+            }
+            workers = w
         } else {
             logger.warning("no lecternd to run render workers: pages are drawn in this process, and one that overruns its budget can't be stopped")
         }
