@@ -113,6 +113,8 @@ public final class RenderWorker: @unchecked Sendable {
     public var spawns: Int { lock.withLock { _spawns } }
     public var kills: Int { lock.withLock { _kills } }
     public var deaths: Int { lock.withLock { _deaths } }
+    /// Whether a page is being drawn now.
+    public var rendering: Bool { lock.withLock { busy } }
     /// The worker's process id now (0: none running).
     public var processID: pid_t { lock.withLock { pid } }
 
