@@ -29,6 +29,9 @@ public final class RenderWorker: @unchecked Sendable {
         public var description: String { "the render was cancelled" }
     }
 
+    /// The worker died on a page (not killed by us): see `render`.
+    private struct Died: Error {}
+
     public let name: String
     public let executable: String
     public let limits: Limits
@@ -75,9 +78,21 @@ public final class RenderWorker: @unchecked Sendable {
         let buffer = try SharedFrame.make(byteCount: request.byteCount)
         var keep = false
         defer { if !keep { SharedFrame.release(buffer) } }
-        let sent = try send(request, fd: buffer.fd)
-
-        let reply = try awaitReply(sent.socket, serial: sent.serial, until: deadline, page: page, budget: budget)
+        // A worker that dies on the page is tried once more, fresh, within the same
+        // budget: one killed from outside just before (an admin, the OOM killer for
+        // another's sake) costs a respawn; a page that breaks the renderer breaks it twice.
+        var reply: RenderWire.Reply?
+        for attempt in 0..<2 where reply == nil {
+            let sent = try send(request, fd: buffer.fd)
+            do {
+                reply = try awaitReply(sent.socket, serial: sent.serial, until: deadline, page: page, budget: budget)
+            } catch is Died where attempt == 0 {
+                continue
+            } catch is Died {
+                throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20)
+            }
+        }
+        guard let reply else { throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20) }
         if let e = reply.error { throw e }
         keep = true
         return SharedFrame.frame(buffer, width: request.width, height: request.height)
@@ -187,7 +202,7 @@ public final class RenderWorker: @unchecked Sendable {
             _ = reap(countAsDeath: !wasCancelled)
             try? spawn()
             if wasCancelled { throw Cancelled() }
-            throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20)
+            throw Died()
         }
     }
 
