@@ -180,6 +180,72 @@ final class RenderWorkerTests: XCTestCase {
     }
 }
 
+extension RenderWorkerTests {
+    /// A service killed mid-page (kill -9, the watchdog) leaves no worker behind for long:
+    /// the idle one reads the closed socket and exits, the one drawing a bomb is stopped by
+    /// its CPU backstop (twice the budget plus 2 s per page).
+    func testWorkersDoNotOutliveAKilledService() throws {
+        let dir = Fixtures.tempDir("orphans")
+        try """
+        room = "Orphan Room"
+        port = 7420
+        http_port = 0
+        floor = "open"
+        passcode = "\(ServiceHarness.presenterPass)"
+        moderator_passcode = "\(ServiceHarness.moderatorPass)"
+        data_dir = "\(dir)/data"
+        render_budget = 1
+        [display]
+        output = "virtual"
+        mode = "640x360@60"
+        """.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
+        chmod(dir + "/lectern.toml", 0o600)
+        let daemon = try RunningProcess(try Fixtures.binary("lecternd"), ["--config", dir + "/lectern.toml", "--host", "127.0.0.1", "--port", "0"])
+        defer { daemon.kill(SIGKILL) }
+        let out = try daemon.waitForOutput { $0.contains("listening on port ") }
+        let port = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
+        let chair = try LecternConnection(host: "127.0.0.1", port: port)
+        try chair.register(name: "Chair", role: .moderator, passcode: ServiceHarness.moderatorPass)
+        let deck = try chair.upload(path: RenderBombTests.deck(pages: 1, bombs: [1], in: dir))
+        let service = daemon.process.processIdentifier
+        let workers = Orphans.children(of: service)
+        XCTAssertEqual(workers.count, 2, "the wall's and the background's worker")
+
+        let presenting = Thread { _ = try? chair.present(deck.content) }
+        presenting.start()
+        try eventually("a worker is drawing the bomb", timeout: 10) { workers.contains { Orphans.cpuTicks($0) > 20 } }
+        daemon.kill(SIGKILL)
+        _ = daemon.waitForExit()
+        try eventually("no worker outlives the service by more than its CPU backstop", timeout: 8) {
+            workers.allSatisfy { !Orphans.alive($0) }
+        }
+    }
+}
+
+/// Processes by /proc: whose parent is a pid, how much CPU they used, whether they run.
+enum Orphans {
+    static func stat(_ pid: pid_t) -> [Substring]? {
+        guard let s = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = s.lastIndex(of: ")") else { return nil }
+        return s[s.index(after: close)...].split(separator: " ")   // state, ppid, … utime at 11, stime at 12
+    }
+
+    static func children(of parent: pid_t) -> [pid_t] {
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return all.compactMap { pid_t($0) }.filter { stat($0).map { $0.count > 1 && pid_t($0[1]) == parent } ?? false }
+    }
+
+    static func cpuTicks(_ pid: pid_t) -> Int {
+        guard let f = stat(pid), f.count > 12 else { return 0 }
+        return (Int(f[11]) ?? 0) + (Int(f[12]) ?? 0)
+    }
+
+    /// Running or sleeping: not gone, not a zombie waiting to be reaped.
+    static func alive(_ pid: pid_t) -> Bool {
+        guard let f = stat(pid), let state = f.first else { return false }
+        return state != "Z" && state != "X"
+    }
+}
+
 /// The highest resident size either render worker had while it ran (sampled every 10 ms).
 final class PeakOfWorkers: @unchecked Sendable {
     private let lock = NSLock()
