@@ -1,0 +1,159 @@
+import LecternCore
+import LecternProtocol
+
+/// The presenter console (docs/protocol.md §20): speaker notes for the floor holder and
+/// the moderator only (never in the state every device gets), slide labels and overlay
+/// steps, goto by label, wrap-around, and the talk timer.
+extension RoomCore {
+    // MARK: the state's console part
+
+    func consoleSnapshot() -> ConsoleSnapshot {
+        let committed = screen.committed
+        var slide: SlideSnapshot?
+        var layout = NotesLayout.none
+        var hasNotes = false
+        if screen.clip == nil, let c = committed.content, c.kind == .pdf, let item = catalog[c.id] {
+            let deck = item.deck
+            slide = deck.facts.numbering.slide(ofPage: committed.page)
+            layout = deck.layout
+            hasNotes = deck.hasNotes
+        }
+        return ConsoleSnapshot(
+            slide: slide, notesLayout: layout, hasNotes: hasNotes, notesRevision: notesRevision, wrap: config.wrapAround,
+            timer: timer.snapshot(at: wallClock()))
+    }
+
+    /// Every half second: a timer entering (or leaving) its warning pushes the state, so
+    /// every device changes colour at once.
+    func timerTick() {
+        if timer.warning(at: wallClock()) != timerWarned { pushState() }
+    }
+
+    // MARK: notes
+
+    /// Notes are for whoever presents: the floor holder or the device it handed the floor
+    /// to, for the deck on screen or one they uploaded; and the moderator, for any deck.
+    func checkMaySeeNotes(_ me: DeviceID, of item: ContentEntry) throws {
+        if floor.devices[me]?.role == .moderator { return }
+        guard me == floor.holder || me == floor.delegate else { throw LecternError.notesPrivate }
+        guard screen.committed.content?.id == item.id || ledger.isOwner(me, of: item.id) else { throw LecternError.notesPrivate }
+    }
+
+    private func deck(_ content: ContentID, for me: DeviceID) throws -> ContentEntry {
+        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        guard item.kind == .pdf else {
+            throw LecternError(.wrongKind, detail: UInt64(ContentKind.clip.rawValue), message: "That is a clip — only PDFs have speaker notes.")
+        }
+        try checkMaySeeNotes(me, of: item)
+        return item
+    }
+
+    func notesRequest(_ r: NotesRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(r.content, for: me)
+        let page = Int(r.page)
+        guard page <= item.pages else { throw LecternError.pageOutOfRange(page: r.page, pageCount: UInt32(item.pages)) }
+        send(.notes(item.deck.reply(content: r.content, page: page)), to: p, tag: tag)
+    }
+
+    func notesEdit(_ e: NotesEdit, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(e.content, for: me)
+        let page = Int(e.page)
+        guard page >= 1, page <= item.pages else { throw LecternError.pageOutOfRange(page: e.page, pageCount: UInt32(item.pages)) }
+        var notes = item.deck.notes
+        notes[page] = e.text
+        try keepNotes(notes, for: item, from: me)
+        send(.ok, to: p, tag: tag)
+        pushState()
+    }
+
+    func notesFile(_ content: ContentID, _ file: [UInt8], by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(content, for: me)
+        var notes = try PdfpcFile.read(file, for: item.deck.facts.numbering)
+        if notes.layout == nil { notes.layout = item.deck.notes.layout }
+        try keepNotes(notes, for: item, from: me)
+        // The talk's length and end from the file set the timer unless it is running.
+        if !timer.running, timer.accumulatedMs == 0 {
+            if let end = notes.endTime, let at = Self.nextOccurrence(end, after: wallClock()) {
+                try? timer.apply(TimerCommand(action: .set, mode: .endTime, value: at), at: wallClock())
+            } else if let d = notes.durationMinutes {
+                try? timer.apply(TimerCommand(action: .set, mode: .countdown, value: UInt64(d) * 60_000), at: wallClock())
+            }
+            if let w = notes.lastMinutes { timer.warnMinutes = w }
+            persist()
+        }
+        send(.ok, to: p, tag: tag)
+        pushState()
+    }
+
+    /// A beamer deck's notes side, chosen by hand (nil: as detected). The wall changes at
+    /// once when the deck is on screen.
+    func notesLayout(_ content: ContentID, _ layout: NotesLayout?, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(content, for: me)
+        var notes = item.deck.notes
+        notes.layout = layout
+        try keepNotes(notes, for: item, from: me)
+        let updated = catalog[content]?.deck.layout ?? .none
+        var model = screen.committed
+        if model.content?.id == content, model.part != updated.slidePart {
+            model.part = updated.slidePart
+            changeScreen(.page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .notesLayout, ok: .ok))
+        } else {
+            send(.ok, to: p, tag: tag)
+            pushState()
+        }
+    }
+
+    private func keepNotes(_ notes: DeckNotes, for item: ContentEntry, from me: DeviceID) throws {
+        guard notes.textBytes <= ConsoleLimits.maxDeckNotesBytes else { throw LecternError.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes) }
+        catalog.setNotes(notes, for: item.id)
+        notesRevision += 1
+        emit(.saveNotes(item.id, notes))
+        log(.info, "notes of \(item.name) changed by device \(me)")
+    }
+
+    // MARK: slides
+
+    /// Next on the last page (previous on the first) goes round when `wrap_around` is on.
+    func wrapped(_ s: ControlSignal) -> ControlSignal {
+        guard config.wrapAround else { return s }
+        let c = screen.running?.target ?? screen.committed
+        guard c.content != nil, c.pageCount > 1 else { return s }
+        switch s {
+        case .next where c.page >= c.pageCount: return .goto(page: 1)
+        case .prev where c.page <= 1: return .goto(page: UInt32(c.pageCount))
+        default: return s
+        }
+    }
+
+    /// To the first step of the slide with that label in the deck on screen.
+    func gotoLabel(_ label: String, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        try floor.checkCanDrive(me)
+        guard screen.clip == nil, let c = screen.committed.content, c.kind == .pdf, let item = catalog[c.id] else {
+            throw LecternError.nothingOnScreen
+        }
+        guard let page = item.deck.facts.numbering.page(forLabel: label) else { throw LecternError.unknownLabel(label) }
+        changeScreen(.signal(.goto(page: UInt32(page))), reply: ScreenReply(peer: p.id, tag: tag, request: .gotoLabel, ok: .ok))
+    }
+
+    // MARK: the timer
+
+    func timerCommand(_ c: TimerCommand, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        if floor.devices[me]?.role != .moderator { try floor.checkCanDrive(me) }
+        try timer.apply(c, at: wallClock())
+        send(.ok, to: p, tag: tag)
+        persist()
+        pushState()
+    }
+
+    /// The next time (ms since 1970) the clock shows "HH:MM" in UTC, after `wall` seconds.
+    /// (A .pdfpc file's end time has no time zone; the appliance's clock is taken as UTC.)
+    static func nextOccurrence(_ hhmm: String, after wall: Double) -> UInt64? {
+        let parts = hhmm.split(separator: ":")
+        guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+        let day = 86_400.0
+        let midnight = (wall / day).rounded(.down) * day
+        var at = midnight + Double(h * 3600 + m * 60)
+        if at <= wall { at += day }
+        return UInt64(at * 1000)
+    }
+}
