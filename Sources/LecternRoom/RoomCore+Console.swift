@@ -52,7 +52,14 @@ extension RoomCore {
         let item = try deck(r.content, for: me)
         let page = Int(r.page)
         guard page <= item.pages else { throw LecternError.pageOutOfRange(page: r.page, pageCount: UInt32(item.pages)) }
-        send(.notes(item.deck.reply(content: r.content, page: page)), to: p, tag: tag)
+        let reply = Message.notes(item.deck.reply(content: r.content, page: page))
+        // Every page's notes of a long deck could outgrow a frame: then page by page.
+        guard reply.encodeBody().count <= ProtocolLimits.maxChunkLength else {
+            throw LecternError(
+                .notesTooLarge, detail: UInt64(ProtocolLimits.maxChunkLength),
+                message: "This deck's notes are too long to send at once — ask for them page by page.")
+        }
+        send(reply, to: p, tag: tag)
     }
 
     func notesEdit(_ e: NotesEdit, by me: DeviceID, peer p: Peer, tag: UInt16) throws {

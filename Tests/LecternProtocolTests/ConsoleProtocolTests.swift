@@ -64,6 +64,12 @@ final class ConsoleProtocolTests: XCTestCase {
             XCTAssertThrowsError(try PdfpcFile.read(Array(junk.utf8), for: SlideNumbering(labels: labels)), junk)
         }
         XCTAssertThrowsError(try PdfpcFile.read([0xFF, 0xFE, 0x00], for: SlideNumbering(labels: labels)))
+        // Hostile: nested 200 000 deep, or larger than the limit — refused, never a crash.
+        let deep = Array(String(repeating: "[", count: 200_000).utf8)
+        XCTAssertThrowsError(try PdfpcFile.read(Array("{\"pages\":".utf8) + deep, for: SlideNumbering(labels: labels)))
+        XCTAssertThrowsError(try PdfpcFile.read([UInt8](repeating: 0x20, count: ConsoleLimits.maxNotesFileBytes + 1), for: SlideNumbering(labels: labels))) {
+            XCTAssertEqual(($0 as? LecternError)?.code, .notesTooLarge)
+        }
     }
 
     func testExportedPdfpcReadsBackTheSame() throws {
