@@ -39,12 +39,20 @@ extension RoomCore {
         guard screen.committed.content?.id == item.id || ledger.isOwner(me, of: item.id) else { throw LecternError.notesPrivate }
     }
 
-    private func deck(_ content: ContentID, for me: DeviceID) throws -> ContentEntry {
+    /// Notes are changed by those who may see them, and by the deck's uploaders (a
+    /// presenter attaches the .pdfpc file with the deck, before taking the floor; reading
+    /// them back waits for the floor).
+    func checkMayChangeNotes(_ me: DeviceID, of item: ContentEntry) throws {
+        if ledger.isOwner(me, of: item.id) { return }
+        try checkMaySeeNotes(me, of: item)
+    }
+
+    private func deck(_ content: ContentID, for me: DeviceID, changing: Bool = false) throws -> ContentEntry {
         guard let item = catalog[content] else { throw LecternError.unknownContent }
         guard item.kind == .pdf else {
             throw LecternError(.wrongKind, detail: UInt64(ContentKind.clip.rawValue), message: "That is a clip — only PDFs have speaker notes.")
         }
-        try checkMaySeeNotes(me, of: item)
+        if changing { try checkMayChangeNotes(me, of: item) } else { try checkMaySeeNotes(me, of: item) }
         return item
     }
 
@@ -63,7 +71,7 @@ extension RoomCore {
     }
 
     func notesEdit(_ e: NotesEdit, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        let item = try deck(e.content, for: me)
+        let item = try deck(e.content, for: me, changing: true)
         let page = Int(e.page)
         guard page >= 1, page <= item.pages else { throw LecternError.pageOutOfRange(page: e.page, pageCount: UInt32(item.pages)) }
         var notes = item.deck.notes
@@ -74,7 +82,7 @@ extension RoomCore {
     }
 
     func notesFile(_ content: ContentID, _ file: [UInt8], by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        let item = try deck(content, for: me)
+        let item = try deck(content, for: me, changing: true)
         var notes = try PdfpcFile.read(file, for: item.deck.facts.numbering)
         if notes.layout == nil { notes.layout = item.deck.notes.layout }
         try keepNotes(notes, for: item, from: me)
@@ -95,7 +103,7 @@ extension RoomCore {
     /// A beamer deck's notes side, chosen by hand (nil: as detected). The wall changes at
     /// once when the deck is on screen.
     func notesLayout(_ content: ContentID, _ layout: NotesLayout?, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        let item = try deck(content, for: me)
+        let item = try deck(content, for: me, changing: true)
         var notes = item.deck.notes
         notes.layout = layout
         try keepNotes(notes, for: item, from: me)

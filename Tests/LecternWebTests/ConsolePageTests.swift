@@ -25,12 +25,13 @@ final class ConsolePageTests: XCTestCase {
         try phone.type(try XCTUnwrap(phone.find("#file-input")), pdf)
         try phone.click("#file-list button[data-action=present]", timeout: 30)
         try phone.poll("the console") { try phone.execute("const c = document.getElementById('console-view'); return !!c && !c.hidden") as? Bool == true }
-        let ana = try XCTUnwrap(h.device(named: "Ana's phone"))
-        // Notes typed on the phone are kept with the upload; a .pdfpc file's too.
+        // The deck's pdfpc notes file, chosen after the deck: attached to it by its name.
+        try #"{"pdfpcFormat": 2, "pages": [{"idx": 1, "label": "2", "overlay": 0, "note": "Explain the two steps, then the demo."}]}"#
+            .write(toFile: h.dir + "/talk.pdfpc", atomically: true, encoding: .utf8)
+        try phone.type(try XCTUnwrap(phone.find("#file-input")), h.dir + "/talk.pdfpc")
         let stored = try XCTUnwrap(h.snapshot().screen.content)
         let admin = try h.moderator()
-        _ = try admin.request(.notesEdit(NotesEdit(content: stored.id, page: 2, text: "Explain the two steps, then the demo.")))
-        _ = ana
+        try phone.poll("the notes file attached") { (try? admin.notes(stored.id, page: 2).pages.first?.source) == "typed" }
 
         // The wall shows the slide half only.
         let wall = try h.connect()
@@ -44,6 +45,14 @@ final class ConsolePageTests: XCTestCase {
         try phone.poll("the next slide picture") {
             try phone.execute("return document.getElementById('con-next-img').naturalWidth > 0") as? Bool == true
         }
+        // Notes typed on the phone are kept with the upload.
+        try phone.click("#con-edit")
+        let input = try phone.wait(for: "#con-notes-input")
+        try phone.clear(input)
+        try phone.type(input, "Typed on the phone ✓")
+        try phone.click("#con-edit")
+        try phone.poll("the edit kept") { (try? admin.notes(stored.id, page: 2).pages.first?.text) == "Typed on the phone ✓" }
+        try phone.poll("the edit shown") { try phone.text("#con-notes-text").contains("Typed on the phone") }
         // Zoom the notes.
         let before = try phone.execute("return parseFloat(getComputedStyle(document.getElementById('con-notes-text')).fontSize)") as? Double ?? 0
         try phone.click("#con-font-up")
@@ -65,7 +74,7 @@ final class ConsolePageTests: XCTestCase {
         // Ben, not holding the floor, keeps the room view and never gets the console or notes.
         try watcher.poll("Ben sees page 2") { try watcher.text("#page-label").contains("2 / 8") }
         XCTAssertEqual(try watcher.execute("const c = document.getElementById('console-view'); return !!c && !c.hidden") as? Bool, false)
-        XCTAssertFalse(try watcher.execute("return document.body.innerText") as? String ?? "" ~= "Explain the two steps")
+        XCTAssertFalse(try watcher.execute("return document.body.innerText") as? String ?? "" ~= "Typed on the phone")
 
         // The overview: thumbnails fetched as they scroll in; one tap jumps there.
         try phone.click("#con-overview-open")

@@ -12,7 +12,7 @@ import { act, toast } from './notices.js';
 import { drive } from './drive.js';
 import {
   TIMER_ACTION, TIMER_MODE, encodeNotesRequest, decodeNotes, encodeNotesEdit, encodeTimer, encodeGotoLabel,
-  encodeNotesHalfPreview, clock, timerNow,
+  encodeNotesHalfPreview, encodeNotesFile, encodeNotesLayout, LAYOUT, pdfpcFile, clock, timerNow,
 } from './console-wire.js';
 
 const FONT_KEY = 'lectern.notesFont';
@@ -93,8 +93,15 @@ function build() {
           <button type="button" id="con-font-down" aria-label="Smaller notes">A−</button>
           <button type="button" id="con-font-up" aria-label="Larger notes">A+</button>
           <button type="button" id="con-edit">Edit</button>
+          <button type="button" id="con-export" aria-label="Save the notes as a pdfpc file">Save .pdfpc</button>
         </span>
       </div>
+      <label class="con-layout">Beamer notes
+        <select id="con-layout" aria-label="Where this deck keeps beamer notes">
+          <option value="auto">as detected</option><option value="none">none (whole page)</option>
+          <option value="right">right half</option><option value="left">left half</option>
+          <option value="top">top half</option><option value="bottom">bottom half</option>
+        </select></label>
       <img id="con-notes-img" class="con-notes-img" alt="The notes half of this page" hidden>
       <div id="con-notes-text" class="con-notes-text" tabindex="0"></div>
       <textarea id="con-notes-input" class="con-notes-input" hidden aria-label="Notes for this page"></textarea>
@@ -143,6 +150,12 @@ function build() {
   $('con-font-up').addEventListener('click', () => zoom(1.2));
   $('con-font-down').addEventListener('click', () => zoom(1 / 1.2));
   $('con-edit').addEventListener('click', toggleEdit);
+  $('con-export').addEventListener('click', exportNotes);
+  $('con-layout').addEventListener('change', (e) => {
+    const s = app.state;
+    if (!s || !s.screen.content) return;
+    act(() => app.link.request(C.notesLayout, encodeNotesLayout(s.screen.content.id, LAYOUT[e.target.value])));
+  });
   $('con-timer-toggle').addEventListener('click', () => {
     const t = app.state && app.state.console ? app.state.console.timer : null;
     act(() => app.link.request(C.timer, encodeTimer(t && t.running ? TIMER_ACTION.pause : TIMER_ACTION.start)));
@@ -211,6 +224,7 @@ export function renderConsole() {
     $('con-next-img').removeAttribute('src');
   }
   const half = cons && cons.notesLayout && cons.notesLayout !== 'none';
+  if (document.activeElement !== $('con-layout')) $('con-layout').value = cons ? cons.notesLayout : 'auto';
   $('con-notes-img').hidden = !half;
   if (half) picture('con-notes-img', 'half', id, sc.page, true);
   loadNotes(id, sc.page, cons ? cons.notesRevision : 0);
@@ -358,3 +372,37 @@ export function consoleAvailable() {
     s.screen.content.kind === 'pdf');
 }
 export function showConsoleAgain() { sessionStorage.setItem(VIEW_KEY, '0'); renderConsole(); }
+
+// Saves every page's notes of the deck on screen as a pdfpc file (for pdfpc, or another room).
+async function exportNotes() {
+  const s = app.state;
+  if (!s || !s.screen.content) return;
+  await act(async () => {
+    const reply = decodeNotes((await app.link.request(C.notesRequest, encodeNotesRequest(s.screen.content.id, 0))).body);
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([pdfpcFile(reply)], { type: 'application/json' }));
+    a.download = s.screen.content.name.replace(/\.pdf$/i, '') + '.pdfpc';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  });
+}
+
+// Files chosen for upload: decks and clips are uploaded (upload), then each .pdfpc notes
+// file is attached to the deck of the same name among this page's uploads, or else to the
+// deck on screen (§20.2).
+export async function withNotesFiles(files, upload) {
+  const notes = files.filter((f) => /\.pdfpc$/i.test(f.name));
+  const rest = files.filter((f) => !/\.pdfpc$/i.test(f.name));
+  if (rest.length) await upload(rest);
+  for (const f of notes) {
+    const base = f.name.replace(/\.pdfpc$/i, '').toLowerCase();
+    const named = app.files.find((x) => x.kind !== 'clip' && x.name.replace(/\.pdf$/i, '').toLowerCase() === base);
+    const screen = app.state && app.state.screen.content && app.state.screen.content.kind === 'pdf' ? app.state.screen.content : null;
+    const target = named || screen;
+    if (!target) { toast('Upload the deck first, then its notes file ' + f.name + '.'); continue; }
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    const ok = await act(() => app.link.request(C.notesFile, encodeNotesFile(target.id, bytes)));
+    if (ok !== undefined) toast('Notes from ' + f.name + ' added to ' + target.name + '.', 'info');
+  }
+}

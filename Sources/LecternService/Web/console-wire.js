@@ -14,6 +14,30 @@ export function encodeNotesRequest(id, page) { return new Writer().bytes(fromHex
 export function decodeNotes(body) { return JSON.parse(utf8Decoder.decode(body)); }
 // notes-edit (0x62): content id, u32 page, the note as UTF-8 to the end.
 export function encodeNotesEdit(id, page, text) { return new Writer().bytes(fromHex(id)).u32(page).bytes(utf8.encode(text)).done(); }
+// notes-file (0x63): content id, the .pdfpc file to the end.
+export function encodeNotesFile(id, bytes) { return new Writer().bytes(fromHex(id)).bytes(bytes).done(); }
+// notes-layout (0x66): content id, u8 layout (255: detect again).
+export const LAYOUT = { none: 0, right: 1, left: 2, top: 3, bottom: 4, auto: 255 };
+export function encodeNotesLayout(id, layout) { return new Writer().bytes(fromHex(id)).u8(layout).done(); }
+
+// The notes as a pdfpc file (JSON format 2), from a notes reply of every page.
+export function pdfpcFile(reply) {
+  let previous = null, overlay = 0;
+  const pages = reply.pages.map((p) => {
+    overlay = p.label === previous ? overlay + 1 : 0;
+    previous = p.label;
+    const entry = { idx: p.page - 1, label: p.label, overlay };
+    if (p.source === 'typed' && p.text) entry.note = p.text;
+    return entry;
+  });
+  const root = { pdfpcFormat: 2, disableMarkdown: true, pages };
+  if (reply.durationMinutes != null) root.duration = reply.durationMinutes;
+  if (reply.endTime != null) root.endTime = reply.endTime;
+  if (reply.lastMinutes != null) root.lastMinutes = reply.lastMinutes;
+  if (reply.layout && reply.layout !== 'none') root.notesPosition = reply.layout;
+  return JSON.stringify(root, null, 2) + '\n';
+}
+
 // timer (0x64): action, mode, u16 warning minutes, u64 value.
 export function encodeTimer(action, mode = TIMER_MODE.keep, value = 0, warnMinutes = KEEP_WARNING) {
   return new Writer().u8(action).u8(mode).u16(warnMinutes).u64(value).done();
