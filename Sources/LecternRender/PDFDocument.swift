@@ -118,13 +118,15 @@ public final class PDFDocument: @unchecked Sendable {
     }
 
     /// The page's label (`/PageLabels`: "iv", "A-3", or the number when the PDF has none),
-    /// as poppler reports it; at most 64 characters.
+    /// as poppler reports it; at most 64 bytes of UTF-8 (cut on a character boundary).
     public func label(page: Int) throws -> String {
         try withPage(page) { p in
             guard let c = poppler_page_get_label(p) else { return String(page) }
             defer { g_free(c) }
             let s = String(cString: c)
-            return s.isEmpty ? String(page) : String(s.prefix(64))
+            var cut = Substring(s)
+            while cut.utf8.count > 64 { cut = cut.dropLast() }
+            return cut.isEmpty ? String(page) : String(cut)
         }
     }
 
