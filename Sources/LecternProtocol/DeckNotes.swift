@@ -1,3 +1,5 @@
+import LecternCore
+
 /// The speaker notes a presenter keeps with one upload: typed on a device or read from a
 /// `.pdfpc` file, per page, and what the `.pdfpc` file says about the talk. Kept by the
 /// service next to the upload (`<id>.notes.json`). Annotation notes are not here: they
@@ -31,5 +33,3 @@ public struct DeckNotes: Codable, Equatable, Sendable {
 
     public var isEmpty: Bool { pages.isEmpty }
 }
-
-import LecternCore
