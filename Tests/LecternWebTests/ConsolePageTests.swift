@@ -76,6 +76,13 @@ final class ConsolePageTests: XCTestCase {
         XCTAssertEqual(try watcher.execute("const c = document.getElementById('console-view'); return !!c && !c.hidden") as? Bool, false)
         XCTAssertFalse(try watcher.execute("return document.body.innerText") as? String ?? "" ~= "Typed on the phone")
 
+        // The moderator keeps the room view, with the notes of the page on screen beside it.
+        let chair = try h.browser(width: 1366, height: 768)
+        try h.joinAndWait(chair, name: "Chair", role: .moderator)
+        try chair.poll("the moderator's notes") { try chair.text("#mod-notes-text").contains("Typed on the phone") }
+        XCTAssertEqual(try chair.execute("const c = document.getElementById('console-view'); return !!c && !c.hidden") as? Bool, false)
+        try shoot(chair, "console-moderator", width: 1366, height: 768)
+
         // The overview: thumbnails fetched as they scroll in; one tap jumps there.
         try phone.click("#con-overview-open")
         try phone.poll("thumbnails") {
