@@ -19,11 +19,16 @@ public enum RenderWire {
         public var height: Int
         public var background: RGB
         public var overscanPercent: Double
+        /// Only this part of the page, fitted as a page would be (beamer notes decks).
+        public var part: PagePart
 
-        public init(serial: UInt32, path: String, page: Int, width: Int, height: Int, background: RGB, overscanPercent: Double) {
+        public init(
+            serial: UInt32, path: String, page: Int, width: Int, height: Int, background: RGB, overscanPercent: Double, part: PagePart = .whole
+        ) {
             self.serial = serial; self.path = path; self.page = page
             self.width = width; self.height = height
             self.background = background; self.overscanPercent = overscanPercent
+            self.part = part
         }
 
         /// Bytes of the frame the memfd holds.
@@ -61,6 +66,7 @@ public enum RenderWire {
         w.u32(UInt32(clamping: r.height))
         w.u8(r.background.r); w.u8(r.background.g); w.u8(r.background.b)
         w.u64(r.overscanPercent.bitPattern)
+        w.u8(UInt8(PagePart.allCases.firstIndex(of: r.part) ?? 0))
         w.string(String(decoding: Array(r.path.utf8.prefix(maxPath)), as: UTF8.self))
         return w.bytes
     }
@@ -72,6 +78,8 @@ public enum RenderWire {
         let page = Int(try r.u32()), width = Int(try r.u32()), height = Int(try r.u32())
         let bg = RGB(try r.u8(), try r.u8(), try r.u8())
         let overscan = Double(bitPattern: try r.u64())
+        let partIndex = Int(try r.u8())
+        guard partIndex < PagePart.allCases.count else { throw Malformed(description: "unknown page part \(partIndex)") }
         let path = try r.string(max: maxPath)
         try r.end()
         guard page >= 1, (1...maxSide).contains(width), (1...maxSide).contains(height) else {
@@ -79,7 +87,9 @@ public enum RenderWire {
         }
         guard overscan.isFinite, (0...25).contains(overscan) else { throw Malformed(description: "overscan \(overscan) is out of range") }
         guard !path.isEmpty else { throw Malformed(description: "no path") }
-        return Request(serial: serial, path: path, page: page, width: width, height: height, background: bg, overscanPercent: overscan)
+        return Request(
+            serial: serial, path: path, page: page, width: width, height: height, background: bg, overscanPercent: overscan,
+            part: PagePart.allCases[partIndex])
     }
 
     public static func encode(_ r: Reply) -> [UInt8] {

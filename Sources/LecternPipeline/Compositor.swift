@@ -56,6 +56,8 @@ public final class Compositor: @unchecked Sendable {
     private var attempts = 0
     private var active = 0
 
+    typealias Part = PagePart
+
     /// `documents` opens the document with a content id (throwing `ContentError`);
     /// `budget` bounds each render (see `frame(for:)`), `forget` drops an opened document
     /// after a render of it overran.
@@ -84,21 +86,23 @@ public final class Compositor: @unchecked Sendable {
     }
 
     /// Renders one page of `document` into a new frame of this compositor's size.
-    public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings) throws -> Frame {
+    /// `part`: only that part of the page, fitted as a page would be (beamer notes decks).
+    public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings, part: PagePart = .whole) throws -> Frame {
         let frame = Frame(width: settings.width, height: settings.height, color: settings.background)
-        try renderPage(document, page: page, into: frame, settings: settings)
+        try renderPage(document, page: page, into: frame, settings: settings, part: part)
         return frame
     }
 
-    /// Draws one page of `document` into `frame` (of the settings' size): the background,
-    /// then the page fitted (what the render worker does in a frame it is given).
-    public static func renderPage(_ document: PDFDocument, page: Int, into frame: Frame, settings: Settings) throws {
-        let shape = try document.shape(page: page)
+    /// Draws one page (or `part` of it) of `document` into `frame` (of the settings'
+    /// size): the background, then the page fitted (what the render worker does in a
+    /// frame it is given).
+    public static func renderPage(_ document: PDFDocument, page: Int, into frame: Frame, settings: Settings, part: PagePart = .whole) throws {
+        let shape = part.shape(of: try document.shape(page: page))
         let rect = Fit.rect(
             for: shape, width: settings.width, height: settings.height,
             overscanPercent: settings.overscanPercent)
         frame.fill(settings.background)
-        try document.render(page: page, into: frame, rect: rect)
+        try document.render(page: page, into: frame, rect: rect, part: part)
     }
 
     /// Where page `page` of `content` lands on the output.
@@ -125,15 +129,21 @@ public final class Compositor: @unchecked Sendable {
             return try cachedPage(content, page, settings) {
                 lock.lock(); renders += 1; lock.unlock()
             }
+        case .pagePart(let content, let page, let part):
+            return try cachedPage(content, page, settings, part: part) {
+                lock.lock(); renders += 1; lock.unlock()
+            }
         }
     }
 
     /// A page with `look`, from the cache or rendered into it (`rendered` runs then): on
     /// the wall's worker, or the background one (previews, prerendering).
-    private func cachedPage(_ content: String, _ page: Int, _ look: Settings, background: Bool = false, rendered: () -> Void = {}) throws -> Frame {
-        let key = PageCache.Key(content: content, page: page, look: look.look)
+    private func cachedPage(
+        _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, rendered: () -> Void = {}
+    ) throws -> Frame {
+        let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
         if let f = cache.lookup(key) { return f }
-        let f = try bounded(content, page, look, key: key, background: background)
+        let f = try bounded(content, page, look, part: part, key: key, background: background)
         rendered()
         cache.insert(f, for: key)
         return f
@@ -144,20 +154,22 @@ public final class Compositor: @unchecked Sendable {
     /// forgotten (the overrunning render holds its lock) and `ContentError.tooSlow` is
     /// thrown. The abandoned render runs on; if it ever finishes, its frame goes into the
     /// cache, and its memory back when it ends.
-    private func bounded(_ content: String, _ page: Int, _ look: Settings, key: PageCache.Key, background: Bool) throws -> Frame {
-        guard let budget else { return try Self.renderPage(documents(content), page: page, settings: look) }
+    private func bounded(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, key: PageCache.Key, background: Bool) throws -> Frame {
+        guard let budget else { return try Self.renderPage(documents(content), page: page, settings: look, part: part) }
         switch slow.reason(content: content, page: page) {
         case .slow: throw ContentError.tooSlow(page: page, seconds: budget)
         case .memory(let mb): throw ContentError.overLimits(page: page, megabytes: mb)
         case nil: break
         }
-        if let workers { return try inWorker(background ? workers.background : workers.wall, content, page, look, budget: budget) }
+        if let workers {
+            return try inWorker(background ? workers.background : workers.wall, content, page, look, part: part, budget: budget)
+        }
         let job = RenderJob()
         lock.lock(); attempts += 1; active += 1; lock.unlock()
         // A thread of its own, not a dispatch queue's: a render that never ends must not
         // take one of the few threads dispatch runs its queues on (two on a 2-core board).
         let thread = Thread { [self, documents] in
-            let result = Result { try Self.renderPage(documents(content), page: page, settings: look) }
+            let result = Result { try Self.renderPage(documents(content), page: page, settings: look, part: part) }
             let abandoned = job.finish(result)
             if abandoned, case .success(let f) = result { cache.insert(f, for: key) }   // keep what it made after all
             lock.lock(); active -= 1; if abandoned { overrunning -= 1 }; lock.unlock()
@@ -173,12 +185,12 @@ public final class Compositor: @unchecked Sendable {
 
     /// Renders a page in a worker process: past the budget or the worker's limits, the
     /// worker is killed (a fresh one takes its place) and the page is marked slow.
-    private func inWorker(_ worker: RenderWorker, _ content: String, _ page: Int, _ look: Settings, budget: Double) throws -> Frame {
+    private func inWorker(_ worker: RenderWorker, _ content: String, _ page: Int, _ look: Settings, part: Part, budget: Double) throws -> Frame {
         let path = try documents(content).path
         lock.lock(); attempts += 1; active += 1; lock.unlock()
         defer { lock.lock(); active -= 1; lock.unlock() }
         do {
-            return try worker.render(path: path, page: page, settings: look, budget: budget)
+            return try worker.render(path: path, page: page, settings: look, part: part, budget: budget)
         } catch let e as ContentError {
             switch e {
             case .tooSlow: slow.insert(content: content, page: page)
@@ -206,8 +218,9 @@ public final class Compositor: @unchecked Sendable {
     /// Page `page` of `content` as the output would show it (same background, bars and
     /// overscan), at `width`×`height`: the page rendered at that size by the same pipeline
     /// — sharper and cheaper than scaling the full frame down — and kept in the page cache.
-    public func preview(content: String, page: Int, width: Int, height: Int) throws -> Frame {
-        try cachedPage(content, page, settings.sized(width: width, height: height), background: true)
+    /// `part`: only that part of the page (a beamer deck's slide or notes half).
+    public func preview(content: String, page: Int, width: Int, height: Int, part: PagePart = .whole) throws -> Frame {
+        try cachedPage(content, page, settings.sized(width: width, height: height), part: part, background: true)
     }
 
     /// Changes what the idle screen says (room renamed, address changed).
@@ -223,7 +236,7 @@ public final class Compositor: @unchecked Sendable {
 
     /// Starts rendering the pages next to `page` in the background: next first, then
     /// previous. A newer call supersedes pages an older one had not started yet.
-    public func prerenderNeighbours(content: String, page: Int) {
+    public func prerenderNeighbours(content: String, page: Int, part: PagePart = .whole) {
         lock.lock()
         prerenderGeneration += 1
         let generation = prerenderGeneration
@@ -238,9 +251,9 @@ public final class Compositor: @unchecked Sendable {
                 lock.unlock()
                 guard current else { return }
                 let skip = slow.contains(content: content, page: p)
-                let key = PageCache.Key(content: content, page: p, look: settings.look)
+                let key = PageCache.Key(content: content, page: p, look: settings.look, part: part)
                 if skip || cache.contains(key) { continue }
-                guard let f = try? bounded(content, p, settings, key: key, background: true) else { continue }
+                guard let f = try? bounded(content, p, settings, part: part, key: key, background: true) else { continue }
                 cache.insert(f, for: key)
                 lock.lock(); prerenders += 1; lock.unlock()
             }

@@ -61,7 +61,7 @@ public final class RenderWorker: @unchecked Sendable {
 
     /// Renders `page` of the PDF at `path` with `settings` into a new frame, within
     /// `budget` seconds.
-    public func render(path: String, page: Int, settings: Compositor.Settings, budget: Double) throws -> Frame {
+    public func render(path: String, page: Int, settings: Compositor.Settings, part: PagePart = .whole, budget: Double) throws -> Frame {
         let asked = lock.withLock { generation }
         jobLock.lock(); defer { jobLock.unlock() }
         let deadline = MonotonicClock.now() + budget
@@ -74,7 +74,7 @@ public final class RenderWorker: @unchecked Sendable {
 
         let request = RenderWire.Request(
             serial: 0, path: path, page: page, width: settings.width, height: settings.height,
-            background: settings.background, overscanPercent: settings.overscanPercent)
+            background: settings.background, overscanPercent: settings.overscanPercent, part: part)
         let buffer = try SharedFrame.make(byteCount: request.byteCount)
         var keep = false
         defer { if !keep { SharedFrame.release(buffer) } }

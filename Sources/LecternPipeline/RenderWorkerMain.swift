@@ -64,7 +64,7 @@ public enum RenderWorkerMain {
                     let settings = Compositor.Settings(
                         width: request.width, height: request.height, background: request.background,
                         overscanPercent: request.overscanPercent)
-                    try Compositor.renderPage(document, page: request.page, into: frame, settings: settings)
+                    try Compositor.renderPage(document, page: request.page, into: frame, settings: settings, part: request.part)
                 } catch let e as ContentError {
                     if case .overLimits(let p, _) = e { failure = .overLimits(page: p, megabytes: memoryMB) } else { failure = e }
                 } catch {

@@ -6,7 +6,7 @@ import XCTest
 final class RenderWireTests: XCTestCase {
     let request = RenderWire.Request(
         serial: 0xDEAD_BEEF, path: "/var/lib/lectern/content/ab€", page: 12, width: 1920, height: 1080,
-        background: RGB(1, 2, 3), overscanPercent: 2.5)
+        background: RGB(1, 2, 3), overscanPercent: 2.5, part: .right)
 
     func testARequestSurvivesTheTrip() throws {
         XCTAssertEqual(try RenderWire.decodeRequest(RenderWire.encode(request)), request)

@@ -42,6 +42,10 @@ final class RenderWorkerProcessTests: XCTestCase {
             let expected = try Compositor.renderPage(doc, page: page, settings: settings)
             XCTAssertEqual(PixelCompare.differingPixels(frame, expected), 0, "page \(page), round \(round)")
         }
+        for part in [PagePart.left, .bottom] {   // a beamer deck's half, fitted as a page
+            let frame = try worker.render(path: deck, page: 1, settings: settings, part: part, budget: 10)
+            XCTAssertEqual(PixelCompare.differingPixels(frame, try Compositor.renderPage(doc, page: 1, settings: settings, part: part)), 0, "\(part)")
+        }
         XCTAssertEqual(worker.spawns, 1)
         XCTAssertThrowsError(try worker.render(path: deck, page: 9, settings: settings, budget: 10)) {
             XCTAssertEqual($0 as? ContentError, .pageOutOfRange(page: 9, pageCount: 3))
