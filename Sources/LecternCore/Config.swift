@@ -61,6 +61,8 @@ public struct Config: Equatable, Sendable {
     public var background: RGB = .black
     /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
+    /// Where Prometheus scrapes `/metrics` ("127.0.0.1:9420"); empty: no metrics endpoint.
+    public var metricsAddress = ""
 
     public init() {}
 
@@ -77,9 +79,21 @@ public struct Config: Equatable, Sendable {
 }
 
 /// One thing wrong with a config file, with the line it is on (when it is on one).
+/// With config drop-ins (`lectern.d/*.toml`) it also names the file it is in.
 public struct ConfigProblem: Equatable, Sendable, CustomStringConvertible {
     public var line: Int?
     public var message: String
-    public init(line: Int?, _ message: String) { self.line = line; self.message = message }
-    public var description: String { line.map { "line \($0): \(message)" } ?? message }
+    /// The file the problem is in, when the config is more than one file (nil: the main file alone).
+    public var file: String?
+    public init(line: Int?, _ message: String, file: String? = nil) { self.line = line; self.message = message; self.file = file }
+    /// "line 3: …" for the main file alone; "/etc/lectern/lectern.d/20-room.toml:3: …" (as
+    /// compilers write it) when the config is several files.
+    public var description: String {
+        switch (file, line) {
+        case (let f?, let l?): return "\(f):\(l): \(message)"
+        case (let f?, nil): return "\(f): \(message)"
+        case (nil, let l?): return "line \(l): \(message)"
+        case (nil, nil): return message
+        }
+    }
 }

@@ -14,32 +14,82 @@ extension ConfigFile {
     /// doesn't start with a passcode printed in the package until the admin sets one.
     public static let placeholderPasscode = "CHANGE-ME"
 
+    /// One file of the config: its path (nil for text checked on its own) and its text.
+    public struct Source: Sendable {
+        public var path: String?
+        public var text: String
+        public init(path: String?, text: String) { self.path = path; self.text = text }
+    }
+
     /// Checks TOML text. Never throws: every problem is in the result.
     public static func parse(_ text: String) -> Result {
+        parse(sources: [Source(path: nil, text: text)])
+    }
+
+    /// Checks the main file and its drop-ins (`lectern.d/*.toml`, in name order) as one
+    /// config: a key in a later file replaces the same key of an earlier one, a section
+    /// (`[display]`) is merged key by key. Every problem names the file (and line) the
+    /// offending key was last written in. Never throws.
+    public static func parse(sources: [Source]) -> Result {
         var config = Config()
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            return Result(config: config, problems: [ConfigProblem(line: e.source.begin.line, "TOML syntax: \(e.description)")], warnings: [])
-        } catch {
-            return Result(config: config, problems: [ConfigProblem(line: nil, "TOML syntax: \(error)")], warnings: [])
+
+        /// Where a key is written: its file and line.
+        struct Spot {
+            var file: String?
+            var line: Int?
         }
-        let lines = LineLocator(text)
+        /// A key of the merged config: its value where it was last written; a section's keys.
+        struct Entry {
+            var value: TOMLValueConvertible
+            var spot: Spot
+            var children: [String: Entry]?
+        }
+        var merged: [(key: String, entry: Entry)] = []
+        var tables: [TOMLTable] = []   // the parsed files, kept alive while their values are read
+        for source in sources {
+            let table: TOMLTable
+            do {
+                table = try TOMLTable(string: source.text)
+            } catch let e as TOMLParseError {
+                problems.append(ConfigProblem(line: e.source.begin.line, "TOML syntax: \(e.description)", file: source.path))
+                continue
+            } catch {
+                problems.append(ConfigProblem(line: nil, "TOML syntax: \(error)", file: source.path))
+                continue
+            }
+            tables.append(table)
+            let lines = LineLocator(source.text)
+            for (key, value) in table {
+                let spot = Spot(file: source.path, line: lines.line(of: key))
+                let index = merged.firstIndex { $0.key == key }
+                var entry = Entry(value: value, spot: spot, children: nil)
+                if let t = value.table {
+                    var children = index.flatMap { merged[$0].entry.children } ?? [:]
+                    for (k, v) in t { children[k] = Entry(value: v, spot: Spot(file: source.path, line: lines.line(of: "\(key).\(k)")), children: nil) }
+                    entry.children = children
+                }
+                if let index { merged[index].entry = entry } else { merged.append((key, entry)) }
+            }
+        }
+        // A file that isn't TOML: its keys can't be known, so the rest would only mislead.
+        guard problems.isEmpty else { return Result(config: config, problems: problems, warnings: []) }
+        withExtendedLifetime(tables) {}
+        func problem(_ spot: Spot?, _ message: String) -> ConfigProblem {
+            ConfigProblem(line: spot?.line, message, file: spot?.file)
+        }
 
-        typealias Check = (TOMLValueConvertible, Int?) -> String?
+        typealias Check = (TOMLValueConvertible, Spot) -> String?
 
-        func check(_ t: TOMLTable, section: String?, keys: [String: Check]) {
-            for (key, value) in t {
+        func check(_ entries: [(key: String, entry: Entry)], section: String?, keys: [String: Check]) {
+            for (key, entry) in entries {
                 let path = section.map { "\($0).\(key)" } ?? key
-                let line = lines.line(of: path)
                 guard let apply = keys[key] else {
-                    problems.append(ConfigProblem(line: line, "unknown key '\(path)'\(suggestion(for: key, section: section))"))
+                    problems.append(problem(entry.spot, "unknown key '\(path)'\(suggestion(for: key, section: section))"))
                     continue
                 }
-                if let message = apply(value, line) { problems.append(ConfigProblem(line: line, message)) }
+                if let message = apply(entry.value, entry.spot) { problems.append(problem(entry.spot, message)) }
             }
         }
 
@@ -68,7 +118,7 @@ extension ConfigFile {
             }
         }
 
-        var passcodeLine: Int?, moderatorLine: Int?, uploadLine: Int?, portLine: Int?, httpPortLine: Int?
+        var passcodeLine: Spot?, moderatorLine: Spot?, uploadLine: Spot?, portLine: Spot?, httpPortLine: Spot?
         let display: [String: Check] = [
             "output": string("display.output") { s in
                 guard DisplayChoice(rawValue: s) != nil else { return "'display.output' must be \"auto\", \"kms\" or \"virtual\", not '\(s)'" }
@@ -152,46 +202,52 @@ extension ConfigFile {
             "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
             "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
             "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
+            "metrics_address": string("metrics_address") { s in
+                guard s.isEmpty || MetricsServer.parse(address: s) != nil else {
+                    return "'metrics_address' must be empty (no metrics) or HOST:PORT like \"127.0.0.1:9420\" or \"[::1]:9420\", not '\(s)'"
+                }
+                config.metricsAddress = s; return nil
+            },
             "display": { v, _ in
-                guard let t = v.table else {
+                guard v.table != nil, let children = merged.first(where: { $0.key == "display" })?.entry.children else {
                     return "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not \(describe(v))"
                 }
-                check(t, section: "display", keys: display); return nil
+                check(children.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, section: "display", keys: display); return nil
             },
         ]
-        check(table, section: nil, keys: top)
+        check(merged, section: nil, keys: top)
 
         // Relations between keys, once every key is known.
         if config.maxUploadMB > config.diskQuotaMB {
             problems.append(
-                ConfigProblem(
-                    line: uploadLine, "'max_upload_mb' (\(config.maxUploadMB)) is larger than 'disk_quota_mb' (\(config.diskQuotaMB)): an upload that size could never be stored"))
+                problem(
+                    uploadLine, "'max_upload_mb' (\(config.maxUploadMB)) is larger than 'disk_quota_mb' (\(config.diskQuotaMB)): an upload that size could never be stored"))
         }
         if config.connectionsReservedForDevices >= config.maxConnections {
             problems.append(
-                ConfigProblem(
-                    line: nil,
+                problem(
+                    nil,
                     "'connections_reserved_for_devices' (\(config.connectionsReservedForDevices)) must be smaller than 'max_connections' (\(config.maxConnections)): nobody new could connect"
                 ))
         }
         if config.port < 1024 {
-            warnings.append(ConfigProblem(line: portLine, "'port' \(config.port) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
+            warnings.append(problem(portLine, "'port' \(config.port) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
         }
         if let http = config.httpPort {
             if http == config.port {
-                problems.append(ConfigProblem(line: httpPortLine, "'http_port' is the same as 'port' (\(http)): the web remote needs a port of its own (0: no web remote)"))
+                problems.append(problem(httpPortLine, "'http_port' is the same as 'port' (\(http)): the web remote needs a port of its own (0: no web remote)"))
             } else if http < 1024 {
                 warnings.append(
-                    ConfigProblem(line: httpPortLine, "'http_port' \(http) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
+                    problem(httpPortLine, "'http_port' \(http) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
             }
         }
 
-        func checkPasscode(_ value: String, key: String, line: Int?, required: Bool) {
+        func checkPasscode(_ value: String, key: String, line: Spot?, required: Bool) {
             if value.isEmpty {
                 if required {
                     problems.append(
-                        ConfigProblem(
-                            line: line,
+                        problem(
+                            line,
                             key == "moderator_passcode"
                                 ? "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\""
                                 : "'passcode' is empty: nobody could connect"))
@@ -200,22 +256,23 @@ extension ConfigFile {
             }
             if isPlaceholder(value) {
                 problems.append(
-                    ConfigProblem(
-                        line: line,
+                    problem(
+                        line,
                         "'\(key)' is still the placeholder of the installed file: set the room's \(key == "passcode" ? "presenter" : "moderator") passcode (plain, or the hash `lectern hash-passcode` prints)"
                     ))
             } else if PasscodeHash.isHashForm(value) {
-                do { _ = try PasscodeHash.parse(value) } catch { problems.append(ConfigProblem(line: line, "'\(key)' is not a valid hash: \(error)")) }
+                do { _ = try PasscodeHash.parse(value) } catch { problems.append(problem(line, "'\(key)' is not a valid hash: \(error)")) }
             } else if value.count < config.passcodeMinLength {
-                problems.append(ConfigProblem(line: line, "'\(key)' is \(value.count) characters, shorter than passcode_min_length (\(config.passcodeMinLength))"))
+                problems.append(problem(line, "'\(key)' is \(value.count) characters, shorter than passcode_min_length (\(config.passcodeMinLength))"))
             }
         }
         checkPasscode(config.passcode, key: "passcode", line: passcodeLine, required: true)
         checkPasscode(config.moderatorPasscode, key: "moderator_passcode", line: moderatorLine, required: config.floor == .moderated)
         if !config.passcode.isEmpty, config.passcode == config.moderatorPasscode, !isPlaceholder(config.passcode) {
-            problems.append(ConfigProblem(line: moderatorLine, "'moderator_passcode' is the same as 'passcode': every presenter could moderate"))
+            problems.append(problem(moderatorLine, "'moderator_passcode' is the same as 'passcode': every presenter could moderate"))
         }
-        return Result(config: config, problems: sortedByLine(problems), warnings: sortedByLine(warnings))
+        let files = sources.map(\.path)
+        return Result(config: config, problems: sortedByLine(problems, files: files), warnings: sortedByLine(warnings, files: files))
     }
 
     static func isPlaceholder(_ passcode: String) -> Bool {
@@ -223,9 +280,12 @@ extension ConfigFile {
     }
 
     /// Stable: problems on the same line keep the order they were found in; problems
-    /// without a line come first.
-    static func sortedByLine(_ ps: [ConfigProblem]) -> [ConfigProblem] {
-        ps.enumerated().sorted { a, b in
+    /// without a line come first; the main file's before the drop-ins', in name order.
+    static func sortedByLine(_ ps: [ConfigProblem], files: [String?] = [nil]) -> [ConfigProblem] {
+        func rank(_ p: ConfigProblem) -> Int { p.file.flatMap { f in files.firstIndex(of: f) } ?? -1 }
+        return ps.enumerated().sorted { a, b in
+            let fa = rank(a.element), fb = rank(b.element)
+            if fa != fb { return fa < fb }
             let la = a.element.line ?? 0, lb = b.element.line ?? 0
             return la != lb ? la < lb : a.offset < b.offset
         }.map(\.element)
@@ -265,7 +325,7 @@ extension ConfigFile {
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "metrics_address", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

@@ -12,7 +12,7 @@ struct Lecternd: ParsableCommand {
         abstract: "Lectern: the meeting-room projector service.")
 
     @Option(help: "The config file.") var config = "/etc/lectern/lectern.toml"
-    @Flag(help: "Validate the config file, print every problem with its line, and exit.") var checkConfig = false
+    @Flag(help: "Validate the config file and its drop-ins (lectern.d/*.toml beside it), print every problem with its file and line, and exit.") var checkConfig = false
     @Option(help: "auto, kms or virtual (auto: KMS when a display is connected, else the virtual display).")
     var display: String?
     @Option(help: "Output mode WxH[@R] (default: the display's preferred mode; 1920x1080@60 for the virtual display).")
@@ -51,6 +51,7 @@ struct Lecternd: ParsableCommand {
         for w in loaded.warnings { logger.warning("\(w)") }
         if checkConfig {
             print("\(config): OK")
+            for d in loaded.dropIns { print("  merged over it: \(d)") }
             return
         }
         var c = loaded.config

@@ -1,0 +1,145 @@
+import Foundation
+import LecternCore
+import LecternService
+import LecternTestSupport
+import XCTest
+
+/// Config drop-ins (`lectern.d/*.toml` beside the main file): which value wins, and that
+/// every problem names the file it is in (`lecternd --check-config`).
+final class ConfigDropInTests: XCTestCase {
+    let passcodes = """
+        passcode = "tulip-harbour"
+        moderator_passcode = "granite-lantern"
+        """
+
+    /// A main file and its lectern.d, every file mode 640; returns the main file's path.
+    func configDir(main: String, dropIns: [String: String]) throws -> String {
+        let dir = Fixtures.tempDir("dropins")
+        try writeFile(dir + "/lectern.toml", main, mode: 0o640)
+        if !dropIns.isEmpty { try FileManager.default.createDirectory(atPath: dir + "/lectern.d", withIntermediateDirectories: false) }
+        for (name, text) in dropIns { try writeFile(dir + "/lectern.d/" + name, text, mode: 0o640) }
+        return dir + "/lectern.toml"
+    }
+
+    func testLaterFilesWinKeyByKeyAndSectionsMerge() throws {
+        let path = try configDir(
+            main: """
+                room = "Main file"
+                port = 7500
+                \(passcodes)
+                [display]
+                mode = "1280x720"
+                background = "#102030"
+                """,
+            dropIns: [
+                "10-site.toml": "port = 7600\nfloor = \"open\"\n[display]\nmode = \"1920x1080\"\n",
+                "20-room.toml": "room = \"Room 4.12\"\nport = 7700\n",
+                // "9-…" sorts after "20-…" (byte order of names, as systemd's drop-ins).
+                "9-late.toml": "port = 7900\n",
+                // Not drop-ins: ignored even though they would not parse.
+                "30-old.toml.dpkg-old": "this is not toml",
+                ".30-hidden.toml": "nor this",
+                "README": "nor this",
+            ])
+        let r = try ConfigFile.load(path: path)
+        XCTAssertEqual(r.warnings, [])
+        XCTAssertEqual(r.config.room, "Room 4.12")
+        XCTAssertEqual(r.config.port, 7900)
+        XCTAssertEqual(r.config.floor, .open)
+        XCTAssertEqual(r.config.mode, "1920x1080", "a drop-in's [display] key replaces the main file's")
+        XCTAssertEqual(r.config.background, RGB(parsing: "#102030"), "and the section's other keys stay")
+        XCTAssertEqual(r.config.passcode, "tulip-harbour")
+        let dir = (path as NSString).deletingLastPathComponent + "/lectern.d/"
+        XCTAssertEqual(r.dropIns, [dir + "10-site.toml", dir + "20-room.toml", dir + "9-late.toml"])
+    }
+
+    func testNoDropInDirectoryMeansTheMainFileAloneWithItsOldMessages() throws {
+        let path = try configDir(main: "prot = 1\n" + passcodes + "\n", dropIns: [:])
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            let invalid = error as! ConfigFile.Invalid
+            XCTAssertEqual(invalid.problems, [ConfigProblem(line: 1, "unknown key 'prot' (did you mean 'port'?)")])
+            XCTAssertEqual(invalid.description, "\(path) is not valid:\n  line 1: unknown key 'prot' (did you mean 'port'?)")
+        }
+    }
+
+    func testEveryProblemNamesTheFileItIsIn() throws {
+        let path = try configDir(
+            main: "room = \"A\"\n" + passcodes + "\nmax_clients = 300\n",
+            dropIns: [
+                "10-a.toml": "# site defaults\nprot = 7500\n[display]\noverscan = 30\n",
+                "20-b.toml": "room = \"B\"\n\npasscode = \"abc\"\n",
+            ])
+        let dir = (path as NSString).deletingLastPathComponent + "/lectern.d/"
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            guard let invalid = error as? ConfigFile.Invalid else { return XCTFail("\(error)") }
+            XCTAssertEqual(
+                invalid.problems,
+                [
+                    ConfigProblem(line: 4, "'max_clients' must be from 1 to 254, not 300", file: path),
+                    ConfigProblem(line: 2, "unknown key 'prot' (did you mean 'port'?)", file: dir + "10-a.toml"),
+                    ConfigProblem(line: 4, "'display.overscan' must be from 0 to 25, not 30", file: dir + "10-a.toml"),
+                    // The passcode the main file set is replaced: the problem is where the value in force is.
+                    ConfigProblem(line: 3, "'passcode' is 3 characters, shorter than passcode_min_length (6)", file: dir + "20-b.toml"),
+                ])
+            XCTAssertEqual(
+                invalid.description,
+                """
+                the config (\(path) and 2 drop-ins) is not valid:
+                  \(path):4: 'max_clients' must be from 1 to 254, not 300
+                  \(dir)10-a.toml:2: unknown key 'prot' (did you mean 'port'?)
+                  \(dir)10-a.toml:4: 'display.overscan' must be from 0 to 25, not 30
+                  \(dir)20-b.toml:3: 'passcode' is 3 characters, shorter than passcode_min_length (6)
+                """)
+        }
+    }
+
+    func testASyntaxErrorInADropInIsReportedInThatFileAlone() throws {
+        let path = try configDir(main: passcodes + "\n", dropIns: ["10-ok.toml": "port = 7500\n", "50-broken.toml": "room = \"A\"\nport = \n"])
+        let dir = (path as NSString).deletingLastPathComponent + "/lectern.d/"
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            let problems = (error as! ConfigFile.Invalid).problems
+            XCTAssertEqual(problems.count, 1, "\(problems)")
+            XCTAssertEqual(problems.first?.file, dir + "50-broken.toml")
+            XCTAssertEqual(problems.first?.line, 2)
+            XCTAssertTrue(problems.first?.message.hasPrefix("TOML syntax") ?? false, "\(problems)")
+        }
+    }
+
+    func testUnreadableAndHostileDropIns() throws {
+        // A world-readable drop-in may hold a passcode: warned about like the main file.
+        let path = try configDir(main: passcodes + "\n", dropIns: ["10-room.toml": "room = \"B\"\n"])
+        let dir = (path as NSString).deletingLastPathComponent + "/lectern.d/"
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir + "10-room.toml")
+        XCTAssertEqual(
+            try ConfigFile.load(path: path).warnings.map(\.message),
+            ["\(dir)10-room.toml is readable by every user and holds the passcodes: chmod 640 it (owner root, group lectern)"])
+        // Not UTF-8, a directory named .toml, and too many files: each a problem with its file.
+        try Data([0xFF, 0xFE, 0x00]).write(to: URL(fileURLWithPath: dir + "20-bin.toml"))
+        try FileManager.default.createDirectory(atPath: dir + "30-dir.toml", withIntermediateDirectories: false)
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            XCTAssertEqual(
+                (error as! ConfigFile.Invalid).problems,
+                [
+                    ConfigProblem(line: nil, "the file is not UTF-8 text", file: dir + "20-bin.toml"),
+                    ConfigProblem(line: nil, "is not a regular file", file: dir + "30-dir.toml"),
+                ])
+        }
+        for i in 0..<ConfigDropIns.maxFiles { try writeFile(dir + "x\(i).toml", "", mode: 0o640) }
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            XCTAssertEqual((error as! ConfigFile.Invalid).problems.first?.file, String(dir.dropLast()))
+            XCTAssertTrue((error as! ConfigFile.Invalid).problems.first?.message.contains("more than \(ConfigDropIns.maxFiles)") ?? false)
+        }
+    }
+
+    func testCheckConfigPrintsTheFileOfEachProblemAndTheDropInsItMerged() throws {
+        let path = try configDir(main: passcodes + "\n", dropIns: ["20-room.toml": "room = \"Room 4.12\"\n"])
+        let ok = try Fixtures.run(try Fixtures.binary("lecternd"), ["--config", path, "--check-config"])
+        XCTAssertEqual(ok.status, 0, ok.err)
+        let dir = (path as NSString).deletingLastPathComponent + "/lectern.d/"
+        XCTAssertEqual(String(decoding: ok.out, as: UTF8.self), "\(path): OK\n  merged over it: \(dir)20-room.toml\n")
+        try writeFile(dir + "30-bad.toml", "\nmax_clients = \"many\"\n", mode: 0o640)
+        let bad = try Fixtures.run(try Fixtures.binary("lecternd"), ["--config", path, "--check-config"])
+        XCTAssertEqual(bad.status, ConfigFile.invalidExitStatus)
+        XCTAssertTrue(bad.err.contains("\(dir)30-bad.toml:2: 'max_clients' must be a whole number, not a string (\"many\")"), bad.err)
+    }
+}
