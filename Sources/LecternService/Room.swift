@@ -39,6 +39,8 @@ final class Room: @unchecked Sendable {
     private var reporting = true
     /// Saves what is on screen and who holds the floor after every change.
     var stateWriter: StateWriter?
+    /// Counts page turns, clip frames, uploads and errors for `/metrics` (ServiceMetrics.swift).
+    var metrics: ServiceMetrics?
 
     /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
@@ -135,7 +137,11 @@ final class Room: @unchecked Sendable {
         events.append(event)
         guard !feeding else { return }
         feeding = true
-        while !events.isEmpty { carry(core.handle(events.removeFirst(), now: clock())) }
+        while !events.isEmpty {
+            let event = events.removeFirst(), now = clock()
+            metrics?.observe(event, now: now)
+            carry(core.handle(event, now: now))
+        }
         feeding = false
     }
 
@@ -143,6 +149,7 @@ final class Room: @unchecked Sendable {
 
     private func carry(_ effects: [RoomEffect]) {
         for effect in effects {
+            metrics?.observe(effect, now: clock())
             switch effect {
             case .send(let id, let bytes): links[id]?.write(bytes)
             case .close(let id): links[id]?.close()

@@ -42,6 +42,11 @@ public final class Service: @unchecked Sendable {
     public private(set) var workers: RenderWorkers?
     private var stopped = false
     var room: Room!
+    /// `/metrics` (Service+Metrics.swift): the counters, and the listener when configured.
+    var metrics: ServiceMetrics?
+    var metricsServer: MetricsServer?
+    /// The port `/metrics` listens on (the bound one for port 0); nil when off.
+    public internal(set) var metricsPort: Int?
     /// Both listeners' connections, counted together (`ConnectionGate`).
     var admission: Admission!
 
@@ -137,6 +142,7 @@ public final class Service: @unchecked Sendable {
         }
         self.server = server
         try startWebRemote(group: group)
+        startMetrics(group: group)
         if port != config.port || config.port == 0 {
             try stage.setIdle(idleScreen(port: port))
         }
@@ -163,6 +169,7 @@ public final class Service: @unchecked Sendable {
         heartbeat?.cancel()
         webLock.lock(); let web = webServer; webLock.unlock()
         web?.stop()
+        metricsServer?.stop()
         server?.stop()
         room?.stop()
         try? group?.syncShutdownGracefully()

@@ -1,0 +1,111 @@
+import Foundation
+import LecternCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The Prometheus scrape endpoint: `GET /metrics` on `metrics_address` (off by default),
+/// a listener of its own so it can stay on localhost (or a management network) while the
+/// web remote faces the room. Bounded like every input: at most `maxConnections` at once
+/// (more are closed at accept), 10 s for the whole exchange, one request per
+/// connection (NIO's HTTP parser bounds the head); anything but `GET /metrics` gets 404 or 405.
+final class MetricsServer: @unchecked Sendable {
+    static let maxConnections = 8
+    static let headTimeout: TimeAmount = .seconds(10)
+
+    private let group: EventLoopGroup
+    /// Called on the connection's loop for each scrape; returns the exposition.
+    private let scrape: @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>
+    private let lock = NSLock()
+    private var channel: Channel?
+    private var open = 0
+
+    init(group: EventLoopGroup, scrape: @escaping @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>) {
+        self.group = group
+        self.scrape = scrape
+    }
+
+    /// `host:port`, `[v6]:port`; port 0: any free port. Nil when it isn't an address.
+    static func parse(address: String) -> (host: String, port: Int)? {
+        guard let colon = address.lastIndex(of: ":") else { return nil }
+        var host = String(address[..<colon])
+        guard let port = Int(address[address.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == ":" || $0 == "-" }) else { return nil }
+        return (host, port)
+    }
+
+    func bind(host: String, port: Int) throws -> Int {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 16)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
+            .childChannelInitializer { [self] channel in
+                let admitted = lock.withLock { () -> Bool in
+                    guard open < Self.maxConnections else { return false }
+                    open += 1
+                    return true
+                }
+                guard admitted else { return channel.close() }
+                channel.closeFuture.whenComplete { [self] _ in lock.withLock { open -= 1 } }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(MetricsHTTPHandler(scrape: scrape))
+                    channel.eventLoop.scheduleTask(in: Self.headTimeout) { channel.close(promise: nil) }
+                }
+            }
+        let ch = try bootstrap.bind(host: host, port: port).wait()
+        lock.withLock { channel = ch }
+        return ch.localAddress?.port ?? port
+    }
+
+    func stop() {
+        let ch = lock.withLock { channel }
+        try? ch?.close().wait()
+    }
+}
+
+/// One scrape per connection: answers `GET /metrics` (and `HEAD`), then closes.
+private final class MetricsHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+    private let scrape: @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>
+    private var head: HTTPRequestHead?
+    private var answered = false
+
+    init(scrape: @escaping @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>) { self.scrape = scrape }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h): head = h
+        case .body: return
+        case .end:
+            guard let h = head, !answered else { return }
+            answered = true
+            let path = h.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? h.uri
+            guard path == "/metrics" else { return respond(context, .notFound, Array("not found: the metrics are at /metrics\n".utf8)) }
+            guard h.method == .GET || h.method == .HEAD else { return respond(context, .methodNotAllowed, Array("GET /metrics\n".utf8)) }
+            let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let isHead = h.method == .HEAD
+            scrape(context.eventLoop).whenComplete { result in
+                switch result {
+                case .success(let body): self.respond(ctx.value, .ok, body, isHead: isHead)
+                case .failure(let e): self.respond(ctx.value, .internalServerError, Array("\(e)\n".utf8))
+                }
+            }
+        }
+    }
+
+    private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ body: [UInt8], isHead: Bool = false) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: status == .ok ? "text/plain; version=0.0.4; charset=utf-8" : "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        headers.add(name: "Connection", value: "close")
+        headers.add(name: "Cache-Control", value: "no-store")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        if !isHead { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+}

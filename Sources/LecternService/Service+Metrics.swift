@@ -1,0 +1,41 @@
+import Foundation
+import LecternCore
+import LecternDisplay
+import LecternProtocol
+import NIOCore
+
+extension Service {
+    /// Counts this start (ServiceMetrics) and, when `metrics_address` is set, listens for
+    /// Prometheus there. A metrics address that can't be bound is logged, not fatal: the
+    /// room works without its metrics.
+    func startMetrics(group: EventLoopGroup) {
+        let metrics = ServiceMetrics(starts: ServiceMetrics.recordStart(dataDir: config.dataDir), startTime: Date().timeIntervalSince1970)
+        self.metrics = metrics
+        let room = self.room!
+        try? room.loop.submit { room.metrics = metrics }.wait()
+        guard !config.metricsAddress.isEmpty, let (host, port) = MetricsServer.parse(address: config.metricsAddress) else { return }
+        let server = MetricsServer(group: group) { [weak self] loop in
+            guard let self else { return loop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
+            return room.loop.submit { room.snapshot() }.hop(to: loop).map { snapshot in metrics.exposition(self.metricsReading(snapshot)) }
+        }
+        do {
+            let bound = try server.bind(host: host, port: port)
+            metricsServer = server
+            metricsPort = bound
+            logger.info("metrics: http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/metrics")
+        } catch {
+            logger.error("metrics: can't listen on metrics_address \(config.metricsAddress): \(error); the room works without them")
+        }
+    }
+
+    func metricsReading(_ snapshot: Snapshot) -> ServiceMetrics.Reading {
+        let out = output!
+        return ServiceMetrics.Reading(
+            outputConnected: (out as? KMSOutput)?.isConnected ?? true,
+            outputVirtual: out is VirtualDisplay,
+            mode: out.mode,
+            snapshot: snapshot,
+            storageUsedBytes: Int64(clamping: UploadArea.bytes(in: store.directory.path)),
+            storageQuotaBytes: config.diskQuotaBytes)
+    }
+}
