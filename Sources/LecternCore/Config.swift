@@ -63,6 +63,10 @@ public struct Config: Equatable, Sendable {
     public var overscanPercent = 0.0
     /// Where Prometheus scrapes `/metrics` ("127.0.0.1:9420"); empty: no metrics endpoint.
     public var metricsAddress = ""
+    /// The presenter passcode is a 6-digit code on the wall (ScreenCode), not `passcode`.
+    public var screenCode = false
+    /// The code on the wall changes after this many minutes (and when a meeting ends).
+    public var screenCodeMinutes = 60
 
     public init() {}
 

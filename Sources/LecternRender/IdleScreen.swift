@@ -12,6 +12,8 @@ public struct IdleScreen: Equatable, Sendable {
     /// The address a phone opens (the web remote); shown as a line of its own when set.
     public var url: String?
     public var background: RGB
+    /// The code on the wall (`screen_code = true`): drawn large under the room's name.
+    public var code: String?
 
     public init(room: String, addresses: [String], port: Int, url: String? = nil, background: RGB = .black) {
         self.room = room; self.addresses = addresses; self.port = port
@@ -62,7 +64,12 @@ public struct IdleScreen: Equatable, Sendable {
                 c.cr, connectLine, bold: false, size: h / 22,
                 x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
         if let url {
-            y += Self.text(c.cr, url, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width))
+            let shown = url.split(separator: "#", maxSplits: 1).first.map(String.init) ?? url   // the code has its own line
+            y += Self.text(c.cr, shown, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width)) + h * 0.04
+        }
+        if let code {
+            let spaced = code.count == 6 ? String(code.prefix(3)) + " " + String(code.suffix(3)) : code
+            y += Self.text(c.cr, "Code  " + spaced, bold: true, size: h / 12, x: Double(area.x), y: y, width: Double(area.width))
         }
         _ = Self.text(
             c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",

@@ -118,7 +118,7 @@ extension ConfigFile {
             }
         }
 
-        var passcodeLine: Spot?, moderatorLine: Spot?, uploadLine: Spot?, portLine: Spot?, httpPortLine: Spot?
+        var passcodeLine: Spot?, screenCodeLine: Spot?, moderatorLine: Spot?, uploadLine: Spot?, portLine: Spot?, httpPortLine: Spot?
         let display: [String: Check] = [
             "output": string("display.output") { s in
                 guard DisplayChoice(rawValue: s) != nil else { return "'display.output' must be \"auto\", \"kms\" or \"virtual\", not '\(s)'" }
@@ -202,6 +202,12 @@ extension ConfigFile {
             "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
             "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
             "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
+            "screen_code": { v, line in
+                screenCodeLine = line
+                guard let b = v.bool else { return "'screen_code' must be true or false, not \(describe(v))" }
+                config.screenCode = b; return nil
+            },
+            "screen_code_minutes": int("screen_code_minutes", 1...1440) { config.screenCodeMinutes = $0 },
             "metrics_address": string("metrics_address") { s in
                 guard s.isEmpty || MetricsServer.parse(address: s) != nil else {
                     return "'metrics_address' must be empty (no metrics) or HOST:PORT like \"127.0.0.1:9420\" or \"[::1]:9420\", not '\(s)'"
@@ -266,7 +272,18 @@ extension ConfigFile {
                 problems.append(problem(line, "'\(key)' is \(value.count) characters, shorter than passcode_min_length (\(config.passcodeMinLength))"))
             }
         }
-        checkPasscode(config.passcode, key: "passcode", line: passcodeLine, required: true)
+        if config.screenCode {
+            // The code on the wall is the presenter passcode: a fixed one beside it would be
+            // the passcode "anyone who ever had it" uses from the corridor.
+            if !config.passcode.isEmpty {
+                problems.append(
+                    problem(
+                        passcodeLine ?? screenCodeLine,
+                        "'passcode' is set but so is 'screen_code = true': the code on the wall is the presenter passcode, so remove 'passcode' (or set screen_code = false)"))
+            }
+        } else {
+            checkPasscode(config.passcode, key: "passcode", line: passcodeLine, required: true)
+        }
         checkPasscode(config.moderatorPasscode, key: "moderator_passcode", line: moderatorLine, required: config.floor == .moderated)
         if !config.passcode.isEmpty, config.passcode == config.moderatorPasscode, !isPlaceholder(config.passcode) {
             problems.append(problem(moderatorLine, "'moderator_passcode' is the same as 'passcode': every presenter could moderate"))
@@ -325,7 +342,7 @@ extension ConfigFile {
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "metrics_address", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "metrics_address", "screen_code", "screen_code_minutes", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

@@ -5,9 +5,25 @@ extension Service {
     /// and the web remote's address a phone opens (as text and as a QR code) when it is on.
     func idleScreen(port: Int, room: String? = nil) -> IdleScreen {
         let addresses = NetworkAddresses.current()
-        let url = httpPort.map { "http://\(addresses.first ?? "localhost"):\($0)/" }
-        return IdleScreen(
+        let code = currentScreenCode
+        // The code rides in the URL's fragment: the browser never sends it to a server (no
+        // log has it); the web remote fills the passcode from it, so scanning is joining.
+        let url = httpPort.map { "http://\(addresses.first ?? "localhost"):\($0)/" + (code.map { "#code=\($0)" } ?? "") }
+        var idle = IdleScreen(
             room: room ?? config.room, addresses: addresses, port: port, url: url,
             background: options.config.background)
+        idle.code = code
+        return idle
+    }
+
+    /// What the idle screen draws now (tests compare it with and without parts).
+    public func idleScreenForTests(port: Int) -> IdleScreen { idleScreen(port: port) }
+
+    /// The code on the wall now (`screen_code = true`); nil when the room has a fixed
+    /// presenter passcode. Tests read it here: the state clients see never carries it.
+    public var currentScreenCode: String? {
+        guard let room else { return nil }
+        if room.loop.inEventLoop { return room.screenCode?.code }
+        return try? room.loop.submit { room.screenCode?.code }.wait()
     }
 }

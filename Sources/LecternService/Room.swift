@@ -23,8 +23,8 @@ extension PeerHandler: PeerLink {}
 final class Room: @unchecked Sendable {
     let loop: EventLoop
     let logger: Logger
-    private let core: RoomCore
-    private let clock: @Sendable () -> Double
+    let core: RoomCore
+    let clock: @Sendable () -> Double
     private var stageWorker: StageWorker!
     private var uploadWorker: UploadWorker!
     private let store: ContentStore
@@ -52,8 +52,10 @@ final class Room: @unchecked Sendable {
         self.logger = logger
         self.clock = clock
         let area = try UploadArea(dataDir: config.dataDir)
+        let code = config.screenCode ? ScreenCode(lifetime: Double(config.screenCodeMinutes) * 60, now: clock(), random: { UInt32.random(in: .min ... .max) }) : nil
+        screenCode = code
         core = RoomCore(
-            config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
+            config: config, keys: try Self.keys(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
             storeBytes: UploadArea.bytes(in: store.directory.path), wallClock: wallClock)
         self.store = store
@@ -65,6 +67,7 @@ final class Room: @unchecked Sendable {
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
+            self?.checkScreenCode()
         }
     }
 
@@ -82,9 +85,17 @@ final class Room: @unchecked Sendable {
 
     struct KeyError: Error, CustomStringConvertible { let description: String }
 
-    static func keys(_ config: Config) throws -> RoomCore.Keys {
+    /// The code on the wall (Room+ScreenCode.swift), when `screen_code = true`.
+    var screenCode: ScreenCode?
+    var onScreenCode: ((String) -> Void)?
+
+    static func keys(_ config: Config, screenCode: String? = nil) throws -> RoomCore.Keys {
         let p: PasscodeHash
-        do { p = try PasscodeHash.fromConfig(config.passcode) } catch { throw KeyError(description: "passcode: \(error)") }
+        if config.screenCode {
+            p = PasscodeHash.derive(passcode: screenCode ?? "", rounds: ScreenCode.rounds)
+        } else {
+            do { p = try PasscodeHash.fromConfig(config.passcode) } catch { throw KeyError(description: "passcode: \(error)") }
+        }
         var m: PasscodeHash?
         if !config.moderatorPasscode.isEmpty {
             do { m = try PasscodeHash.fromConfig(config.moderatorPasscode) } catch {
@@ -99,7 +110,7 @@ final class Room: @unchecked Sendable {
     /// A reloaded config: new passcodes apply to new registrations.
     func reload(_ new: Config) throws {
         loop.preconditionInEventLoop()
-        core.reload(new, keys: try Self.keys(new))
+        core.reload(new, keys: try Self.keys(new, screenCode: screenCode?.code))
     }
 
     /// After a restart: the saved screen (already on the output) and floor holder.
@@ -154,7 +165,9 @@ final class Room: @unchecked Sendable {
             case .send(let id, let bytes): links[id]?.write(bytes)
             case .close(let id): links[id]?.close()
             case .setReading(let id, let on): links[id]?.setReading(on)
-            case .registered(let id): links[id]?.registered()
+            case .registered(let id):
+                links[id]?.registered()
+                screenCode?.joined()
             case .wake(let at):
                 wakeTask?.cancel()
                 wakeTask = at.map { at in

@@ -129,6 +129,10 @@ public final class Service: @unchecked Sendable {
         self.group = group
         room = try Room(loop: group.next(), config: config, stage: stage, store: store, catalog: catalog, logger: logger)
         room.stateWriter = StateWriter(dataDir: config.dataDir)
+        room.onScreenCode = { [weak self] _ in
+            guard let self else { return }
+            try? self.stage.setIdle(self.idleScreen(port: self.port))
+        }
         if let saved {
             let room = self.room!
             try room.loop.submit { room.restore(saved, screen: restored) }.wait()

@@ -25,6 +25,7 @@ import { renderModerator } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
 import { withNotesFiles } from './console-view.js';
+import { takeCodeFromFragment } from './screen-code.js';
 
 // ── wiring ──
 
@@ -101,6 +102,7 @@ function init() {
   }, 500);
 
   $('name').value = localStorage.getItem(NAME_KEY) || '';
+  takeCodeFromFragment();   // the idle screen's QR code: #code=123456 (screen_code)
   const saved = loadSession();
   if (saved) {
     app.session = saved;

@@ -1,0 +1,92 @@
+import Foundation
+import LecternClient
+import LecternCore
+import LecternProtocol
+import LecternRender
+import LecternService
+import LecternTestSupport
+import XCTest
+
+/// `screen_code = true` over real sockets: joining needs the code on the wall, the code of
+/// the previous meeting fails, the idle screen's QR code carries it (zbarimg on the
+/// screenshot), and the throttle covers codes.
+final class ScreenCodeServiceTests: XCTestCase {
+    func harness() throws -> ServiceHarness {
+        try ServiceHarness(floor: .open, webRemote: true) { c in
+            c.passcode = ""
+            c.screenCode = true
+            c.gracePeriod = 0
+        }
+    }
+
+    func testJoiningNeedsTheCodeOnTheWallAndThePreviousMeetingsCodeFails() throws {
+        let h = try harness()
+        let code = try XCTUnwrap(h.service.currentScreenCode)
+        XCTAssertEqual(code.count, 6)
+        XCTAssertTrue(code.allSatisfy(\.isNumber))
+        let eve = try h.connect()
+        XCTAssertServerError(.wrongPasscode, try eve.register(name: "Eve", role: .presenter, passcode: ServiceHarness.presenterPass))
+        XCTAssertServerError(.wrongPasscode, try eve.register(name: "Eve", role: .presenter, passcode: ""))
+        let alice = try h.connect()
+        try alice.register(name: "Alice", role: .presenter, passcode: code)
+        // The moderator passcode stays fixed.
+        let mod = try h.moderator()
+        // The meeting ends: everyone leaves; the wall gets a new code.
+        alice.close()
+        mod.close()
+        try eventually("a new code after the meeting") {
+            let now = h.service.currentScreenCode
+            return now != nil && now != code
+        }
+        let next = try XCTUnwrap(h.service.currentScreenCode)
+        let late = try h.connect()
+        XCTAssertServerError(.wrongPasscode, try late.register(name: "Late", role: .presenter, passcode: code))
+        let bob = try h.connect()
+        try bob.register(name: "Bob", role: .presenter, passcode: next)
+    }
+
+    func testWrongCodesAreThrottled() throws {
+        let h = try harness()
+        let code = try XCTUnwrap(h.service.currentScreenCode)
+        let wrong = code == "000000" ? "000001" : "000000"
+        let eve = try h.connect()
+        for _ in 0..<5 { XCTAssertServerError(.wrongPasscode, try eve.register(name: "Eve", role: .presenter, passcode: wrong)) }
+        XCTAssertServerError(.tooManyAttempts, try eve.register(name: "Eve", role: .presenter, passcode: code))
+    }
+
+    func testTheIdleScreenShowsTheCodeAndItsQRCodeCarriesItInTheFragment() throws {
+        let h = try harness()
+        try eventually("the idle screen has the web address") { h.service.httpPort != nil }
+        let code = try XCTUnwrap(h.service.currentScreenCode)
+        var decoded = ""
+        let path = Fixtures.tempDir("code") + "/idle-code.png"
+        try eventually("the QR code on the wall decodes to the join URL with the code") {
+            try PNG.write(h.service.onScreen, to: path)
+            let r = try Fixtures.run("zbarimg", ["--raw", "-q", path])
+            decoded = String(decoding: r.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return decoded.hasSuffix("#code=\(code)")
+        }
+        XCTAssertTrue(decoded.hasPrefix("http://"), decoded)
+        XCTAssertTrue(decoded.contains(":\(h.service.httpPort!)/#code="), decoded)
+        // The same screen without the code differs: the code is drawn, not only encoded.
+        var idle = h.service.idleScreenForTests(port: h.port)
+        let with = Frame(width: 1920, height: 1080, color: .black)
+        idle.draw(into: with)
+        idle.code = nil
+        let without = Frame(width: 1920, height: 1080, color: .black)
+        idle.draw(into: without)
+        XCTAssertGreaterThan(PixelCompare.differingPixels(with, without), 2000, "no code drawn on the idle screen")
+    }
+
+    func testAFixedPasscodeBesideTheScreenCodeIsAConfigProblem() {
+        let r = ConfigFile.parse("screen_code = true\npasscode = \"tulip-harbour\"\nmoderator_passcode = \"granite-lantern\"\n")
+        XCTAssertEqual(
+            r.problems,
+            [
+                ConfigProblem(
+                    line: 2,
+                    "'passcode' is set but so is 'screen_code = true': the code on the wall is the presenter passcode, so remove 'passcode' (or set screen_code = false)")
+            ])
+        XCTAssertEqual(ConfigFile.parse("screen_code = true\nmoderator_passcode = \"granite-lantern\"\n").problems, [])
+    }
+}
