@@ -78,6 +78,34 @@ final class ScreenCodeServiceTests: XCTestCase {
         XCTAssertGreaterThan(PixelCompare.differingPixels(with, without), 2000, "no code drawn on the idle screen")
     }
 
+    /// The idle screen with its code at 16:9, 16:10 and 4:3 with 5 % overscan: nothing
+    /// outside the safe area, the QR code decodes to the URL with the code at each size.
+    /// Saves .build/test-output/idle-16x9.png and idle-4x3.png.
+    func testTheIdleScreenWithItsCodeFitsEachAspectRatioWithOverscan() throws {
+        let h = try harness()
+        try eventually("the idle screen has the web address") { h.service.httpPort != nil }
+        let code = try XCTUnwrap(h.service.currentScreenCode)
+        let idle = h.service.idleScreenForTests(port: h.port)
+        let out = Repository.root + "/.build/test-output"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for (w, ht, name) in [(1920, 1080, "idle-16x9"), (1920, 1200, "idle-16x10"), (1024, 768, "idle-4x3")] {
+            let frame = Frame(width: w, height: ht, color: .black)
+            idle.draw(into: frame, overscanPercent: 5)
+            let safe = Fit.safeArea(width: w, height: ht, overscanPercent: 5)
+            var outside = 0
+            for y in 0..<ht {
+                for x in 0..<w where !(safe.x..<safe.maxX).contains(x) || !(safe.y..<safe.maxY).contains(y) {
+                    if frame.pixel(x: x, y: y) != idle.background { outside += 1 }
+                }
+            }
+            XCTAssertEqual(outside, 0, "\(name): pixels drawn in the overscan margin")
+            let path = out + "/\(name).png"
+            try PNG.write(frame, to: path)
+            let r = try Fixtures.run("zbarimg", ["--raw", "-q", path])
+            XCTAssertTrue(String(decoding: r.out, as: UTF8.self).contains("#code=\(code)"), "\(name): \(String(decoding: r.out, as: UTF8.self))")
+        }
+    }
+
     func testAFixedPasscodeBesideTheScreenCodeIsAConfigProblem() {
         let r = ConfigFile.parse("screen_code = true\npasscode = \"tulip-harbour\"\nmoderator_passcode = \"granite-lantern\"\n")
         XCTAssertEqual(
