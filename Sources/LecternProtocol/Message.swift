@@ -55,6 +55,8 @@ public enum Message: Equatable, Sendable {
     case screenshotData(ScreenshotChunk)
     // page preview (answered with screenshot-data)
     case pagePreview(PagePreviewRequest)
+    // pointer and ink (§22)
+    case ink(InkMessage)
 
     public var command: Command {
         switch self {
@@ -101,6 +103,7 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
+        case .ink(let i): i.command
         }
     }
 
@@ -133,7 +136,8 @@ public enum Message: Equatable, Sendable {
         case .clipSeek: .clipSeekOK
         case .clipResume: .clipResumeOK
         case .present: .presentOK
-        case .floorRelease, .floorModerate, .clear: .ok
+        case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
+        case .whiteboardNew: .presentOK
         default: nil
         }
     }
@@ -179,6 +183,7 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest(let mw, let mh): Body.screenshotRequest(mw, mh, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
+        case .ink(let i): i.encode(&w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear:
@@ -249,6 +254,9 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: m = try Body.screenshotRequest(&r)
         case .screenshotData: m = .screenshotData(try Body.screenshotData(&r))
         case .pagePreview: m = .pagePreview(try Body.pagePreview(&r))
+        case .pointer, .strokeBegin, .strokePoints, .strokeEnd, .strokeOK, .inkUndo, .inkErase, .inkClear, .inkAllow, .inkFetch,
+            .inkPage, .whiteboardNew:
+            m = .ink(try InkMessage.decode(command, &r))
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

@@ -16,6 +16,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
     public var screen: ScreenSnapshot
+    /// The pointer and ink (§22): filled in by the room, always present in its states.
+    public var ink: InkSnapshot?
 
     public init(revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot) {
         self.revision = revision

@@ -28,6 +28,8 @@ public final class RoomCore {
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
+    /// Every page's strokes and who may draw (RoomCore+Ink).
+    var ink = InkBoard()
     var revision: UInt64 = 0
     /// The newest state push, encoded once for everyone (sent late to those not reading).
     var latestState: [UInt8] = []
@@ -107,6 +109,10 @@ public final class RoomCore {
     public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
         self.now = now
         if let model { screen.restore(model) }
+        if let i = saved.ink {
+            ink = InkBoard(restoring: i)
+            showAllInk()
+        }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
@@ -122,7 +128,9 @@ public final class RoomCore {
 
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
-        floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.ink = inkSnapshot
+        return s
     }
 
     // MARK: effects
@@ -135,7 +143,7 @@ public final class RoomCore {
         for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
     }
 
-    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor))) }
+    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor, ink: ink.saved))) }
 
     private func scheduleWake() {
         let next = floor.nextDeadline
@@ -190,6 +198,7 @@ public final class RoomCore {
                 }
             case .deviceLeft(let id):
                 ledger.removeOwner(id)
+                inkDeviceLeft(id)
             case .stateChanged:
                 // One transition, one snapshot: while the idle screen is being shown the
                 // push waits for it (`shown` pushes), so no snapshot has the floor free and

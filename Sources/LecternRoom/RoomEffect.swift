@@ -50,6 +50,13 @@ public enum RoomEffect: Equatable, Sendable {
     /// Render a page as the output would show it, small; report `.previewRendered`.
     case renderPreview(ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int)
 
+    // MARK: pointer and ink
+    /// What the wall draws over `page` when it is on screen (replaces what it drew before).
+    case inkPage(InkPageRef, InkLayer)
+    /// Device `device` points at `point` of `page` (`lifted`: the dot fades). The wall keeps
+    /// only the newest position of each pointer and draws it at the next refresh.
+    case pointer(DeviceID, page: InkPageRef, InkPoint, lifted: Bool)
+
     // MARK: the rest
     /// Save what must survive a restart.
     case persist(SavedState)

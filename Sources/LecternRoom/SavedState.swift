@@ -16,8 +16,11 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var page: Int
     public var blank: String
     public var holder: Holder?
+    /// Every page's finished strokes and who may draw (absent in files of older versions).
+    public var ink: InkBoard.Saved?
 
-    public init(screen: CommittedScreen, floor: Floor) {
+    public init(screen: CommittedScreen, floor: Floor, ink: InkBoard.Saved? = nil) {
+        self.ink = ink
         content = screen.content?.id.hex
         page = screen.page
         blank = screen.blank.rawValue

@@ -166,6 +166,9 @@ final class Room: @unchecked Sendable {
             case .screenshot(let id, let tag, let w, let h): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h)
             case .renderPreview(let id, let tag, let content, let page, let w, let h):
                 stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h)
+            case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
+            case .pointer(let device, let page, let point, let lifted):
+                stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
             case .persist(let state): stateWriter?.save(state)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             }

@@ -1,0 +1,99 @@
+import Foundation
+import LecternCore
+import LecternRender
+
+/// The wall's ink: what to draw over each page (the room's strokes, `InkLayer`) and where
+/// each pointer is, kept for the stage's display loop. A compositing step of its own, after
+/// the page frame: it draws into the frame being presented (never into the cached page
+/// frame) and never asks for the page to be rendered again.
+///
+/// Pointer positions never queue up: `point` overwrites the pointer's newest position and
+/// wakes the display loop, which draws whatever is newest at its next refresh.
+public final class InkOverlay: @unchecked Sendable {
+    public struct Key: Hashable, Sendable {
+        public var content: String
+        public var page: Int
+        public init(content: String, page: Int) { self.content = content; self.page = page }
+        public init?(_ scene: Scene) {
+            guard case .page(let c, let p) = scene else { return nil }
+            content = c; page = p
+        }
+    }
+
+    private let cond = NSCondition()
+    private var layers: [Key: InkLayer] = [:]
+    private var pointers: [UInt8: (page: Key, trace: InkPointerTrace)] = [:]
+    /// Bumped by every change; the display loop draws when it differs from what it drew.
+    private var version = 0
+    private let clock: @Sendable () -> Double
+
+    public init(clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) { self.clock = clock }
+
+    /// What to draw over `page` from now on (an empty layer: nothing).
+    public func setLayer(_ layer: InkLayer, for page: Key) {
+        cond.lock()
+        layers[page] = layer.isEmpty ? nil : layer
+        version += 1
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// Pointer `device` is at `point` of `page` now (or lifted there).
+    public func point(_ device: UInt8, page: Key, _ point: InkPoint, lifted: Bool) {
+        let now = clock()
+        cond.lock()
+        var entry: (page: Key, trace: InkPointerTrace) = (page, InkPointerTrace())
+        if let old = pointers[device], old.page == page { entry = old }
+        if lifted {
+            if entry.trace.samples.isEmpty { entry.trace.move(to: point, at: now) }
+            entry.trace.lift(at: now)
+        } else {
+            entry.trace.move(to: point, at: now)
+        }
+        pointers[device] = entry
+        version += 1
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// A number that changes whenever the overlay does.
+    public var currentVersion: Int { cond.lock(); defer { cond.unlock() }; return version }
+
+    /// Whether the picture over `scene` changes by itself (a pointer's trail or fade).
+    public func animating(_ scene: Scene) -> Bool {
+        guard let key = Key(scene) else { return false }
+        let now = clock()
+        cond.lock(); defer { cond.unlock() }
+        return pointers.values.contains { $0.page == key && $0.trace.animating(now: now) }
+    }
+
+    /// Whether anything is to be drawn over `scene` now.
+    public func hasInk(_ scene: Scene) -> Bool {
+        guard let key = Key(scene) else { return false }
+        let now = clock()
+        cond.lock(); defer { cond.unlock() }
+        return layers[key] != nil || pointers.values.contains { $0.page == key && $0.trace.visible(now: now) }
+    }
+
+    /// Waits until the overlay changed since `version` or `timeout` seconds passed.
+    public func wait(after version: Int, timeout: Double) {
+        cond.lock(); defer { cond.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while self.version == version { if !cond.wait(until: deadline) { return } }
+    }
+
+    /// Draws the ink of `scene` into `frame`, whose page sits at `rect`; returns the version drawn.
+    @discardableResult
+    public func draw(_ scene: Scene, into frame: Frame, rect: PixelRect) -> Int {
+        guard let key = Key(scene) else { return currentVersion }
+        let now = clock()
+        cond.lock()
+        let layer = layers[key]
+        for (d, p) in pointers where !p.trace.visible(now: now) { pointers[d] = nil }
+        let trails = pointers.sorted { $0.key < $1.key }.filter { $0.value.page == key }.map { $0.value.trace.trail(now: now) }
+        let v = version
+        cond.unlock()
+        InkPainter.paint(strokes: layer?.strokes ?? [], pointers: trails, into: frame, rect: rect)
+        return v
+    }
+}
