@@ -30,9 +30,10 @@ extension RoomCore {
             guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
             let before = ink.slots
             let unfinished = ink.openPage(of: me)
+            let allowed = ink.allowed, everyone = config.inkEveryone   // not read from inside its own mutation
             try ink.begin(
                 who(me), on: page, tool: b.tool, width: b.width, colorIndex: b.colorIndex, points: b.points,
-                stillDrawing: { [self] d in floor.devices[d]?.isConnected == true && ink.mayDraw(who(d)) })
+                stillDrawing: { [self] d in floor.devices[d]?.isConnected == true && (isLead(d) || everyone || allowed.contains(d)) })
             if let unfinished { inkChanged(unfinished) }   // the stroke left open was finished
             showInk(on: page)
             if before != ink.slots && unfinished == nil { pushState() }
@@ -76,7 +77,9 @@ extension RoomCore {
             persist()
         case .fetch(let content, let page):
             let ref: InkPageRef
-            if let content { ref = InkPageRef(content: content.hex, page: Int(page)) } else {
+            if let content {
+                ref = InkPageRef(content: content.hex, page: Int(page))
+            } else {
                 guard let onScreen = inkPageOnScreen else { throw LecternError.nothingToInk }
                 ref = onScreen
             }

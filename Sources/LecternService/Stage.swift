@@ -24,8 +24,10 @@ public final class Stage: @unchecked Sendable {
     public let ink = InkOverlay()
     /// Where the page on the output sits (on `queue`), for the ink; nil when no page is shown.
     private var inkRect: PixelRect?
-    /// The overlay version last presented (on `queue`).
+    /// The overlay version last presented (on `queue`), and whether that frame was a step
+    /// of an animation (a trail or a fade: the next refresh draws the next step).
     private var inkDrawn = -1
+    private var inkAnimated = false
 
     public init(output: Output, compositor: Compositor) {
         self.output = output
@@ -197,11 +199,13 @@ public final class Stage: @unchecked Sendable {
         if playLock.withLock({ playing != nil }) { return ink.currentVersion }   // a clip holds the output
         return queue.sync {
             let version = ink.currentVersion
-            guard let f = presented, inkRect != nil, version != inkDrawn || ink.animating(current) else { return version }
+            let animating = ink.animating(current)
+            guard let f = presented, inkRect != nil, version != inkDrawn || animating || inkAnimated else { return version }
             let mode = output.mode
             guard f.width == mode.width, f.height == mode.height else { return version }
             try? present(f, scene: current)
-            return ink.animating(current) ? -1 : inkDrawn
+            inkAnimated = animating
+            return animating ? -1 : inkDrawn
         }
     }
 

@@ -49,7 +49,9 @@ struct DrawCommand: ParsableCommand {
 
     func run() throws {
         let data: Data
-        if file == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else {
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
             guard let d = FileManager.default.contents(atPath: file) else { throw CLIError(code: "argument", message: "Can't read \(file).", exitCode: 1) }
             data = d
         }
