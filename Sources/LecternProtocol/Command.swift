@@ -19,10 +19,11 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case hello, ping, pong, ok, error, state, stateRequest
     case clipPlay, clipPlayOK, clipPause, clipPauseOK, clipStop, clipStopOK, clipSeek, clipSeekOK, clipResume, clipResumeOK
     case present, presentOK, clear
+    case pointer, strokeBegin, strokePoints, strokeEnd
     case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
     case screenshotRequest, screenshotData
     case pagePreview
-    case pointer, strokeBegin, strokePoints, strokeEnd, strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
+    case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {

@@ -197,6 +197,15 @@ enum ErrorTable {
         (.storageFailed, "0"),
         (.tooManyConnections, "0"),
         (.busy, "the limit (2 pictures, 4 uploads)"),
+        (.notAllowedToDraw, "0"),
+        (.tooManyDrawers(limit: 4), "the limit (4)"),
+        (.nothingToInk, "0"),
+        (.strokeTooLong(limit: 1000), "points a stroke may have"),
+        (.pageInkFull(strokes: 500, points: 50_000), "strokes a page may have"),
+        (.roomInkFull(points: 200_000), "points the room may hold"),
+        (.noStroke, "0"),
+        (.nothingToUndo, "0"),
+        (.leadOnly, "0"),
     ]
 
     static func markdown() -> String {
