@@ -166,10 +166,12 @@ public struct InkPointerTrace: Equatable, Sendable {
     }
 }
 
-/// What the wall draws over the page frame: the page's strokes (finished and in progress)
-/// and the pointers. Empty: the page frame is presented as it is.
+/// What the wall draws over a page frame: the page's finished strokes (drawn once and kept
+/// with the frame) and those in progress (drawn again at every refresh while they grow).
+/// Empty: the page frame is presented as it is.
 public struct InkLayer: Equatable, Sendable {
     public var strokes: [InkStroke]
-    public init(strokes: [InkStroke] = []) { self.strokes = strokes }
-    public var isEmpty: Bool { strokes.isEmpty }
+    public var live: [InkStroke]
+    public init(strokes: [InkStroke] = [], live: [InkStroke] = []) { self.strokes = strokes; self.live = live }
+    public var isEmpty: Bool { strokes.isEmpty && live.isEmpty }
 }

@@ -22,6 +22,23 @@ public final class InkOverlay: @unchecked Sendable {
 
     private let cond = NSCondition()
     private var layers: [Key: InkLayer] = [:]
+    /// Bumped when a page's finished strokes change: its composed frame is then stale.
+    private var finishedVersions: [Key: Int] = [:]
+    /// Page frames with their finished strokes drawn, newest last: a page turn to one of
+    /// them, and every refresh while a stroke grows or a pointer moves, copies it instead of
+    /// drawing every stroke again.
+    private var composed: [Composed] = []
+    private static let composedKept = 3
+    private final class Composed {
+        let key: Key
+        let version: Int
+        weak var base: Frame?
+        let rect: PixelRect
+        let frame: Frame
+        init(key: Key, version: Int, base: Frame, rect: PixelRect, frame: Frame) {
+            self.key = key; self.version = version; self.base = base; self.rect = rect; self.frame = frame
+        }
+    }
     private var pointers: [UInt8: (page: Key, trace: InkPointerTrace)] = [:]
     /// Bumped by every change; the display loop draws when it differs from what it drew.
     private var version = 0
@@ -32,6 +49,10 @@ public final class InkOverlay: @unchecked Sendable {
     /// What to draw over `page` from now on (an empty layer: nothing).
     public func setLayer(_ layer: InkLayer, for page: Key) {
         cond.lock()
+        if layers[page]?.strokes != layer.strokes {
+            finishedVersions[page, default: 0] += 1
+            composed.removeAll { $0.key == page }
+        }
         layers[page] = layer.isEmpty ? nil : layer
         version += 1
         cond.broadcast()
@@ -82,18 +103,39 @@ public final class InkOverlay: @unchecked Sendable {
         while self.version == version { if !cond.wait(until: deadline) { return } }
     }
 
-    /// Draws the ink of `scene` into `frame`, whose page sits at `rect`; returns the version drawn.
+    /// Fills `frame` with `base` (the page frame of `scene`, its page at `rect`) and the ink
+    /// over it; returns the overlay version drawn. The finished strokes come from a kept
+    /// composed frame when there is one; strokes in progress and pointers are drawn fresh.
     @discardableResult
-    public func draw(_ scene: Scene, into frame: Frame, rect: PixelRect) -> Int {
-        guard let key = Key(scene) else { return currentVersion }
+    public func compose(_ scene: Scene, base: Frame, into frame: Frame, rect: PixelRect) -> Int {
+        guard let key = Key(scene) else {
+            frame.copy(from: base)
+            return currentVersion
+        }
         let now = clock()
         cond.lock()
         let layer = layers[key]
+        let finished = finishedVersions[key, default: 0]
         for (d, p) in pointers where !p.trace.visible(now: now) { pointers[d] = nil }
         let trails = pointers.sorted { $0.key < $1.key }.filter { $0.value.page == key }.map { $0.value.trace.trail(now: now) }
+        let kept = composed.last { $0.key == key && $0.version == finished && $0.base === base && $0.rect == rect }
         let v = version
         cond.unlock()
-        InkPainter.paint(strokes: layer?.strokes ?? [], pointers: trails, into: frame, rect: rect)
+        if let kept {
+            frame.copy(from: kept.frame)
+        } else if let strokes = layer?.strokes, !strokes.isEmpty {
+            let c = base.clone()
+            InkPainter.paint(strokes: strokes, pointers: [], into: c, rect: rect)
+            frame.copy(from: c)
+            cond.lock()
+            composed.removeAll { $0.key == key || $0.base == nil }
+            composed.append(Composed(key: key, version: finished, base: base, rect: rect, frame: c))
+            if composed.count > Self.composedKept { composed.removeFirst(composed.count - Self.composedKept) }
+            cond.unlock()
+        } else {
+            frame.copy(from: base)
+        }
+        InkPainter.paint(strokes: layer?.live ?? [], pointers: trails, into: frame, rect: rect)
         return v
     }
 }

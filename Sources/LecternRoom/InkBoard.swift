@@ -66,11 +66,9 @@ public struct InkBoard: Equatable, Sendable {
     /// Finished strokes of `page`, oldest first.
     public func strokes(on page: InkPageRef) -> [InkStroke] { pages[page] ?? [] }
 
-    /// What the wall draws on `page`: its finished strokes, then those in progress on it.
+    /// What the wall draws on `page`: its finished strokes, and those in progress on it.
     public func layer(for page: InkPageRef) -> InkLayer {
-        var s = strokes(on: page)
-        for (_, o) in open.sorted(by: { $0.key < $1.key }) where o.page == page { s.append(o.stroke) }
-        return InkLayer(strokes: s)
+        InkLayer(strokes: strokes(on: page), live: open.sorted(by: { $0.key < $1.key }).filter { $0.value.page == page }.map(\.value.stroke))
     }
 
     public var strokeCount: Int { pages.values.reduce(0) { $0 + $1.count } }

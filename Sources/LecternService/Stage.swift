@@ -166,10 +166,7 @@ public final class Stage: @unchecked Sendable {
     private func present(_ frame: Frame, scene: Scene) throws {
         let version = ink.currentVersion
         if let rect = inkRect, ink.hasInk(scene) {
-            try output.present { f in
-                f.copy(from: frame)
-                inkDrawn = ink.draw(scene, into: f, rect: rect)
-            }
+            try output.present { f in inkDrawn = ink.compose(scene, base: frame, into: f, rect: rect) }
         } else {
             try output.present(frame)
             inkDrawn = version

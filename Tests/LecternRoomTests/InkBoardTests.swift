@@ -101,9 +101,10 @@ final class InkBoardTests: XCTestCase {
     func testOpenStrokesShowOnTheirPageAndAreKeptWhenTheAuthorLeaves() throws {
         var b = InkBoard()
         try b.begin(lead(1), on: page1, tool: .highlighter, width: .thick, colorIndex: 6, points: pts(4))
-        XCTAssertEqual(b.layer(for: page1).strokes.count, 1)
-        XCTAssertEqual(b.layer(for: page1).strokes[0].color, InkPalette.colors[5])
-        XCTAssertEqual(b.layer(for: page2).strokes.count, 0)
+        XCTAssertEqual(b.layer(for: page1).live.count, 1)
+        XCTAssertEqual(b.layer(for: page1).strokes.count, 0)
+        XCTAssertEqual(b.layer(for: page1).live[0].color, InkPalette.colors[5])
+        XCTAssertTrue(b.layer(for: page2).isEmpty)
         XCTAssertEqual(b.strokes(on: page1).count, 0, "not finished yet")
         b.forget(1)
         XCTAssertEqual(b.strokes(on: page1).count, 1)
