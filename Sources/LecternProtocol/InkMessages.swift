@@ -192,10 +192,29 @@ public struct InkSnapshot: Codable, Equatable, Sendable {
     public var everyone: Bool
     public var strokes: Int
     public var points: Int
-    /// Whiteboards made so far (pages of content `whiteboard`).
-    public var whiteboards: Int
-    public init(pages: [Page] = [], drawers: [Drawer] = [], allowed: [DeviceID] = [], everyone: Bool = false, strokes: Int = 0, points: Int = 0, whiteboards: Int = 0) {
+    /// Where the page on screen sits on the output, as shares of its width and height (for
+    /// mapping a touch on the live picture to page coordinates); null when no page is shown.
+    public var box: Box?
+
+    public struct Box: Codable, Equatable, Sendable {
+        public var x: Double, y: Double, width: Double, height: Double
+        public init(x: Double, y: Double, width: Double, height: Double) { self.x = x; self.y = y; self.width = width; self.height = height }
+    }
+
+    public init(pages: [Page] = [], drawers: [Drawer] = [], allowed: [DeviceID] = [], everyone: Bool = false, strokes: Int = 0, points: Int = 0, box: Box? = nil) {
         self.pages = pages; self.drawers = drawers; self.allowed = allowed; self.everyone = everyone
-        self.strokes = strokes; self.points = points; self.whiteboards = whiteboards
+        self.strokes = strokes; self.points = points; self.box = box
+    }
+
+    enum CodingKeys: String, CodingKey { case pages, drawers, allowed, everyone, strokes, points, box }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(pages, forKey: .pages)
+        try c.encode(drawers, forKey: .drawers)
+        try c.encode(allowed, forKey: .allowed)
+        try c.encode(everyone, forKey: .everyone)
+        try c.encode(strokes, forKey: .strokes)
+        try c.encode(points, forKey: .points)
+        try c.encode(box, forKey: .box)   // null when no page is shown
     }
 }

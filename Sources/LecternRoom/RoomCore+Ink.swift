@@ -121,6 +121,7 @@ extension RoomCore {
             drawers: ink.slots.enumerated().compactMap { i, d in
                 d.map { InkSnapshot.Drawer(device: $0, color: InkPalette.drawerColor(slot: i).description) }
             },
-            allowed: ink.allowed.sorted(), everyone: config.inkEveryone, strokes: ink.strokeCount, points: ink.totalPoints)
+            allowed: ink.allowed.sorted(), everyone: config.inkEveryone, strokes: ink.strokeCount, points: ink.totalPoints,
+            box: inkPageOnScreen == nil ? nil : pageBox)
     }
 }

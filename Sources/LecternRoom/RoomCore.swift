@@ -30,6 +30,8 @@ public final class RoomCore {
     var screen = ScreenQueue()
     /// Every page's strokes and who may draw (RoomCore+Ink).
     var ink = InkBoard()
+    /// Where the page sits on the output (from the stage), for the state's `ink.box`.
+    var pageBox: InkSnapshot.Box?
     var revision: UInt64 = 0
     /// The newest state push, encoded once for everyone (sent late to those not reading).
     var latestState: [UInt8] = []
@@ -79,6 +81,9 @@ public final class RoomCore {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
             }
         case .shown(let op, let error): shown(op: op, error: error)
+        case .pageBox(let box):
+            // A hotplug moved the page: devices are told; before a shown, its push tells them.
+            if box != pageBox { pageBox = box; if screen.running == nil, inkPageOnScreen != nil { pushState() } }
         case .clipOpened(let serial, let result): clipOpened(serial, result)
         case .clipProgressed(let serial, let progress): clipProgressed(serial, progress)
         case .clipEnded(let serial, let ending): clipEnded(serial, ending)

@@ -101,6 +101,13 @@ final class Room: @unchecked Sendable {
     func restore(_ saved: SavedState, screen: CommittedScreen?) {
         loop.preconditionInEventLoop()
         carry(core.restore(saved, screen: screen, now: clock()))
+        feed(.pageBox(stageWorker.stage.pageBox))
+    }
+
+    /// The output's mode changed: where the page sits goes to the room (`ink.box`).
+    func pageBoxChanged() {
+        let box = stageWorker.stage.pageBox
+        loop.execute { self.feed(.pageBox(box)) }
     }
 
     func snapshot() -> Snapshot { core.snapshot(now: clock()) }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LecternCore
 import LecternPipeline
+import LecternProtocol
 import LecternRender
 import LecternVideo
 
@@ -160,6 +161,18 @@ public final class Stage: @unchecked Sendable {
     }
 
     // MARK: ink
+
+    /// Where the page on the output sits, as shares of the output (nil: no page shown).
+    public var pageBox: InkSnapshot.Box? {
+        queue.sync {
+            let m = output.mode
+            return inkRect.map {
+                InkSnapshot.Box(
+                    x: Double($0.x) / Double(m.width), y: Double($0.y) / Double(m.height),
+                    width: Double($0.width) / Double(m.width), height: Double($0.height) / Double(m.height))
+            }
+        }
+    }
 
     /// Presents `frame` with the ink of `scene` drawn over it (into the output's buffer,
     /// not into `frame`, which may be the page cache's).
