@@ -22,7 +22,9 @@ public final class InkOverlay: @unchecked Sendable {
 
     private let cond = NSCondition()
     private var layers: [Key: InkLayer] = [:]
-    /// Bumped when a page's finished strokes change: its composed frame is then stale.
+    /// Bumped when a page's finished strokes change other than by new ones at the end (an
+    /// undo, an erase, a clear): its composed frame is then stale. New strokes at the end
+    /// are drawn onto the composed frame, not the whole page again.
     private var finishedVersions: [Key: Int] = [:]
     /// Page frames with their finished strokes drawn, newest last: a page turn to one of
     /// them, and every refresh while a stroke grows or a pointer moves, copies it instead of
@@ -31,14 +33,23 @@ public final class InkOverlay: @unchecked Sendable {
     private static let composedKept = 3
     private final class Composed {
         let key: Key
-        let version: Int
+        let epoch: Int
         weak var base: Frame?
         let rect: PixelRect
         let frame: Frame
-        init(key: Key, version: Int, base: Frame, rect: PixelRect, frame: Frame) {
-            self.key = key; self.version = version; self.base = base; self.rect = rect; self.frame = frame
+        /// How many of the page's finished strokes are drawn in `frame`, and the last one's id.
+        var count: Int
+        var lastID: UInt32?
+        init(key: Key, epoch: Int, base: Frame, rect: PixelRect, frame: Frame, strokes: [InkStroke]) {
+            self.key = key; self.epoch = epoch; self.base = base; self.rect = rect; self.frame = frame
+            count = strokes.count; lastID = strokes.last?.id
+        }
+        /// Whether `strokes` are those drawn, maybe with more after them.
+        func isPrefix(of strokes: [InkStroke]) -> Bool {
+            strokes.count >= count && (count == 0 || strokes[count - 1].id == lastID)
         }
     }
+
     private var pointers: [UInt8: (page: Key, trace: InkPointerTrace)] = [:]
     /// Bumped by every change; the display loop draws when it differs from what it drew.
     private var version = 0
@@ -49,7 +60,9 @@ public final class InkOverlay: @unchecked Sendable {
     /// What to draw over `page` from now on (an empty layer: nothing).
     public func setLayer(_ layer: InkLayer, for page: Key) {
         cond.lock()
-        if layers[page]?.strokes != layer.strokes {
+        let old = layers[page]?.strokes ?? []
+        let appended = layer.strokes.count >= old.count && (old.isEmpty || layer.strokes[old.count - 1].id == old.last?.id)
+        if !appended {
             finishedVersions[page, default: 0] += 1
             composed.removeAll { $0.key == page }
         }
@@ -118,18 +131,25 @@ public final class InkOverlay: @unchecked Sendable {
         let finished = finishedVersions[key, default: 0]
         for (d, p) in pointers where !p.trace.visible(now: now) { pointers[d] = nil }
         let trails = pointers.sorted { $0.key < $1.key }.filter { $0.value.page == key }.map { $0.value.trace.trail(now: now) }
-        let kept = composed.last { $0.key == key && $0.version == finished && $0.base === base && $0.rect == rect }
+        let strokes = layer?.strokes ?? []
+        let kept = composed.last { $0.key == key && $0.epoch == finished && $0.base === base && $0.rect == rect && $0.isPrefix(of: strokes) }
         let v = version
         cond.unlock()
+        // Only the stage's display loop composes (one at a time): a kept frame is changed here alone.
         if let kept {
+            if kept.count < strokes.count {
+                InkPainter.paint(strokes: Array(strokes[kept.count...]), pointers: [], into: kept.frame, rect: rect)
+                kept.count = strokes.count
+                kept.lastID = strokes.last?.id
+            }
             frame.copy(from: kept.frame)
-        } else if let strokes = layer?.strokes, !strokes.isEmpty {
+        } else if !strokes.isEmpty {
             let c = base.clone()
             InkPainter.paint(strokes: strokes, pointers: [], into: c, rect: rect)
             frame.copy(from: c)
             cond.lock()
             composed.removeAll { $0.key == key || $0.base == nil }
-            composed.append(Composed(key: key, version: finished, base: base, rect: rect, frame: c))
+            composed.append(Composed(key: key, epoch: finished, base: base, rect: rect, frame: c, strokes: strokes))
             if composed.count > Self.composedKept { composed.removeFirst(composed.count - Self.composedKept) }
             cond.unlock()
         } else {
