@@ -96,7 +96,7 @@ public final class Compositor: @unchecked Sendable {
 
     /// Where page `page` of `content` lands on the output.
     public func pageRect(content: String, page: Int) throws -> PixelRect {
-        let shape = try documents(content).shape(page: page)
+        let shape = Whiteboard.background(content) != nil ? Whiteboard.shape : try documents(content).shape(page: page)
         return Fit.rect(
             for: shape, width: settings.width, height: settings.height,
             overscanPercent: settings.overscanPercent)
@@ -123,6 +123,11 @@ public final class Compositor: @unchecked Sendable {
 
     /// A page with `look`, from the cache or rendered into it (`rendered` runs then).
     private func cachedPage(_ content: String, _ page: Int, _ look: Settings, rendered: () -> Void = {}) throws -> Frame {
+        if let board = Whiteboard.background(content) {   // a whiteboard: nothing to render
+            let f = Frame(width: look.width, height: look.height, color: look.background)
+            f.fill(Fit.rect(for: Whiteboard.shape, width: look.width, height: look.height, overscanPercent: look.overscanPercent), board)
+            return f
+        }
         let key = PageCache.Key(content: content, page: page, look: look.look)
         if let f = cache.lookup(key) { return f }
         let f = try bounded(content, page, look, key: key)

@@ -22,7 +22,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case fileTooLarge, quotaFull, hashMismatch, noUpload, wrongOffset, unsupportedFileType, uploadIncomplete, beyondDeclaredSize, invalidFileName
         case clipsNotSupported, noClip, seekOutOfRange
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
-        case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly
+        case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly, tooManyWhiteboards
     }
 
     struct Definition: Sendable {
@@ -106,6 +106,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .noStroke: Definition(0x0807, message: "No stroke is in progress — send stroke-begin first.")
         case .nothingToUndo: Definition(0x0808, message: "You have no strokes on this page to undo.")
         case .leadOnly: Definition(0x0809, message: "Only the presenter with the floor or the moderator can do that.")
+        case .tooManyWhiteboards: Definition(0x080A)
         }
     }
 
@@ -179,6 +180,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let noStroke = ErrorCode(.noStroke)
     public static let nothingToUndo = ErrorCode(.nothingToUndo)
     public static let leadOnly = ErrorCode(.leadOnly)
+    public static let tooManyWhiteboards = ErrorCode(.tooManyWhiteboards)
 
     private struct Entry: Sendable {
         let name: String
@@ -395,6 +397,9 @@ extension LecternError {
     public static let noStroke = LecternError(standard: .noStroke)
     public static let nothingToUndo = LecternError(standard: .nothingToUndo)
     public static let leadOnly = LecternError(standard: .leadOnly)
+    public static func tooManyWhiteboards(limit: Int) -> LecternError {
+        LecternError(.tooManyWhiteboards, detail: UInt64(limit), message: "This meeting has \(limit) whiteboards of that colour already — go back to one of them.")
+    }
 }
 
 func formatSeconds(_ s: Double) -> String {

@@ -195,18 +195,23 @@ public struct InkSnapshot: Codable, Equatable, Sendable {
     /// Where the page on screen sits on the output, as shares of its width and height (for
     /// mapping a touch on the live picture to page coordinates); null when no page is shown.
     public var box: Box?
+    /// Whiteboards in the meeting: white ones, black ones (§22.8).
+    public var whiteboards: [Int]
 
     public struct Box: Codable, Equatable, Sendable {
         public var x: Double, y: Double, width: Double, height: Double
         public init(x: Double, y: Double, width: Double, height: Double) { self.x = x; self.y = y; self.width = width; self.height = height }
     }
 
-    public init(pages: [Page] = [], drawers: [Drawer] = [], allowed: [DeviceID] = [], everyone: Bool = false, strokes: Int = 0, points: Int = 0, box: Box? = nil) {
+    public init(
+        pages: [Page] = [], drawers: [Drawer] = [], allowed: [DeviceID] = [], everyone: Bool = false, strokes: Int = 0, points: Int = 0, box: Box? = nil,
+        whiteboards: [Int] = [0, 0]
+    ) {
         self.pages = pages; self.drawers = drawers; self.allowed = allowed; self.everyone = everyone
-        self.strokes = strokes; self.points = points; self.box = box
+        self.strokes = strokes; self.points = points; self.box = box; self.whiteboards = whiteboards
     }
 
-    enum CodingKeys: String, CodingKey { case pages, drawers, allowed, everyone, strokes, points, box }
+    enum CodingKeys: String, CodingKey { case pages, drawers, allowed, everyone, strokes, points, box, whiteboards }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(pages, forKey: .pages)
@@ -216,5 +221,6 @@ public struct InkSnapshot: Codable, Equatable, Sendable {
         try c.encode(strokes, forKey: .strokes)
         try c.encode(points, forKey: .points)
         try c.encode(box, forKey: .box)   // null when no page is shown
+        try c.encode(whiteboards, forKey: .whiteboards)
     }
 }

@@ -84,8 +84,8 @@ extension RoomCore {
                 ref = onScreen
             }
             send(.ink(.page(ink.strokes(on: ref))), to: p, tag: tag)
-        case .whiteboard:
-            throw LecternError.unknownCommand(command)
+        case .whiteboard(let black):
+            try newWhiteboard(black: black, by: me, peer: p, tag: tag)
         case .strokeOK, .page:
             throw LecternError.unknownCommand(command)
         }
@@ -122,6 +122,6 @@ extension RoomCore {
                 d.map { InkSnapshot.Drawer(device: $0, color: InkPalette.drawerColor(slot: i).description) }
             },
             allowed: ink.allowed.sorted(), everyone: config.inkEveryone, strokes: ink.strokeCount, points: ink.totalPoints,
-            box: inkPageOnScreen == nil ? nil : pageBox)
+            box: inkPageOnScreen == nil ? nil : pageBox, whiteboards: whiteboardCounts ?? [0, 0])
     }
 }

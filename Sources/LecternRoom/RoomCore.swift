@@ -113,6 +113,7 @@ public final class RoomCore {
     /// waiting (in the grace period) to resume with their token.
     public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
         self.now = now
+        restoreWhiteboards(saved.whiteboards)
         if let model { screen.restore(model) }
         if let i = saved.ink {
             ink = InkBoard(restoring: i)
@@ -148,7 +149,7 @@ public final class RoomCore {
         for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
     }
 
-    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor, ink: ink.saved))) }
+    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor, ink: ink.saved, whiteboards: whiteboardCounts))) }
 
     private func scheduleWake() {
         let next = floor.nextDeadline

@@ -122,3 +122,19 @@ struct InkCommand: ParsableCommand {
         }
     }
 }
+
+struct WhiteboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whiteboard", abstract: "Show a new whiteboard (a blank 16:9 page to draw on), white or black.")
+    @OptionGroup var connection: ConnectionOptions
+    @Flag(help: "A black board.") var black = false
+
+    func run() throws {
+        try withConnection(connection) { c in
+            try takeFloorIfOpen(c, role: connection.role)
+            _ = try c.request(.ink(.whiteboard(black: black)))
+            let s = try c.state()
+            print("\(s.screen.content?.name ?? "Whiteboard") \(s.screen.page) of \(s.screen.pageCount)")
+        }
+    }
+}

@@ -206,6 +206,7 @@ enum ErrorTable {
         (.noStroke, "0"),
         (.nothingToUndo, "0"),
         (.leadOnly, "0"),
+        (.tooManyWhiteboards(limit: 99), "the limit (99 of each colour)"),
     ]
 
     static func markdown() -> String {

@@ -72,19 +72,30 @@ final class InkCLITests: XCTestCase {
         try a.draw(points, width: .thick, colorIndex: 2)
         try a.control(.next)
         try a.draw([InkPoint(px: 0.3, py: 0.5), InkPoint(px: 0.6, py: 0.5)], colorIndex: 4)
-        try a.control(.prev)
+        XCTAssertEqual(try a.request(.ink(.whiteboard(black: true))), .presentOK)
+        try a.draw([InkPoint(px: 0.1, py: 0.9), InkPoint(px: 0.9, py: 0.1)], width: .thick, colorIndex: 7)
+        try a.present(stored.content, page: 1)
         let before = try PNG.decode(a.screenshot())
         try eventually("state.json with both strokes", timeout: 10) {
             let saved = (try? String(contentsOfFile: s.dir + "/data/state.json", encoding: .utf8)) ?? ""
-            return saved.components(separatedBy: "\"author\"").count == 3   // two strokes
+            return saved.components(separatedBy: "\"author\"").count == 4   // three strokes
         }
         p.kill(SIGKILL)
         XCTAssertEqual(p.waitForExit(), SIGKILL)
         (p, port) = try s.start(port: port)
         let b = try LecternConnection(host: "127.0.0.1", port: port)
         try b.register(name: "B", role: .presenter, passcode: "ink-restart-pass")
-        XCTAssertEqual(try b.state().ink?.pages.map(\.strokes), [1, 1])
+        XCTAssertEqual(try b.state().ink?.pages.map(\.strokes), [1, 1, 1])
+        XCTAssertEqual(try b.state().ink?.whiteboards, [0, 1])
         XCTAssertEqual(try b.inkStrokes(content: stored.content, page: 1).map(\.points), [points])
         try eventually("page 1 with its stroke again") { PixelCompare.differingPixels(try PNG.decode(b.screenshot()), before) == 0 }
+        // the black board and its stroke are still in the meeting
+        let m = try LecternConnection(host: "127.0.0.1", port: port)
+        try m.register(name: "M", role: .moderator, passcode: "appliance-moderator")
+        try m.present(try XCTUnwrap(ContentID(hex: Whiteboard.blackHex)), page: 1)
+        try eventually("the black board with its yellow stroke") {
+            let f = try PNG.decode(m.screenshot())   // 1280×720: the board is the whole output
+            return f.pixel(x: 640, y: 360) == InkPalette.colors[6] && f.pixel(x: 100, y: 100) == .black
+        }
     }
 }

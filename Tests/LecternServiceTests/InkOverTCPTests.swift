@@ -247,3 +247,40 @@ final class InkModeChangeTests: XCTestCase {
         try check(PixelRect(x: 0, y: 32, width: 1280, height: 960))
     }
 }
+
+/// Whiteboards: blank 16:9 pages to ink on, kept like a deck.
+final class WhiteboardOverTCPTests: XCTestCase {
+    func testANewWhiteboardIsABlankPageToInkOnAndStaysWithTheMeeting() throws {
+        let h = try ServiceHarness(floor: .moderated) { c in c.mode = "1920x1200" }
+        let mod = try h.moderator()
+        let bob = try h.presenter("Bob")
+        XCTAssertServerError(.noFloor, try bob.request(.ink(.whiteboard(black: false))))
+        XCTAssertEqual(try mod.request(.ink(.whiteboard(black: false))), .presentOK)
+        let stage = try XCTUnwrap(h.service.stage)
+        // 16:9 on 1920×1200: white 1920×1080 at y = 60, bars above and below
+        try eventually("a white 16:9 board") {
+            let f = stage.screenshot()
+            return f.isUniform(PixelRect(x: 0, y: 60, width: 1920, height: 1080), .white) && f.isUniform(PixelRect(x: 0, y: 0, width: 1920, height: 60), .black)
+        }
+        var s = try mod.state()
+        XCTAssertEqual(s.screen.content?.id.hex, Whiteboard.whiteHex)
+        XCTAssertEqual(s.screen.content?.name, "Whiteboard")
+        XCTAssertEqual(s.ink?.box, InkSnapshot.Box(x: 0, y: 0.05, width: 1, height: 0.9))
+        try mod.draw([InkPoint(px: 0.2, py: 0.5), InkPoint(px: 0.8, py: 0.5)], width: .thick, colorIndex: 2)
+        let inked = { stage.screenshot().pixel(x: 960, y: 60 + 540) == InkPalette.colors[1] }
+        try eventually("the stroke on the board") { inked() }
+        // a black one, then back to the white one: its ink is there
+        XCTAssertEqual(try mod.request(.ink(.whiteboard(black: true))), .presentOK)
+        try eventually("a black board") { stage.screenshot().isUniform(PixelRect(x: 0, y: 60, width: 1920, height: 1080), .black) }
+        XCTAssertEqual(try mod.request(.ink(.whiteboard(black: false))), .presentOK)
+        s = try mod.state()
+        XCTAssertEqual(s.screen.page, 2)
+        XCTAssertEqual(s.ink?.whiteboards, [2, 1])
+        try mod.control(.prev)
+        try eventually("white board 1 with its stroke") { inked() }
+        XCTAssertEqual(try mod.inkStrokes().count, 1)
+        h.service.flushState()
+        let saved = (try? String(contentsOfFile: h.dir + "/data/state.json", encoding: .utf8)) ?? ""
+        XCTAssertTrue(saved.contains("\"whiteboards\":[2,1]"), saved)
+    }
+}

@@ -176,7 +176,8 @@ export function setupInk() {
     + '<button type="button" data-ink-tool="pen" aria-pressed="false">Pen</button>'
     + '<button type="button" data-ink-tool="highlighter" aria-pressed="false">Highlighter</button>'
     + '<button type="button" id="ink-undo">Undo</button>'
-    + '<button type="button" id="ink-clear">Clear ink</button>';
+    + '<button type="button" id="ink-clear">Clear ink</button>'
+    + '<button type="button" id="ink-whiteboard">New whiteboard</button>';
   preview.insertAdjacentElement('afterend', bar);
   bar.addEventListener('click', (e) => {
     const b = e.target.closest('button');
@@ -184,6 +185,7 @@ export function setupInk() {
     if (b.dataset.inkTool) setTool(b.dataset.inkTool);
     else if (b.id === 'ink-undo') act(() => app.link.request(C.inkUndo, new Uint8Array(0))).then(refreshPreview);
     else if (b.id === 'ink-clear') act(() => app.link.request(C.inkClear, new Uint8Array([1]))).then(refreshPreview);
+    else if (b.id === 'ink-whiteboard') act(() => app.link.request(C.whiteboardNew, new Uint8Array([0])));
   });
   // While a tool is on, the picture's touches draw: the page-turning swipe doesn't see them.
   const stopSwipe = (e) => { if (ink.tool !== 'swipe') e.stopPropagation(); };

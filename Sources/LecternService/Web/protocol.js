@@ -127,6 +127,7 @@ export const ERRORS = Object.freeze([
   [0x0807, 'noStroke'],
   [0x0808, 'nothingToUndo'],
   [0x0809, 'leadOnly'],
+  [0x080A, 'tooManyWhiteboards'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
