@@ -8,7 +8,8 @@ struct Lectern: ParsableCommand {
         discussion: """
             Exit status: 0 on success; 1 for a problem on this side (arguments, files, connection); \
             10 + the high byte of the server's error code otherwise (10 framing, 11 passcode and \
-            registration, 12 floor, 13 content and screen, 14 uploads, 15 clips, 16 server).
+            registration, 12 floor, 13 content and screen, 14 uploads, 15 clips, 16 server, 18 pointer \
+            and ink).
             """,
         subcommands: [
             StatusCommand.self, UploadCommand.self, PresentCommand.self, NextCommand.self, PrevCommand.self,
