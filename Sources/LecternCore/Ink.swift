@@ -79,6 +79,35 @@ public struct InkStroke: Equatable, Sendable, Codable {
     }
     /// Opacity: the highlighter lets the page show through.
     public var alpha: Double { tool == .highlighter ? 0.35 : 1 }
+
+    // Saved compactly: the points as one flat list x, y, x, y, … (the state file holds up
+    // to 200,000 of them).
+    enum CodingKeys: String, CodingKey { case id, author, color, tool, width, points }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UInt32.self, forKey: .id)
+        author = try c.decode(UInt8.self, forKey: .author)
+        color = try c.decode(RGB.self, forKey: .color)
+        tool = try c.decode(InkTool.self, forKey: .tool)
+        width = try c.decode(InkWidth.self, forKey: .width)
+        let flat = try c.decode([UInt16].self, forKey: .points)
+        guard flat.count % 2 == 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .points, in: c, debugDescription: "an odd number of coordinates")
+        }
+        points = stride(from: 0, to: flat.count, by: 2).map { InkPoint(x: flat[$0], y: flat[$0 + 1]) }
+    }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(author, forKey: .author)
+        try c.encode(color, forKey: .color)
+        try c.encode(tool, forKey: .tool)
+        try c.encode(width, forKey: .width)
+        var flat: [UInt16] = []
+        flat.reserveCapacity(points.count * 2)
+        for p in points { flat.append(p.x); flat.append(p.y) }
+        try c.encode(flat, forKey: .points)
+    }
 }
 
 extension RGB: Codable {

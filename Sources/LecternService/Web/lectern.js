@@ -7,7 +7,7 @@
 // sha256.js, crypto.js (passcode key and proofs) · link.js (the WebSocket) · upload.js.
 // The page: state.js · session.js (joining, resuming, leaving) · notices.js · the views
 // (screen-, floor-, files-, clip-, moderator-view.js; views.js draws them all) ·
-// preview.js · next-slide.js · drive.js · and here, the wiring.
+// preview.js · next-slide.js · drive.js · ink-tool.js (pointer and pen) · and here, the wiring.
 
 import { utf8, hex, fromHex } from './bytes.js';
 import { COMMANDS, ERRORS, C, ERR, MODERATE, SIGNAL } from './protocol.js';
