@@ -15,8 +15,10 @@ public final class InkOverlay: @unchecked Sendable {
         public var page: Int
         public init(content: String, page: Int) { self.content = content; self.page = page }
         public init?(_ scene: Scene) {
-            guard case .page(let c, let p) = scene else { return nil }
-            content = c; page = p
+            switch scene {
+            case .page(let c, let p), .pagePart(let c, let p, _): content = c; page = p
+            default: return nil
+            }
         }
     }
 

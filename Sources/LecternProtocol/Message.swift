@@ -57,6 +57,16 @@ public enum Message: Equatable, Sendable {
     case pagePreview(PagePreviewRequest)
     // pointer and ink (§22)
     case ink(InkMessage)
+    // the presenter console (§20)
+    case notesRequest(NotesRequest)
+    case notes(NotesReply)
+    case notesEdit(NotesEdit)
+    /// A `.pdfpc` file's bytes, for the upload `content`.
+    case notesFile(content: ContentID, file: [UInt8])
+    case timer(TimerCommand)
+    case gotoLabel(String)
+    /// nil: detect from the pages' shape again.
+    case notesLayout(content: ContentID, layout: NotesLayout?)
 
     public var command: Command {
         switch self {
@@ -104,6 +114,13 @@ public enum Message: Equatable, Sendable {
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
         case .ink(let i): i.command
+        case .notesRequest: .notesRequest
+        case .notes: .notes
+        case .notesEdit: .notesEdit
+        case .notesFile: .notesFile
+        case .timer: .timer
+        case .gotoLabel: .gotoLabel
+        case .notesLayout: .notesLayout
         }
     }
 
@@ -184,6 +201,13 @@ public enum Message: Equatable, Sendable {
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .ink(let i): i.encode(&w)
+        case .notesRequest(let n): Body.notesRequest(n, &w)
+        case .notes(let n): Body.notes(n, &w)
+        case .notesEdit(let e): Body.notesEdit(e, &w)
+        case .notesFile(let c, let file): w.bytes(c.bytes); w.bytes(file)
+        case .timer(let t): Body.timer(t, &w)
+        case .gotoLabel(let label): w.string16(label)
+        case .notesLayout(let c, let layout): w.bytes(c.bytes); w.u8(layout?.wireValue ?? 0xFF)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear:
@@ -257,6 +281,13 @@ public enum Message: Equatable, Sendable {
         case .pointer, .strokeBegin, .strokePoints, .strokeEnd, .strokeOK, .inkUndo, .inkErase, .inkClear, .inkAllow, .inkFetch,
             .inkPage, .whiteboardNew:
             m = .ink(try InkMessage.decode(command, &r))
+        case .notesRequest: m = .notesRequest(try Body.notesRequest(&r))
+        case .notes: m = .notes(try Body.notes(&r))
+        case .notesEdit: m = .notesEdit(try Body.notesEdit(&r))
+        case .notesFile: m = try Body.notesFile(&r)
+        case .timer: m = .timer(try Body.timer(&r))
+        case .gotoLabel: m = .gotoLabel(try r.string16(max: ConsoleLimits.maxLabelBytes, field: "label"))
+        case .notesLayout: m = try Body.notesLayout(&r)
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

@@ -7,8 +7,11 @@ import LecternProtocol
 extension RoomCore {
     /// The page on screen, if ink can go on what is shown (a PDF page, no clip, not blanked).
     var inkPageOnScreen: InkPageRef? {
-        guard screen.clip == nil, case .page(let content, let page) = screen.committed.scene else { return nil }
-        return InkPageRef(content: content, page: page)
+        guard screen.clip == nil else { return nil }
+        switch screen.committed.scene {
+        case .page(let content, let page), .pagePart(let content, let page, _): return InkPageRef(content: content, page: page)
+        default: return nil
+        }
     }
 
     /// Whether `device` holds (or drives) the floor, or is the moderator.

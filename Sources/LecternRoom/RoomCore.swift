@@ -43,14 +43,25 @@ public final class RoomCore {
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
+    /// The wall clock (seconds since 1970), injected by the shell: the talk timer's time.
+    let wallClock: @Sendable () -> Double
+    /// The talk timer every device shows (§20.4).
+    var timer: TalkTimer
+    /// Whether the last state push had the timer warning (a change pushes the state).
+    var timerWarned = false
+    /// Goes up with every change of any deck's notes.
+    var notesRevision: UInt64 = 0
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
-        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0
+        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0,
+        wallClock: @escaping @Sendable () -> Double
     ) {
         self.config = config
+        self.wallClock = wallClock
+        timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         self.keys = keys
         self.serverName = serverName
         self.catalog = catalog
@@ -73,6 +84,7 @@ public final class RoomCore {
         case .tick:
             tick()
             sweepParts()
+            timerTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
@@ -119,6 +131,7 @@ public final class RoomCore {
             ink = InkBoard(restoring: i)
             showAllInk()
         }
+        if let t = saved.timer { timer = t }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
@@ -136,6 +149,7 @@ public final class RoomCore {
     public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
         s.ink = inkSnapshot
+        s.console = consoleSnapshot()
         return s
     }
 
@@ -149,7 +163,9 @@ public final class RoomCore {
         for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
     }
 
-    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor, ink: ink.saved, whiteboards: whiteboardCounts))) }
+    func persist() {
+        emit(.persist(SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts)))
+    }
 
     private func scheduleWake() {
         let next = floor.nextDeadline
@@ -165,6 +181,7 @@ public final class RoomCore {
     func pushState() {
         statePushOwed = false
         revision += 1
+        timerWarned = timer.warning(at: wallClock())
         latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.deviceID != nil && !p.closing {
             if p.writable { send(bytes: latestState, to: p); p.statePending = false } else { p.statePending = true }

@@ -16,12 +16,15 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var page: Int
     public var blank: String
     public var holder: Holder?
+    /// The talk timer (absent in states saved before it existed).
+    public var timer: TalkTimer?
     /// Every page's finished strokes and who may draw (absent in files of older versions).
     public var ink: InkBoard.Saved?
     /// Whiteboards of the meeting: white ones, black ones (absent: none).
     public var whiteboards: [Int]?
 
-    public init(screen: CommittedScreen, floor: Floor, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil) {
+    public init(screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil) {
+        self.timer = timer
         self.ink = ink
         self.whiteboards = whiteboards
         content = screen.content?.id.hex
@@ -48,7 +51,7 @@ public struct SavedState: Codable, Equatable, Sendable {
         guard let id = ContentID(hex: hex), let item = catalog[id], item.kind == .pdf,
             page >= 1, page <= item.pages
         else { return nil }
-        return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue)
+        return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue, part: item.deck.layout.slidePart)
     }
 
     public var holderToken: ResumeToken? {

@@ -82,6 +82,8 @@ public final class Stage: @unchecked Sendable {
         }
         if case .page(let content, let page) = scene {
             inkRect = try? _compositor.pageRect(content: content, page: page)
+        } else if case .pagePart(let content, let page, let part) = scene {   // the ink's box is the part shown
+            inkRect = try? _compositor.pageRect(content: content, page: page, part: part)
         } else {
             inkRect = nil
         }
@@ -90,6 +92,8 @@ public final class Stage: @unchecked Sendable {
         presented = frame
         if case .page(let content, let page) = scene {
             _compositor.prerenderNeighbours(content: content, page: page)
+        } else if case .pagePart(let content, let page, let part) = scene {
+            _compositor.prerenderNeighbours(content: content, page: page, part: part)
         }
     }
 

@@ -246,6 +246,31 @@ final class InkModeChangeTests: XCTestCase {
         try stage.displayChanged()
         try check(PixelRect(x: 0, y: 32, width: 1280, height: 960))
     }
+
+    /// A beamer deck shown as its slide half: the page coordinates are those of the half shown.
+    func testOnAPagePartTheInkIsInTheVisibleBoxCoordinates() throws {
+        let dir = Fixtures.tempDir("ink-part")
+        let store = try ContentStore(dataDir: dir + "/data")
+        let item = try store.add(fileAt: try Fixtures.pdf([Fixtures.quadrantPage(width: 1600, height: 600)], in: dir))
+        let stage = Stage(
+            output: VirtualDisplay(mode: DisplayMode(width: 1920, height: 1080, refresh: 60)),
+            compositor: Compositor(
+                settings: .init(width: 1920, height: 1080), idle: IdleScreen(room: "R", addresses: [], port: 7420),
+                documents: { try store.document($0) }))
+        stage.ink.setLayer(
+            InkLayer(strokes: [
+                InkStroke(
+                    id: 1, author: 1, color: InkPalette.colors[2], tool: .pen, width: .thick,
+                    points: [InkPoint(px: 0.2, py: 0.5), InkPoint(px: 0.8, py: 0.5)])
+            ]), for: .init(content: item.id, page: 1))
+        try stage.show(.pagePart(content: item.id, page: 1, part: .left))
+        // the left half is 800×600 (4:3): 1440×1080 at x = 240
+        try eventually("the stroke across the middle of the half shown") {
+            let f = stage.screenshot()
+            return [0.25, 0.5, 0.75].allSatisfy { f.pixel(x: 240 + Int($0 * 1440), y: 540) == InkPalette.colors[2] }
+        }
+        XCTAssertEqual(stage.pageBox, InkSnapshot.Box(x: 0.125, y: 0, width: 0.75, height: 1))
+    }
 }
 
 /// Whiteboards: blank 16:9 pages to ink on, kept like a deck.
