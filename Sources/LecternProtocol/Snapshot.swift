@@ -34,7 +34,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -44,6 +44,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(devices, forKey: .devices)
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
+        try c.encode(ink, forKey: .ink)
     }
 
     /// Compact JSON with sorted keys (the wire form).

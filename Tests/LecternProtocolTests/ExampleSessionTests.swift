@@ -46,7 +46,8 @@ enum ExampleSession {
         }
         func state(_ revision: UInt64, _ screen: ScreenSnapshot, note: String) {
             step += 1
-            let s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
+            var s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
+            s.ink = InkSnapshot()   // as the room fills it in: no ink yet (§22.6)
             let m = Message.state(s)
             let bytes = m.encode(tag: 0, deviceID: 0)
             out.append(
