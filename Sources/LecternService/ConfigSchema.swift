@@ -202,6 +202,10 @@ extension ConfigFile {
             "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
             "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
             "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
+            "ink_everyone": { v, _ in
+                guard let b = v.bool else { return "'ink_everyone' must be true or false, not \(describe(v))" }
+                config.inkEveryone = b; return nil
+            },
             "screen_code": { v, line in
                 screenCodeLine = line
                 guard let b = v.bool else { return "'screen_code' must be true or false, not \(describe(v))" }
@@ -342,7 +346,7 @@ extension ConfigFile {
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "metrics_address", "screen_code", "screen_code_minutes", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "metrics_address", "screen_code", "screen_code_minutes", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }
