@@ -153,7 +153,7 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
                 .serviceUnavailable, text: "The web remote's files are missing on this appliance (looked in \(assets.source)). Reinstall the lectern package.\n",
                 headers: headers, request: request, context: context)
         }
-        guard let file = assets.files[path == "/" ? "/index.html" : path] else {
+        guard let file = assets.files[path == "/" ? "/index.html" : path == "/wall" ? "/wall.html" : path] else {
             return send(.notFound, text: "Not found.\n", headers: headers, request: request, context: context)
         }
         headers.add(name: "ETag", value: file.etag)

@@ -70,7 +70,9 @@ final class WebServerTests: XCTestCase {
         let source = Repository.path("Sources/LecternService/Web")
         let fromSource = WebAssets.load(directory: source)
         XCTAssertTrue(fromSource.isComplete)
-        XCTAssertEqual(Set(fromSource.files.keys), Set((["index.html", "lectern.css", "console.css"] + Self.modules).map { "/" + $0 }))
+        // The wall view (/wall) is an entry of its own: wall.html, wall.css, wall.js.
+        XCTAssertEqual(
+            Set(fromSource.files.keys), Set((["index.html", "lectern.css", "console.css", "wall.html", "wall.css", "wall.js"] + Self.modules).map { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
