@@ -70,6 +70,10 @@ public struct Config: Equatable, Sendable {
     public var screenCode = false
     /// The code on the wall changes after this many minutes (and when a meeting ends).
     public var screenCodeMinutes = 60
+    /// The room's Wi-Fi, shown on the idle screen with a Wi-Fi QR code; empty: not shown.
+    public var wifiSSID = ""
+    /// Its WPA passphrase; empty: an open network.
+    public var wifiPassword = ""
 
     public init() {}
 

@@ -14,6 +14,10 @@ public struct IdleScreen: Equatable, Sendable {
     public var background: RGB
     /// The code on the wall (`screen_code = true`): drawn large under the room's name.
     public var code: String?
+    /// The room's Wi-Fi: "Join the Wi-Fi …" and a Wi-Fi QR code above the join QR code.
+    public var wifi: WiFiJoin?
+    /// The time of day ("14:05"), drawn at the top; the service redraws it each minute.
+    public var timeOfDay: String?
 
     public init(room: String, addresses: [String], port: Int, url: String? = nil, background: RGB = .black) {
         self.room = room; self.addresses = addresses; self.port = port
@@ -37,8 +41,20 @@ public struct IdleScreen: Equatable, Sendable {
     /// Where the QR code goes (right side, vertically centred), when there is a URL.
     func qrRect(in area: PixelRect) -> PixelRect? {
         guard url != nil else { return nil }
+        if wifi != nil {
+            // Two codes stacked: the Wi-Fi's above, the join address's below.
+            let side = area.height * 38 / 100
+            return PixelRect(x: area.maxX - side - area.width / 24, y: area.maxY - side - area.height * 8 / 100, width: side, height: side)
+        }
         let side = area.height * 2 / 5
         return PixelRect(x: area.maxX - side - area.width / 24, y: area.y + (area.height - side) / 2, width: side, height: side)
+    }
+
+    /// Where the Wi-Fi QR code goes (above the join code), when the Wi-Fi is configured.
+    func wifiRect(in area: PixelRect) -> PixelRect? {
+        guard wifi != nil else { return nil }
+        let side = area.height * 38 / 100
+        return PixelRect(x: area.maxX - side - area.width / 24, y: area.y + area.height * 8 / 100, width: side, height: side)
     }
 
     /// Draws the whole idle picture into `frame`, inside the safe area: the room name and how
@@ -46,19 +62,33 @@ public struct IdleScreen: Equatable, Sendable {
     public func draw(into frame: Frame, overscanPercent: Double = 0) {
         frame.fill(background)
         var area = Fit.safeArea(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
+        if let wifi, let q = wifiRect(in: area), let code = QRCode(wifi.payload) {
+            code.draw(into: frame, at: q, dark: .black, light: .white)
+        }
         if let url, let q = qrRect(in: area), let code = QRCode(url) {
             code.draw(into: frame, at: q, dark: .black, light: .white)
             area.width = q.x - area.x - area.width / 48   // the text keeps to the left of the code
         }
+        // A little inside the safe area: a glyph's ink may reach past its box ("J", "“").
+        let pad = area.height / 60
+        area.x += pad
+        area.width -= 2 * pad
         let c = CairoFrame(frame)
         defer { c.finish() }
         c.setColor(textColor)
         let h = Double(area.height)
-        var y = Double(area.y) + h * 0.30
+        if let timeOfDay {
+            Self.text(c.cr, timeOfDay, bold: false, size: h / 16, x: Double(area.x), y: Double(area.y) + h * 0.04, width: Double(area.width))
+        }
+        var y = Double(area.y) + h * (wifi == nil ? 0.30 : 0.24)
         y +=
             Self.text(
                 c.cr, room.isEmpty ? "Lectern" : room, bold: true, size: h / 9,
                 x: Double(area.x), y: y, width: Double(area.width)) + h * 0.06
+        if let wifi {
+            let line = "Join the Wi-Fi \u{201C}\(wifi.ssid)\u{201D}  (upper code), then scan the lower code"
+            y += Self.text(c.cr, line, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
+        }
         y +=
             Self.text(
                 c.cr, connectLine, bold: false, size: h / 22,

@@ -212,6 +212,16 @@ extension ConfigFile {
                 config.screenCode = b; return nil
             },
             "screen_code_minutes": int("screen_code_minutes", 1...1440) { config.screenCodeMinutes = $0 },
+            "wifi_ssid": string("wifi_ssid") { s in
+                guard s.utf8.count <= 32 else { return "'wifi_ssid' must be at most 32 bytes (a Wi-Fi network name), not \(s.utf8.count)" }
+                config.wifiSSID = s; return nil
+            },
+            "wifi_password": string("wifi_password") { s in
+                guard s.isEmpty || (8...63).contains(s.utf8.count) else {
+                    return "'wifi_password' must be empty (an open network) or a WPA passphrase of 8 to 63 bytes, not \(s.utf8.count)"
+                }
+                config.wifiPassword = s; return nil
+            },
             "metrics_address": string("metrics_address") { s in
                 guard s.isEmpty || MetricsServer.parse(address: s) != nil else {
                     return "'metrics_address' must be empty (no metrics) or HOST:PORT like \"127.0.0.1:9420\" or \"[::1]:9420\", not '\(s)'"
@@ -346,7 +356,8 @@ extension ConfigFile {
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "metrics_address", "screen_code", "screen_code_minutes", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "metrics_address", "screen_code", "screen_code_minutes", "wifi_ssid",
+        "wifi_password", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

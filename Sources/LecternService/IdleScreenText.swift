@@ -1,4 +1,6 @@
+import Foundation
 import LecternRender
+import NIOCore
 
 extension Service {
     /// What the idle screen says: the room's name, the addresses and the protocol's port,
@@ -13,7 +15,29 @@ extension Service {
             room: room ?? config.room, addresses: addresses, port: port, url: url,
             background: options.config.background)
         idle.code = code
+        if !config.wifiSSID.isEmpty { idle.wifi = WiFiJoin(ssid: config.wifiSSID, password: config.wifiPassword) }
+        idle.timeOfDay = Self.timeOfDay(Date())
         return idle
+    }
+
+    /// "14:05" in the appliance's local time zone (the idle screen's clock).
+    static func timeOfDay(_ date: Date) -> String {
+        var t = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
+    }
+
+    /// Redraws the idle screen each minute, on the minute, for its clock (only the idle
+    /// picture changes: a page on the output stays as it is).
+    func startIdleClock(loop: EventLoop) {
+        let now = Date().timeIntervalSince1970
+        let toNextMinute = 60 - now.truncatingRemainder(dividingBy: 60) + 0.05
+        loop.scheduleTask(in: .milliseconds(Int64(toNextMinute * 1000))) { [weak self] in
+            guard let self, !self.isStopped else { return }
+            try? self.stage.setIdle(self.idleScreen(port: self.port))
+            self.startIdleClock(loop: loop)
+        }
     }
 
     /// What the idle screen draws now (tests compare it with and without parts).

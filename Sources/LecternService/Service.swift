@@ -148,6 +148,7 @@ public final class Service: @unchecked Sendable {
         self.server = server
         try startWebRemote(group: group)
         startMetrics(group: group)
+        startIdleClock(loop: group.next())
         if port != config.port || config.port == 0 {
             try stage.setIdle(idleScreen(port: port))
         }
@@ -166,6 +167,8 @@ public final class Service: @unchecked Sendable {
         // The idle screen shows the address a phone opens, as text and as a QR code.
         try? stage.setIdle(idleScreen(port: self.port))
     }
+
+    var isStopped: Bool { webLock.lock(); defer { webLock.unlock() }; return stopped }
 
     public func stop() {
         // Once: a second stop would wait on channels of an event loop group already gone.

@@ -82,10 +82,16 @@ final class ScreenCodeServiceTests: XCTestCase {
     /// outside the safe area, the QR code decodes to the URL with the code at each size.
     /// Saves .build/test-output/idle-16x9.png and idle-4x3.png.
     func testTheIdleScreenWithItsCodeFitsEachAspectRatioWithOverscan() throws {
-        let h = try harness()
+        let h = try ServiceHarness(floor: .open, webRemote: true) { c in
+            c.passcode = ""
+            c.screenCode = true
+            c.wifiSSID = "Room;4.12"
+            c.wifiPassword = "guest:pass\\word"
+        }
         try eventually("the idle screen has the web address") { h.service.httpPort != nil }
         let code = try XCTUnwrap(h.service.currentScreenCode)
         let idle = h.service.idleScreenForTests(port: h.port)
+        XCTAssertNotNil(idle.timeOfDay)
         let out = Repository.root + "/.build/test-output"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         for (w, ht, name) in [(1920, 1080, "idle-16x9"), (1920, 1200, "idle-16x10"), (1024, 768, "idle-4x3")] {
@@ -102,7 +108,10 @@ final class ScreenCodeServiceTests: XCTestCase {
             let path = out + "/\(name).png"
             try PNG.write(frame, to: path)
             let r = try Fixtures.run("zbarimg", ["--raw", "-q", path])
-            XCTAssertTrue(String(decoding: r.out, as: UTF8.self).contains("#code=\(code)"), "\(name): \(String(decoding: r.out, as: UTF8.self))")
+            let symbols = String(decoding: r.out, as: UTF8.self).split(separator: "\n").map(String.init)
+            XCTAssertEqual(symbols.count, 2, "\(name): \(symbols)")
+            XCTAssertTrue(symbols.contains { $0.hasSuffix("#code=\(code)") }, "\(name): \(symbols)")
+            XCTAssertTrue(symbols.contains("WIFI:T:WPA;S:Room\\;4.12;P:guest\\:pass\\\\word;;"), "\(name): \(symbols)")
         }
     }
 
