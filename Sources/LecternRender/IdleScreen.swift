@@ -86,7 +86,7 @@ public struct IdleScreen: Equatable, Sendable {
                 c.cr, room.isEmpty ? "Lectern" : room, bold: true, size: h / 9,
                 x: Double(area.x), y: y, width: Double(area.width)) + h * 0.06
         if let wifi {
-            let line = "Join the Wi-Fi \u{201C}\(wifi.ssid)\u{201D}  (upper code), then scan the lower code"
+            let line = "Join the Wi-Fi \u{201C}\(wifi.ssid)\u{201D}"
             y += Self.text(c.cr, line, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
         }
         y +=
