@@ -62,6 +62,9 @@ public struct Config: Equatable, Sendable {
     /// "" for the display's preferred mode.
     public var mode = ""
     public var background: RGB = .black
+    /// Branding on the idle screen: the accent colour (nil: the text colour) and a PNG logo.
+    public var accent: RGB?
+    public var logo = ""
     /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
     /// Where Prometheus scrapes `/metrics` ("127.0.0.1:9420"); empty: no metrics endpoint.

@@ -18,6 +18,10 @@ public struct IdleScreen: Equatable, Sendable {
     public var wifi: WiFiJoin?
     /// The time of day ("14:05"), drawn at the top; the service redraws it each minute.
     public var timeOfDay: String?
+    /// Branding: the code (and the clock) in this colour; nil: the text colour.
+    public var accent: RGB?
+    /// Branding: a PNG drawn at the top left (IdleLogo).
+    public var logoPath: String?
 
     public init(room: String, addresses: [String], port: Int, url: String? = nil, background: RGB = .black) {
         self.room = room; self.addresses = addresses; self.port = port
@@ -77,8 +81,13 @@ public struct IdleScreen: Equatable, Sendable {
         defer { c.finish() }
         c.setColor(textColor)
         let h = Double(area.height)
+        if let logoPath {
+            IdleLogo.draw(c.cr, path: logoPath, in: PixelRect(x: area.x, y: area.y + area.height / 25, width: area.width / 3, height: area.height * 12 / 100))
+        }
         if let timeOfDay {
+            if let accent { c.setColor(accent) }
             Self.text(c.cr, timeOfDay, bold: false, size: h / 16, x: Double(area.x), y: Double(area.y) + h * 0.04, width: Double(area.width))
+            c.setColor(textColor)
         }
         var y = Double(area.y) + h * (wifi == nil ? 0.30 : 0.24)
         y +=
@@ -99,7 +108,9 @@ public struct IdleScreen: Equatable, Sendable {
         }
         if let code {
             let spaced = code.count == 6 ? String(code.prefix(3)) + " " + String(code.suffix(3)) : code
+            if let accent { c.setColor(accent) }
             y += Self.text(c.cr, "Code  " + spaced, bold: true, size: h / 12, x: Double(area.x), y: y, width: Double(area.width))
+            c.setColor(textColor)
         }
         _ = Self.text(
             c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",

@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternDisplay
 import LecternProtocol
+import LecternRender
 import TOMLKit
 
 /// The config file's schema: every key, its type, range and default (`Config`), the
@@ -147,6 +148,16 @@ extension ConfigFile {
                 config.background = c; return nil
             },
             "overscan": number("display.overscan", 0...25) { config.overscanPercent = $0 },
+            "accent": string("display.accent") { s in
+                guard s.isEmpty || RGB(parsing: s) != nil else { return "'display.accent' must be empty or \"#rrggbb\", \"#rgb\" or one of black, white, gray, navy, not '\(s)'" }
+                config.accent = s.isEmpty ? nil : RGB(parsing: s); return nil
+            },
+            "logo": string("display.logo") { s in
+                guard !s.isEmpty else { config.logo = ""; return nil }
+                guard s.hasPrefix("/") else { return "'display.logo' must be an absolute path to a PNG file, not '\(s)'" }
+                if let why = IdleLogo.problem(path: s) { return "'display.logo' (\(s)) \(why)" }
+                config.logo = s; return nil
+            },
         ]
         let top: [String: Check] = [
             "room": string("room") { s in
@@ -359,5 +370,5 @@ extension ConfigFile {
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "metrics_address", "screen_code", "screen_code_minutes", "wifi_ssid",
         "wifi_password", "display",
     ]
-    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
+    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "accent", "logo"]]
 }

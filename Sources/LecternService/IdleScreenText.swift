@@ -17,6 +17,8 @@ extension Service {
         idle.code = code
         if !config.wifiSSID.isEmpty { idle.wifi = WiFiJoin(ssid: config.wifiSSID, password: config.wifiPassword) }
         idle.timeOfDay = Self.timeOfDay(Date())
+        idle.accent = config.accent
+        idle.logoPath = config.logo.isEmpty ? nil : config.logo
         return idle
     }
 
