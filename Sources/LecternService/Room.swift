@@ -77,12 +77,15 @@ final class Room: @unchecked Sendable {
 
     struct KeyError: Error, CustomStringConvertible { let description: String }
 
+    /// The room's keys from the config's passcodes; plain ones salted with the data
+    /// directory's kept secret, so that they are the same after a restart.
     static func keys(_ config: Config) throws -> RoomCore.Keys {
+        let secret = SaltSecret.load(dataDir: config.dataDir)
         let p: PasscodeHash
-        do { p = try PasscodeHash.fromConfig(config.passcode) } catch { throw KeyError(description: "passcode: \(error)") }
+        do { p = try PlainPasscodeSalt.key(config: config.passcode, role: .presenter, secret: secret) } catch { throw KeyError(description: "passcode: \(error)") }
         var m: PasscodeHash?
         if !config.moderatorPasscode.isEmpty {
-            do { m = try PasscodeHash.fromConfig(config.moderatorPasscode) } catch {
+            do { m = try PlainPasscodeSalt.key(config: config.moderatorPasscode, role: .moderator, secret: secret) } catch {
                 throw KeyError(description: "moderator_passcode: \(error)")
             }
         }

@@ -14,6 +14,8 @@ import {
 
 export class ConnectionLost extends Error {}
 
+export const OPEN_TIMEOUT_MS = 8000;
+
 export class Link {
   constructor(url, handlers) {
     this.url = url;
@@ -37,6 +39,9 @@ export class Link {
       ws.onmessage = (ev) => this.received(ev.data);
       ws.onclose = () => this.gone();
       ws.onerror = () => {};
+      // A connection that opens but never says hello (a network that swallows it) is given
+      // up after a while, so the reconnect chain moves on.
+      this.openTimer = setTimeout(() => { if (this.helloWaiter) this.close(); }, OPEN_TIMEOUT_MS);
     });
   }
 
@@ -44,6 +49,7 @@ export class Link {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.watchdog);
+    clearTimeout(this.openTimer);
     // A fatal error the appliance sent before closing says why better than "lost".
     const err = this.fatal || new ConnectionLost('The connection to the appliance was lost.');
     if (this.helloWaiter) { this.helloWaiter.reject(this.fatal || new ConnectionLost("Can't reach the appliance.")); this.helloWaiter = null; }
