@@ -27,6 +27,7 @@ public final class FlakyProxy: @unchecked Sendable {
     private var _refused = 0
     private var _outages = 0
     private var _attemptTimes: [Double] = []
+    private var _upstreamRate: Double = 0
 
     final class Pair {
         let a: Int32, b: Int32
@@ -75,6 +76,10 @@ public final class FlakyProxy: @unchecked Sendable {
 
     /// New connections go to `127.0.0.1:port` from now on (a restarted service).
     public func retarget(to port: Int) { lock.withLock { _target = port } }
+
+    /// Bytes from the clients to the service are forwarded at most this fast (0: no limit):
+    /// a slow room Wi-Fi for an upload.
+    public func throttleUpstream(bytesPerSecond: Double) { lock.withLock { _upstreamRate = bytesPerSecond } }
 
     /// What happens to new connections from now on.
     public func setNewConnections(_ mode: NewConnections) { lock.withLock { newConnections = mode } }
@@ -182,7 +187,7 @@ public final class FlakyProxy: @unchecked Sendable {
     }
 
     private func forward(_ pair: Pair) {
-        var buf = [UInt8](repeating: 0, count: 65536)
+        var buf = [UInt8](repeating: 0, count: 16384)
         while true {
             let (reset, frozen) = lock.withLock { (pair.resetAsked || stopped, pair.frozen) }
             if reset {
@@ -200,7 +205,9 @@ public final class FlakyProxy: @unchecked Sendable {
                 let from = i == 0 ? pair.a : pair.b, to = i == 0 ? pair.b : pair.a
                 // Frozen or reset between poll and read: leave the bytes where they are.
                 if lock.withLock({ pair.frozen || pair.resetAsked }) { break }
+                let rate = i == 0 ? lock.withLock { _upstreamRate } : 0
                 let n = recv(from, &buf, buf.count, 0)
+                if n > 0, rate > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + Double(n) / rate) }
                 if n <= 0 || !sendAll(to, buf, n) {
                     lock.withLock { pairs.removeAll { $0 === pair } }
                     Glibc.shutdown(pair.a, Int32(SHUT_RDWR))

@@ -57,9 +57,14 @@ final class PageSessionTests: XCTestCase {
         try b.execute(
             "window.Lectern.app.files.push({id: '\(String(repeating: "ab", count: 32))', name: 'intro.mp4', kind: 'clip', pages: 0, durationMs: 61000}); window.Lectern.render();")
         _ = try b.wait(for: "#clip-card")
+        // Play in an open room takes the floor, after asking: cancelled, Finn keeps it.
         try b.click("#file-list button[data-action=play]")
+        _ = try b.wait(for: "#confirm-dialog")
+        XCTAssertEqual(try b.text("#confirm-text"), "Take the floor from Finn and show intro.mp4?")
+        try b.click("#confirm-no")
+        try b.poll("the dialog closed") { try b.execute("return document.getElementById('confirm-dialog').open") as? Bool == false }
+        XCTAssertEqual(try h.snapshot().floor.holder, other.deviceID)
         let taken = LecternError.floorTaken(holder: other.deviceID).message
-        try b.poll("floorTaken for play") { try toast() == taken }
         try b.execute("document.getElementById('toast').textContent = ''")
         try b.click("#clip-pause")
         try b.poll("floorTaken for pause") { try toast() == taken }
