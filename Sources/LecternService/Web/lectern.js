@@ -114,8 +114,11 @@ function init() {
     e.target.value = '';
     if (files.length) uploadFiles(files);
   });
-  $('clip-pause').addEventListener('click', () => act(() => app.link.request(C.clipPause, new Uint8Array(0))));
-  $('clip-resume').addEventListener('click', () => act(() => app.link.request(C.clipResume, new Uint8Array(0))));
+  // One Play/Pause toggle: what it does follows the clip's state.
+  $('clip-toggle').addEventListener('click', () => {
+    const clip = app.state && app.state.screen.clip;
+    act(() => app.link.request(clip && clip.state === 'paused' ? C.clipResume : C.clipPause, new Uint8Array(0)));
+  });
   $('clip-stop').addEventListener('click', () => act(() => app.link.request(C.clipStop, new Uint8Array(0))));
   $('clip-position').addEventListener('change', (e) => act(() => app.link.request(C.clipSeek, encodeClipSeek(Number(e.target.value)))));
   setupSwipe();
