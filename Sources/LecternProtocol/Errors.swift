@@ -22,6 +22,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case fileTooLarge, quotaFull, hashMismatch, noUpload, wrongOffset, unsupportedFileType, uploadIncomplete, beyondDeclaredSize, invalidFileName
         case clipsNotSupported, noClip, seekOutOfRange
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
+        case removedCoolingDown
     }
 
     struct Definition: Sendable {
@@ -95,6 +96,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .storageFailed: Definition(0x0604, message: "The appliance couldn't store the file.")
         case .tooManyConnections: Definition(0x0605, closes: true, message: "Too many connections — try again shortly.")
         case .busy: Definition(0x0606, message: "Too much at once on this connection — wait for the earlier requests to finish.")
+        // 0x0Cxx the web remote's room rules
+        case .removedCoolingDown: Definition(0x0C00)
         }
     }
 
@@ -158,6 +161,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let storageFailed = ErrorCode(.storageFailed)
     public static let tooManyConnections = ErrorCode(.tooManyConnections)
     public static let busy = ErrorCode(.busy)
+    public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
 
     private struct Entry: Sendable {
         let name: String
@@ -272,6 +276,14 @@ extension LecternError {
     }
     public static let invalidName = LecternError(standard: .invalidName)
     public static let kicked = LecternError(standard: .kicked)
+
+    /// A presenter the moderator removed, joining again too soon (config `remove_cooldown`).
+    public static func removedCoolingDown(retryAfter seconds: Double) -> LecternError {
+        let s = max(1, Int(seconds.rounded(.up)))
+        return LecternError(
+            .removedCoolingDown, detail: UInt64(max(0, seconds) * 1000),
+            message: "The moderator removed you from the room — you can join again in \(s) s.")
+    }
     public static let replaced = LecternError(standard: .replaced)
 
     // the floor

@@ -47,7 +47,12 @@ extension RoomCore {
             send(.ok, to: p, tag: tag)
             apply(ev)
         case .floorModerate(let action, let target):
+            // Who is removed, for the cool-down: their connection's address and name.
+            let removed =
+                action == .kick && floor.role(of: target) == .presenter
+                ? floor.connection(of: target).flatMap(live).map { ($0.address, floor.name(of: target) ?? "") } : nil
             let ev = try floor.moderate(action, target: target, by: me, now: now)
+            if let (address, name) = removed { removals.removed(address: address, name: name, now: now) }
             send(.ok, to: p, tag: tag)
             apply(ev)
         case .control(let signal):

@@ -197,6 +197,7 @@ enum ErrorTable {
         (.storageFailed, "0"),
         (.tooManyConnections, "0"),
         (.busy, "the limit (2 pictures, 4 uploads)"),
+        (.removedCoolingDown(retryAfter: 42.5), "ms until the device may join again"),
     ]
 
     static func markdown() -> String {

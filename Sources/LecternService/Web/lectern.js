@@ -27,6 +27,7 @@ import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
 import { goLive, lastPages } from './go-live.js';
 import { showPicture } from './presenter-layout.js';
+import { setupAlerts } from './alerts.js';
 
 // ── wiring ──
 
@@ -122,6 +123,7 @@ function init() {
   $('clip-stop').addEventListener('click', () => act(() => app.link.request(C.clipStop, new Uint8Array(0))));
   $('clip-position').addEventListener('change', (e) => act(() => app.link.request(C.clipSeek, encodeClipSeek(Number(e.target.value)))));
   setupSwipe();
+  setupAlerts();
   // Countdowns (grace period, clip position) tick locally between state pushes.
   setInterval(() => {
     if (app.phase !== 'in' || !app.state) return;

@@ -106,6 +106,7 @@ export const ERRORS = Object.freeze([
   [0x0604, 'storageFailed'],
   [0x0605, 'tooManyConnections'],
   [0x0606, 'busy'],
+  [0x0C00, 'removedCoolingDown'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -14,6 +14,7 @@ import { onFloorNote } from './floor-view.js';
 import { refreshPreview } from './preview.js';
 import { refreshNext } from './next-slide.js';
 import { noteScreen } from './go-live.js';
+import { onQueue } from './alerts.js';
 
 function wsURL() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -254,9 +255,11 @@ export async function leave() {
 function onState(s) {
   if (app.state && s.revision < app.state.revision) return;
   const screenBefore = app.state ? JSON.stringify(app.state.screen) : '';
+  const before = app.state;
   app.state = s;
   app.stateAt = Date.now();
   noteScreen(s);
+  onQueue(before, s);
   renderAll();
   if (JSON.stringify(s.screen) !== screenBefore) refreshPreview();
   refreshNext();
