@@ -51,7 +51,8 @@ public enum Message: Equatable, Sendable {
     case uploadProgress(content: ContentID, stored: UInt64)
     // screenshot
     /// The output's frame, at most `maxWidth`×`maxHeight` (0, 0: the output's size, exactly).
-    case screenshotRequest(maxWidth: UInt16 = 0, maxHeight: UInt16 = 0)
+    /// `jpeg`: a JPEG is welcome instead of the PNG where it is smaller (a photographic frame).
+    case screenshotRequest(maxWidth: UInt16 = 0, maxHeight: UInt16 = 0, jpeg: Bool = false)
     case screenshotData(ScreenshotChunk)
     // page preview (answered with screenshot-data)
     case pagePreview(PagePreviewRequest)
@@ -176,7 +177,7 @@ public enum Message: Equatable, Sendable {
         case .uploadFinish(let c): Body.uploadFinish(c, &w)
         case .uploadStored(let s): Body.uploadStored(s, &w)
         case .uploadProgress(let c, let stored): Body.uploadProgress(c, stored, &w)
-        case .screenshotRequest(let mw, let mh): Body.screenshotRequest(mw, mh, &w)
+        case .screenshotRequest(let mw, let mh, let jpeg): Body.screenshotRequest(mw, mh, jpeg, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,

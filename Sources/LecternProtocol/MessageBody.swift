@@ -269,13 +269,19 @@ enum Body {
     }
 
     // screenshot-request (0x50): empty for the full frame (as in the first version)
-    static func screenshotRequest(_ maxWidth: UInt16, _ maxHeight: UInt16, _ w: inout ByteWriter) {
-        if maxWidth != 0 || maxHeight != 0 { w.u16(maxWidth); w.u16(maxHeight) }
+    // 5 bytes when a JPEG is welcome: the flags byte after the size (bit 0: JPEG).
+    static func screenshotRequest(_ maxWidth: UInt16, _ maxHeight: UInt16, _ jpeg: Bool, _ w: inout ByteWriter) {
+        if maxWidth != 0 || maxHeight != 0 || jpeg { w.u16(maxWidth); w.u16(maxHeight) }
+        if jpeg { w.u8(1) }
     }
     static func screenshotRequest(_ r: inout ByteReader) throws -> Message {
         if r.isAtEnd { return .screenshotRequest() }
         let mw = try r.u16()
-        return .screenshotRequest(maxWidth: mw, maxHeight: try r.u16())
+        let mh = try r.u16()
+        if r.isAtEnd { return .screenshotRequest(maxWidth: mw, maxHeight: mh) }
+        let flags = try r.u8()
+        guard flags == 1 else { throw WireError.invalid("screenshot flags \(flags): only bit 0 (JPEG) is defined, and a flags byte of 0 is left out") }
+        return .screenshotRequest(maxWidth: mw, maxHeight: mh, jpeg: flags & 1 != 0)
     }
 
     // screenshot-data (0x51)

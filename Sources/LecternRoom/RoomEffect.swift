@@ -46,7 +46,8 @@ public enum RoomEffect: Equatable, Sendable {
 
     // MARK: pictures
     /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.
-    case screenshot(ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int)
+    /// `jpeg`: a JPEG may answer where it is smaller than the PNG.
+    case screenshot(ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int, jpeg: Bool = false)
     /// Render a page as the output would show it, small; report `.previewRendered`.
     case renderPreview(ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int)
 

@@ -166,7 +166,7 @@ final class Room: @unchecked Sendable {
             case .checkProof(let id, let tag, let begin, let challenge):
                 uploadWorker.checkProof(id, tag: tag, begin, challenge: challenge)
             case .finishUpload(let id, let tag, let writer, let upload): uploadWorker.finish(id, tag: tag, writer: writer, upload)
-            case .screenshot(let id, let tag, let w, let h): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h)
+            case .screenshot(let id, let tag, let w, let h, let jpeg): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h, jpeg: jpeg)
             case .renderPreview(let id, let tag, let content, let page, let w, let h):
                 stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h)
             case .persist(let state): stateWriter?.save(state)

@@ -79,7 +79,7 @@ func sampleMessages() -> [Message] {
         .uploadFinish(content: cid(8)),
         .uploadStored(UploadStored(content: cid(9), kind: .clip, size: 123_456, pageCount: 0, durationMs: 61_000)),
         .uploadProgress(content: cid(10), stored: 8 << 20),
-        .screenshotRequest(), .screenshotRequest(maxWidth: 640, maxHeight: 0),
+        .screenshotRequest(), .screenshotRequest(maxWidth: 640, maxHeight: 0), .screenshotRequest(maxWidth: 0, maxHeight: 0, jpeg: true),
         .screenshotData(ScreenshotChunk(width: 1920, height: 1080, totalSize: 100, offset: 50, data: Array(repeating: 1, count: 50))),
         .pagePreview(PagePreviewRequest(content: cid(11), page: 70_000, maxWidth: 480, maxHeight: 0)),
         .pagePreview(PagePreviewRequest(content: cid(12), page: 0, maxWidth: 0, maxHeight: 65_535)),

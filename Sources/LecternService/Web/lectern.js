@@ -28,6 +28,7 @@ import { drive, onKey, setupSwipe } from './drive.js';
 import { goLive, lastPages } from './go-live.js';
 import { showPicture } from './presenter-layout.js';
 import { setupAlerts } from './alerts.js';
+import { watchPreview } from './preview.js';
 
 // ── wiring ──
 
@@ -124,6 +125,7 @@ function init() {
   $('clip-position').addEventListener('change', (e) => act(() => app.link.request(C.clipSeek, encodeClipSeek(Number(e.target.value)))));
   setupSwipe();
   setupAlerts();
+  watchPreview();
   // Countdowns (grace period, clip position) tick locally between state pushes.
   setInterval(() => {
     if (app.phase !== 'in' || !app.state) return;
