@@ -22,6 +22,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
     case screenshotRequest, screenshotData
     case pagePreview
+    case clipLoop, clipLoopOK
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -74,6 +75,8 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .clipStopOK: Definition(0x25, "clip-stop-ok", .server)
         case .clipSeek: Definition(0x26, "clip-seek", .client)
         case .clipSeekOK: Definition(0x27, "clip-seek-ok", .server)
+        case .clipLoop: Definition(0xC0, "clip-loop", .client)
+        case .clipLoopOK: Definition(0xC1, "clip-loop-ok", .server)
         case .clipResume: Definition(0x28, "clip-resume", .client)
         case .clipResumeOK: Definition(0x29, "clip-resume-ok", .server)
         // content on screen (0x30/0x31 reuse vPresent's PDF numbers)

@@ -36,6 +36,9 @@ public enum Message: Equatable, Sendable {
     case clipStopOK
     case clipSeek(positionMs: UInt32)
     case clipSeekOK
+    /// Loop the clip on screen from now on, or not (0xC0): it then ends at its end.
+    case clipLoop(Bool)
+    case clipLoopOK
     case clipResume
     case clipResumeOK
     // content on screen
@@ -88,6 +91,8 @@ public enum Message: Equatable, Sendable {
         case .clipStopOK: .clipStopOK
         case .clipSeek: .clipSeek
         case .clipSeekOK: .clipSeekOK
+        case .clipLoop: .clipLoop
+        case .clipLoopOK: .clipLoopOK
         case .clipResume: .clipResume
         case .clipResumeOK: .clipResumeOK
         case .present: .present
@@ -132,6 +137,7 @@ public enum Message: Equatable, Sendable {
         case .clipPause: .clipPauseOK
         case .clipStop: .clipStopOK
         case .clipSeek: .clipSeekOK
+        case .clipLoop: .clipLoopOK
         case .clipResume: .clipResumeOK
         case .present: .presentOK
         case .floorRelease, .floorModerate, .clear: .ok
@@ -170,6 +176,7 @@ public enum Message: Equatable, Sendable {
         case .control(let s): Body.control(s, &w)
         case .clipPlay(let c, let loop): Body.clipPlay(c, loop, &w)
         case .clipSeek(let ms): Body.clipSeek(ms, &w)
+        case .clipLoop(let on): w.u8(on ? 1 : 0)
         case .present(let c, let page): Body.present(c, page, &w)
         case .uploadBegin(let b): Body.uploadBegin(b, &w)
         case .uploadReady(let r): Body.uploadReady(r, &w)
@@ -182,7 +189,7 @@ public enum Message: Equatable, Sendable {
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-            .presentOK, .clear:
+            .presentOK, .clear, .clipLoopOK:
             break   // no body
         }
         return w.bytes
@@ -240,6 +247,7 @@ public enum Message: Equatable, Sendable {
         case .control: m = .control(try Body.control(&r))
         case .clipPlay: m = try Body.clipPlay(&r)
         case .clipSeek: m = .clipSeek(positionMs: try Body.clipSeek(&r))
+        case .clipLoop: m = .clipLoop(try Body.flag(&r, "clip-loop"))
         case .present: m = try Body.present(&r)
         case .uploadBegin: m = .uploadBegin(try Body.uploadBegin(&r))
         case .uploadReady: m = .uploadReady(try Body.uploadReady(&r))
@@ -263,6 +271,7 @@ public enum Message: Equatable, Sendable {
         case .clipStop: m = .clipStop
         case .clipStopOK: m = .clipStopOK
         case .clipSeekOK: m = .clipSeekOK
+        case .clipLoopOK: m = .clipLoopOK
         case .clipResume: m = .clipResume
         case .clipResumeOK: m = .clipResumeOK
         case .presentOK: m = .presentOK

@@ -185,6 +185,13 @@ enum Body {
     static func clipSeek(_ ms: UInt32, _ w: inout ByteWriter) { w.u32(ms) }
     static func clipSeek(_ r: inout ByteReader) throws -> UInt32 { try r.u32() }
 
+    // A u8 that is 0 or 1 (clip-loop).
+    static func flag(_ r: inout ByteReader, _ what: String) throws -> Bool {
+        let v = try r.u8()
+        guard v <= 1 else { throw WireError.invalid("\(what) takes 0 or 1, not \(v)") }
+        return v == 1
+    }
+
     // present (0x30)
     static func present(_ c: ContentID, _ page: UInt32, _ w: inout ByteWriter) {
         w.bytes(c.bytes); w.u32(page)

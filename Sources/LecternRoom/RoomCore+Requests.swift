@@ -70,7 +70,7 @@ extension RoomCore {
             changeScreen(.idle, reply: ScreenReply(peer: p.id, tag: tag, request: .clear, ok: .ok))
         case .clipPlay(let content, let loop):
             try playClip(content, looping: loop, by: me, peer: p, tag: tag)
-        case .clipPause, .clipResume, .clipSeek, .clipStop:
+        case .clipPause, .clipResume, .clipSeek, .clipStop, .clipLoop:
             try steerClip(message, by: me, peer: p, tag: tag)
         case .uploadBegin(let b): try uploadBegin(b, peer: p, device: me, tag: tag)
         case .uploadChunk(let ch): try uploadChunk(ch, peer: p)

@@ -61,6 +61,8 @@ public enum RoomEffect: Equatable, Sendable {
 public enum ClipCommand: Equatable, Sendable {
     case pause, resume, stop
     case seek(Double)
+    /// Loop from now on, or end at the end.
+    case loop(Bool)
 }
 
 /// What an upload-finish hands to the storing worker.

@@ -89,6 +89,7 @@ final class StageWorker: @unchecked Sendable {
         case .resume: control.resume()
         case .stop: control.stop()
         case .seek(let s): control.seek(to: s)
+        case .loop(let on): control.setLoop(on)
         }
     }
 

@@ -69,6 +69,7 @@ func sampleMessages() -> [Message] {
         .controlOK, .controlFailed(.noFloor),
         .clipPlay(content: cid(1), loop: true), .clipPlay(content: cid(2), loop: false), .clipPlayOK,
         .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeek(positionMs: 90_500), .clipSeekOK, .clipResume, .clipResumeOK,
+        .clipLoop(true), .clipLoop(false), .clipLoopOK,
         .present(content: cid(3), page: 256), .presentOK, .clear,
         .uploadBegin(UploadBegin(content: cid(4), size: 5_000_000_000, kind: nil, proof: nil, name: "talk.pdf")),
         .uploadBegin(UploadBegin(content: cid(5), size: 10, kind: .clip, proof: Array(repeating: 3, count: 32), name: "clip.mp4")),

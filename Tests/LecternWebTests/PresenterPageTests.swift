@@ -135,6 +135,11 @@ final class PresenterPageTests: XCTestCase {
 
         try b.click("#clip-toggle")
         try b.poll("playing again") { try h.snapshot().screen.clip?.state == .playing }
+        // Loop, mid-play: the service loops the clip from now on; the box stays ticked.
+        XCTAssertEqual(try h.snapshot().screen.clip?.loop, false)
+        try b.click("label:has(#clip-loop)")
+        try b.poll("looping on the service") { try h.snapshot().screen.clip?.loop == true }
+        try b.poll("the box ticked") { try b.execute("return document.getElementById('clip-loop').checked") as? Bool == true }
         try b.click("#clip-stop")
         try b.poll("the clip gone") { try h.snapshot().screen.clip == nil }
         try b.poll("the page says so") { try b.text("#clip-state") == "No clip on screen" }

@@ -20,7 +20,8 @@ export function renderClip() {
     if (!bar.matches(':active')) bar.value = String(clipPosition());
     $('clip-time').textContent = clock(clipPosition()) + ' / ' + clock(clip.durationMs);
     $('clip-state').textContent = clip.state === 'playing' ? 'Playing' : clip.state === 'paused' ? 'Paused' : 'Stopped';
-    $('clip-loop').checked = clip.loop;
+    // The box follows the clip, except right after a tap (its request is on its way).
+    if (!app.loopTapped || Date.now() - app.loopTapped > 1500) $('clip-loop').checked = clip.loop;
     bar.setAttribute('aria-valuetext', clock(clipPosition()) + ' of ' + clock(clip.durationMs));
   } else {
     bar.max = '1000'; bar.value = '0';

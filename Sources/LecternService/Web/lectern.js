@@ -121,6 +121,13 @@ function init() {
     const clip = app.state && app.state.screen.clip;
     act(() => app.link.request(clip && clip.state === 'paused' ? C.clipResume : C.clipPause, new Uint8Array(0)));
   });
+  // Loop mid-play: the clip on screen follows the box at once (clip-loop); with no clip it
+  // is what the next Play uses.
+  $('clip-loop').addEventListener('change', (e) => {
+    const clip = app.state && app.state.screen.clip;
+    app.loopTapped = Date.now();
+    if (clip) act(() => app.link.request(C.clipLoop, new Uint8Array([e.target.checked ? 1 : 0])));
+  });
   $('clip-stop').addEventListener('click', () => act(() => app.link.request(C.clipStop, new Uint8Array(0))));
   $('clip-position').addEventListener('change', (e) => act(() => app.link.request(C.clipSeek, encodeClipSeek(Number(e.target.value)))));
   setupSwipe();

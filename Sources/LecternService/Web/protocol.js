@@ -51,6 +51,8 @@ export const COMMANDS = Object.freeze([
   [0x50, 'screenshot-request', 'client'],
   [0x51, 'screenshot-data',    'server'],
   [0x52, 'page-preview',       'client'],
+  [0xC0, 'clip-loop',          'client'],
+  [0xC1, 'clip-loop-ok',       'server'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
