@@ -46,9 +46,12 @@ public final class ServiceHarness {
     /// Stops the service and starts it again on the same config and data directory, as a
     /// restart of the appliance would (its ports may change: reach it through a FlakyProxy
     /// and retarget that).
-    public func restart() throws {
+    /// `tweak` changes the config for the new start (a passcode an admin changed).
+    public func restart(tweak: (inout Config) -> Void = { _ in }) throws {
         service.stop()
-        service = Service(options: service.options)
+        var o = service.options
+        tweak(&o.config)
+        service = Service(options: o)
         try service.start()
     }
 

@@ -1,5 +1,7 @@
+import Foundation
 import LecternCore
 import LecternRender
+import LecternTestSupport
 import XCTest
 
 /// The idle screen with the web remote on: its biggest line is the address a person types
@@ -32,5 +34,9 @@ final class IdleScreenURLTests: XCTestCase {
         let heights = bands.map { $0.end - $0.start }
         XCTAssertGreaterThanOrEqual(bands.count, 4, "room, hint, URL and the connect line: \(bands)")
         XCTAssertEqual(heights.firstIndex(of: heights.max() ?? 0), 2, "the third line (the URL) is the tallest: \(bands)")
+        // For people: the picture, beside the web remote's screenshots.
+        let dir = Repository.path(".build/test-output/web")
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try PNG.encode(frame).write(to: URL(fileURLWithPath: dir + "/idle-screen-url.png"))
     }
 }

@@ -67,7 +67,12 @@ final class GoLiveTests: XCTestCase {
 
         // On its side: the picture and the page turns both in view.
         try b.setViewport(width: 844, height: 390)
-        try b.poll("landscape: picture and Next in view") { try inView(b, "#preview-img") && inView(b, "#next") && inView(b, "#prev") }
+        try b.poll("landscape: picture and Next in view, the picture above the bar") {
+            try inView(b, "#preview-img") && inView(b, "#next") && inView(b, "#prev")
+                && b.execute(
+                    "return document.getElementById('preview-img').getBoundingClientRect().bottom <= document.querySelector('.stage .nav').getBoundingClientRect().top + 0.5"
+                ) as? Bool == true
+        }
         try shoot(b, "presenter-landscape", width: 844, height: 390)
         try b.setViewport(width: 390, height: 844)
 

@@ -109,6 +109,26 @@ final class OutageTests: XCTestCase {
         print("outage table:\n" + table.joined(separator: "\n"))
     }
 
+    /// The passcode really changed over a restart: the page says so, honestly, and the new
+    /// one gets in.
+    func testARestartWithANewPasscodeSaysSo() throws {
+        let h = try ServiceHarness.web(floor: .open)
+        let proxy = try FlakyProxy(to: h.service.httpPort ?? -1)
+        defer { proxy.stop() }
+        guard let driver = h.driver else { return XCTFail("no browsers") }
+        let b = try driver.session(width: 390, height: 844)
+        try b.open(proxy.url)
+        _ = try b.wait(for: "#login-form")
+        try h.joinAndWait(b, name: "Ana's phone")
+        try h.restart { $0.passcode = "a-new-passcode-2" }
+        proxy.retarget(to: h.service.httpPort ?? -1)
+        try b.poll("the honest message", timeout: 40) { try b.text("#login-error") == "The passcode of this room has changed: join again." }
+        try shoot(b, "login-passcode-changed", width: 390, height: 844)
+        try h.join(b, name: "Ana's phone", passcode: "a-new-passcode-2")
+        _ = try b.wait(for: "#room-view", timeout: 30)
+        try b.poll("in with the new passcode") { try h.device(named: "Ana's phone") != nil }
+    }
+
     /// The appliance restarts (plain passcodes, as most admins write them): every page comes
     /// back into the room on its own, without the login form ever showing; the presenter
     /// with the floor, the same device, on the same page.

@@ -107,6 +107,8 @@ final class PresenterPageTests: XCTestCase {
 
         try b.type(try XCTUnwrap(b.find("#file-input")), clip)
         let play = try b.wait(for: "#file-list button[data-action=play]", timeout: 30)
+        let list = try b.text("#file-list")
+        XCTAssertTrue(list.contains("clip, 0:30"), "the clip's duration in the list: \(list)")
         XCTAssertEqual(try b.execute("return document.getElementById('upload-bar').value") as? Double, 1)
         XCTAssertTrue(try b.displayed(XCTUnwrap(b.find("#clip-card"))))
         try b.click(play)
