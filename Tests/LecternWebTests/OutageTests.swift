@@ -67,6 +67,7 @@ final class OutageTests: XCTestCase {
             try h.assertOutputShows(pdf: pdf, page: page)
 
             let before = proxy.attempts
+            try b.execute("window.__linkBefore = window.Lectern.app.link")
             let start = MonotonicClock.now()
             proxy.outage(seconds: seconds)
             try eventually("the \(seconds)-s outage to end", timeout: seconds + 5, interval: 0.1) { !proxy.inOutage }
@@ -77,8 +78,13 @@ final class OutageTests: XCTestCase {
                 guard let d = s.devices.first(where: { $0.name == "Ana's phone" }) else { return false }
                 return d.connected && s.floor.holder == ana && d.id == ana
             }
-            try b.poll("the page back in the room with the floor") {
-                try b.execute("return window.Lectern.app.phase") as? String == "in" && b.text("#floor-status") == "You have the floor."
+            // On a new connection (the old one was cut by the outage), in the room, with the floor.
+            try b.poll("the page back in the room with the floor", timeout: 30) {
+                try b.execute("const a = window.Lectern.app; return a.link !== window.__linkBefore && a.phase === 'in'") as? Bool == true
+                    && b.text("#floor-status") == "You have the floor."
+            }
+            try eventually("Ana connected on the new connection", timeout: 10, interval: 0.1) {
+                try h.device(named: "Ana's phone")?.connected == true && h.snapshot().floor.holder == ana
             }
             let back = MonotonicClock.now()
             XCTAssertEqual(try h.snapshot().screen.page, UInt32(page), "after a \(seconds)-s outage the wall is on page \(page)")
