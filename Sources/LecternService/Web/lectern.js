@@ -25,6 +25,7 @@ import { renderClip } from './clip-view.js';
 import { renderModerator } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
+import { withNotesFiles } from './console-view.js';
 import { goLive, lastPages } from './go-live.js';
 import { showPicture } from './presenter-layout.js';
 import { setupAlerts } from './alerts.js';
@@ -114,7 +115,7 @@ function init() {
   $('file-input').addEventListener('change', (e) => {
     const files = Array.from(e.target.files || []);
     e.target.value = '';
-    if (files.length) uploadFiles(files);
+    if (files.length) withNotesFiles(files, uploadFiles);
   });
   // One Play/Pause toggle: what it does follows the clip's state.
   $('clip-toggle').addEventListener('click', () => {
