@@ -89,33 +89,65 @@ public struct IdleScreen: Equatable, Sendable {
             Self.text(c.cr, timeOfDay, bold: false, size: h / 16, x: Double(area.x), y: Double(area.y) + h * 0.04, width: Double(area.width))
             c.setColor(textColor)
         }
-        var y = Double(area.y) + h * (wifi == nil ? 0.30 : 0.24)
-        y +=
-            Self.text(
-                c.cr, room.isEmpty ? "Lectern" : room, bold: true, size: h / 9,
-                x: Double(area.x), y: y, width: Double(area.width)) + h * 0.06
-        if let wifi {
-            let line = "Join the Wi-Fi \u{201C}\(wifi.ssid)\u{201D}"
-            y += Self.text(c.cr, line, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
-        }
-        y +=
-            Self.text(
-                c.cr, connectLine, bold: false, size: h / 22,
-                x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
-        if let url {
-            let shown = url.split(separator: "#", maxSplits: 1).first.map(String.init) ?? url   // the code has its own line
-            y += Self.text(c.cr, shown, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width)) + h * 0.04
-        }
-        if let code {
-            let spaced = code.count == 6 ? String(code.prefix(3)) + " " + String(code.suffix(3)) : code
-            if let accent { c.setColor(accent) }
-            y += Self.text(c.cr, "Code  " + spaced, bold: true, size: h / 12, x: Double(area.x), y: y, width: Double(area.width))
+        var y = Double(area.y) + h * ((url == nil ? 0.30 : 0.22) - (wifi == nil ? 0 : 0.04))
+        for line in lines(width: Double(area.width), height: h) {
+            y += h * line.spaceBefore
+            if line.accent, let accent { c.setColor(accent) }
+            y += Self.text(c.cr, line.text, bold: line.bold, size: line.size, x: Double(area.x), y: y, width: Double(area.width))
             c.setColor(textColor)
         }
         _ = Self.text(
             c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",
             bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * 0.08,
             width: Double(area.width))
+    }
+
+    /// One line of the idle screen's text: its size in pixels (of an area `height` high).
+    public struct Line: Equatable, Sendable {
+        public var text: String
+        public var size: Double
+        public var bold: Bool
+        /// Space above it, as a fraction of the area's height.
+        public var spaceBefore: Double
+        /// Drawn in the accent colour (the code on the wall), when there is one.
+        public var accent = false
+    }
+
+    /// What a person types, as short as a browser takes it: "192.0.2.7:8080" for
+    /// "http://192.0.2.7:8080/".
+    public var typedURL: String? {
+        guard var u = url?.split(separator: "#", maxSplits: 1).first.map(String.init) else { return nil }   // the code has its own line
+        if u.hasPrefix("http://") { u.removeFirst("http://".count) }
+        if u.hasSuffix("/") { u.removeLast() }
+        return u
+    }
+
+    /// The lines, top to bottom. With the web remote on, the biggest is the address a
+    /// person types in a phone's browser (sized to fit the width); the room's name is above
+    /// it, the protocol's addresses and port (for the CLI and apps) small below.
+    public func lines(width: Double, height h: Double) -> [Line] {
+        let name = room.isEmpty ? "Lectern" : room
+        // The Wi-Fi to join first (its QR code is the upper one), and the code on the wall last.
+        let wifiLine = wifi.map { [Line(text: "Join the Wi-Fi \u{201C}\($0.ssid)\u{201D}", size: h / 26, bold: false, spaceBefore: 0.04)] } ?? []
+        let codeLine =
+            code.map { c -> [Line] in
+                let spaced = c.count == 6 ? String(c.prefix(3)) + " " + String(c.suffix(3)) : c
+                return [Line(text: "Code  " + spaced, size: h / 12, bold: true, spaceBefore: 0.04, accent: true)]
+            } ?? []
+        guard let typed = typedURL else {
+            return [Line(text: name, size: h / 9, bold: true, spaceBefore: 0)] + wifiLine + [
+                Line(text: connectLine, size: h / 22, bold: false, spaceBefore: 0.06)
+            ] + codeLine
+        }
+        // DejaVu Sans Bold: about 0.64 em a character (digits, dots, colon).
+        let fit = width / (0.64 * Double(max(1, typed.count)))
+        let urlSize = min(h / 8, fit)
+        return [Line(text: name, size: min(h / 13, urlSize * 0.8), bold: true, spaceBefore: 0)] + wifiLine + [
+            Line(text: "To present, open in a browser:", size: h / 26, bold: false, spaceBefore: wifi == nil ? 0.07 : 0.04),
+            Line(text: typed, size: urlSize, bold: true, spaceBefore: 0.01),
+        ] + codeLine + [
+            Line(text: connectLine, size: h / 36, bold: false, spaceBefore: code == nil ? 0.06 : 0.04)
+        ]
     }
 
     /// Lays out one centred, ellipsised line; returns its height in pixels.

@@ -89,16 +89,20 @@ final class Room: @unchecked Sendable {
     var screenCode: ScreenCode?
     var onScreenCode: ((String) -> Void)?
 
+    /// The room's keys from the config's passcodes; plain ones salted with the data
+    /// directory's kept secret, so that they are the same after a restart. With
+    /// `screen_code = true` the presenter's is the code on the wall's (a fresh salt each code).
     static func keys(_ config: Config, screenCode: String? = nil) throws -> RoomCore.Keys {
+        let secret = SaltSecret.load(dataDir: config.dataDir)
         let p: PasscodeHash
         if config.screenCode {
             p = PasscodeHash.derive(passcode: screenCode ?? "", rounds: ScreenCode.rounds)
         } else {
-            do { p = try PasscodeHash.fromConfig(config.passcode) } catch { throw KeyError(description: "passcode: \(error)") }
+            do { p = try PlainPasscodeSalt.key(config: config.passcode, role: .presenter, secret: secret) } catch { throw KeyError(description: "passcode: \(error)") }
         }
         var m: PasscodeHash?
         if !config.moderatorPasscode.isEmpty {
-            do { m = try PasscodeHash.fromConfig(config.moderatorPasscode) } catch {
+            do { m = try PlainPasscodeSalt.key(config: config.moderatorPasscode, role: .moderator, secret: secret) } catch {
                 throw KeyError(description: "moderator_passcode: \(error)")
             }
         }
@@ -193,7 +197,7 @@ final class Room: @unchecked Sendable {
             case .checkProof(let id, let tag, let begin, let challenge):
                 uploadWorker.checkProof(id, tag: tag, begin, challenge: challenge)
             case .finishUpload(let id, let tag, let writer, let upload): uploadWorker.finish(id, tag: tag, writer: writer, upload)
-            case .screenshot(let id, let tag, let w, let h): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h)
+            case .screenshot(let id, let tag, let w, let h, let jpeg): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h, jpeg: jpeg)
             case .renderPreview(let id, let tag, let content, let page, let w, let h, let part):
                 stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h, part: part)
             case .saveNotes(let content, let notes):

@@ -72,7 +72,8 @@ final class WebServerTests: XCTestCase {
         XCTAssertTrue(fromSource.isComplete)
         // The wall view (/wall) is an entry of its own: wall.html, wall.css, wall.js.
         XCTAssertEqual(
-            Set(fromSource.files.keys), Set((["index.html", "lectern.css", "console.css", "wall.html", "wall.css", "wall.js"] + Self.modules).map { "/" + $0 }))
+            Set(fromSource.files.keys),
+            Set((["index.html", "lectern.css", "console.css", "presenter-layout.css", "wall.html", "wall.css", "wall.js"] + Self.modules).map { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
@@ -87,6 +88,7 @@ final class WebServerTests: XCTestCase {
         "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "console-wire.js", "ink-tool.js", "screen-code.js",
+        "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js",
     ]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:
