@@ -14,16 +14,24 @@ public final class Stage: @unchecked Sendable {
     /// previews while a clip holds the queue) never wait for the stage.
     private var _compositor: Compositor
     private let compositorLock = NSLock()
-    private let queue = DispatchQueue(label: "lectern.stage")
+    let queue = DispatchQueue(label: "lectern.stage")
     private var current: Scene = .idle
     /// The frame on the output (on `queue`): what the heartbeat presents again.
     private var presented: Frame?
     /// The latest `ticket()` handed out (under `compositorLock`).
     private var latestTicket = 0
+    /// Page transitions (Stage+Transition.swift): the one running (on `queue`), the room's
+    /// fallback for pages without `/Trans` (on `queue`) and the clock they run on.
+    var animation: StageAnimation?
+    var animationSerial = 0
+    var fallback: PageTransition?
+    let clock: @Sendable () -> Double
 
-    public init(output: Output, compositor: Compositor) {
+    /// `clock`: what transitions count time on (tests inject one; monotonic seconds).
+    public init(output: Output, compositor: Compositor, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
         self.output = output
         self._compositor = compositor
+        self.clock = clock
     }
 
     /// The frame pipeline for the output's current mode.
@@ -59,6 +67,7 @@ public final class Stage: @unchecked Sendable {
     }
 
     private func showLocked(_ scene: Scene, prepared: Frame? = nil) throws {
+        let interrupted = stopAnimation()
         let mode = output.mode
         if mode.width != _compositor.settings.width || mode.height != _compositor.settings.height {
             let resized = _compositor.resized(width: mode.width, height: mode.height)
@@ -70,7 +79,11 @@ public final class Stage: @unchecked Sendable {
         } else {
             frame = try _compositor.frame(for: scene)
         }
-        try output.present(frame)
+        if !interrupted, let t = transition(from: current, to: scene, old: presented, new: frame) {
+            try presentTransition(t, from: presented!, to: frame)
+        } else {
+            try output.present(frame)
+        }
         current = scene
         presented = frame
         if case .page(let content, let page) = scene {
@@ -114,6 +127,7 @@ public final class Stage: @unchecked Sendable {
             let mode = output.mode
             let s = _compositor.settings
             let rect = Fit.rect(for: decoder.info.shape, width: mode.width, height: mode.height, overscanPercent: s.overscanPercent)
+            _ = stopAnimation()
             let result = ClipPlayback.play(decoder, on: output, rect: rect, background: s.background, loop: loop, control: control)
             decoder.close()
             playLock.lock(); playing = nil; playLock.unlock()
@@ -136,6 +150,7 @@ public final class Stage: @unchecked Sendable {
             throw StageError(description: "a clip is playing but nothing was presented since the last heartbeat")
         }
         try queue.sync {
+            if animation != nil { return }   // the transition presents at every refresh
             let mode = output.mode
             if let f = presented, f.width == mode.width, f.height == mode.height {
                 try output.present(f)
