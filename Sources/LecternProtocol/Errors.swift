@@ -22,6 +22,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case fileTooLarge, quotaFull, hashMismatch, noUpload, wrongOffset, unsupportedFileType, uploadIncomplete, beyondDeclaredSize, invalidFileName
         case clipsNotSupported, noClip, seekOutOfRange
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
+        case transitionOutOfRange
     }
 
     struct Definition: Sendable {
@@ -95,6 +96,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .storageFailed: Definition(0x0604, message: "The appliance couldn't store the file.")
         case .tooManyConnections: Definition(0x0605, closes: true, message: "Too many connections — try again shortly.")
         case .busy: Definition(0x0606, message: "Too much at once on this connection — wait for the earlier requests to finish.")
+        // 0x0Axx transitions and the output (§21)
+        case .transitionOutOfRange: Definition(0x0A01, message: "A cross-fade lasts 50 to 2000 ms (0 turns it off).")
         }
     }
 
@@ -158,6 +161,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let storageFailed = ErrorCode(.storageFailed)
     public static let tooManyConnections = ErrorCode(.tooManyConnections)
     public static let busy = ErrorCode(.busy)
+    // 0x0Axx transitions and the output
+    public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
 
     private struct Entry: Sendable {
         let name: String

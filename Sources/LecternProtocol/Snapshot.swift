@@ -16,6 +16,10 @@ public struct Snapshot: Codable, Equatable, Sendable {
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
     public var screen: ScreenSnapshot
+    /// The output and whether a display is on it (docs/protocol.md §21).
+    public var output = OutputSnapshot()
+    /// The room's page-transition choice (§21).
+    public var transitions = TransitionsSnapshot()
 
     public init(revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot) {
         self.revision = revision

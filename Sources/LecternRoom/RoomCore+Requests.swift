@@ -50,6 +50,9 @@ extension RoomCore {
             let ev = try floor.moderate(action, target: target, by: me, now: now)
             send(.ok, to: p, tag: tag)
             apply(ev)
+        case .control(.transitions(let ms)):
+            try floor.checkCanDrive(me)
+            setFallbackFade(ms, by: p, tag: tag)
         case .control(let signal):
             switch try floor.control(signal, by: me, now: now) {
             case .floor(let ev):

@@ -39,6 +39,9 @@ public final class RoomCore {
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
+    /// The output's state and the room's cross-fade (RoomCore+Output.swift, §21).
+    var output = OutputSnapshot()
+    lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -89,6 +92,7 @@ public final class RoomCore {
             uploadFinished(id, tag: tag, writer: writer, upload, result)
         case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
+        case .outputChanged(let status): outputChanged(status)
         }
         scheduleWake()
         defer { out = [] }
@@ -122,7 +126,10 @@ public final class RoomCore {
 
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
-        floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.output = output
+        s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
+        return s
     }
 
     // MARK: effects

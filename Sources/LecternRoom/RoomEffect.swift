@@ -50,6 +50,10 @@ public enum RoomEffect: Equatable, Sendable {
     /// Render a page as the output would show it, small; report `.previewRendered`.
     case renderPreview(ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int)
 
+    // MARK: transitions
+    /// The cross-fade for pages without `/Trans` (nil: none).
+    case setFallbackTransition(PageTransition?)
+
     // MARK: the rest
     /// Save what must survive a restart.
     case persist(SavedState)

@@ -166,6 +166,7 @@ final class Room: @unchecked Sendable {
             case .screenshot(let id, let tag, let w, let h): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h)
             case .renderPreview(let id, let tag, let content, let page, let w, let h):
                 stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h)
+            case .setFallbackTransition(let t): stageWorker.stage.setFallbackTransition(t)
             case .persist(let state): stateWriter?.save(state)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LecternCore
 import LecternPipeline
+import LecternProtocol
 import LecternRender
 import LecternVideo
 
@@ -102,6 +103,15 @@ public final class Stage: @unchecked Sendable {
     public func displayChanged() throws {
         try queue.sync {
             if try output.reprobe() { try showLocked(current) }
+        }
+    }
+
+    /// The output as devices see it (docs/protocol.md §21).
+    public var outputStatus: OutputSnapshot {
+        queue.sync {
+            let m = output.mode
+            return OutputSnapshot(
+                connected: output.isConnected, mode: m.description, width: UInt32(m.width), height: UInt32(m.height), name: output.name)
         }
     }
 

@@ -32,6 +32,9 @@ func describe(_ s: Snapshot) -> String {
     } else {
         lines.append("screen: idle\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
     }
+    let o = s.output
+    lines.append(o.connected ? "output: \(o.mode) connected" : "output: DISCONNECTED (the projector is unplugged or off; \(o.mode) before)")
+    if s.transitions.fallbackFadeMs > 0 { lines.append("transitions: the deck's own, else a \(s.transitions.fallbackFadeMs) ms cross-fade") }
     lines.append("devices: " + s.devices.map { "\($0.id) \($0.name) [\($0.role)\($0.connected ? "" : ", away")]" }.joined(separator: "; "))
     return lines.joined(separator: "\n")
 }

@@ -15,7 +15,7 @@ struct Lectern: ParsableCommand {
             GotoCommand.self, BlankCommand.self, UnblankCommand.self, ClearCommand.self, FloorCommand.self,
             KickCommand.self, PlayCommand.self, PauseCommand.self, ResumeCommand.self, SeekCommand.self,
             StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
-            HashPasscodeCommand.self, DemoDeckCommand.self,
+            HashPasscodeCommand.self, DemoDeckCommand.self, TransitionsCommand.self,
         ])
 
     /// The connection options may come before the subcommand too (`lectern --host H status`,

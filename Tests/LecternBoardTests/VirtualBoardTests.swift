@@ -185,6 +185,41 @@ final class VirtualBoardTests: XCTestCase {
         _ = try board.waitForScreen("page 2 at 1280x1024") { $0.width == 1280 && $0.pixel(x: 640, y: 512) == Fixtures.green }
     }
 
+    /// Issue 15, must 7: the projector's cable is pulled (virtio-gpu's display disabled,
+    /// the kernel's hotplug uevent), the state says so at once; the presenter turns the page
+    /// meanwhile; the cable goes back and the current slide is on the wall without anyone acting.
+    func testUnpluggingTheDisplayIsInTheStateAndReplugBringsTheSlideBack() throws {
+        let board = try Board(device: "virtio", width: 1920, height: 1080)
+        let pdf = try deck()
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        _ = try board.waitForScreen("page 1") { $0.pixel(x: 100, y: 540) == .black && $0.pixel(x: 245, y: 5) == .white }
+        XCTAssertTrue(try board.lectern(["status"]).contains("output: 1920x1080@60 connected"))
+
+        let r = try Fixtures.run(board.vboard, ["unplug", "--run-dir", board.dir])
+        XCTAssertEqual(r.status, 0, r.err)
+        var status = ""
+        try eventually("lectern status to say the output is disconnected (last: \(status)); log: \(board.log)", timeout: 30, interval: 0.2) {
+            status = try board.lectern(["status"])
+            return status.contains("output: DISCONNECTED")
+        }
+        let json = try Snapshot.fromJSON(Array(try board.lectern(["status", "--json"]).utf8))
+        XCTAssertFalse(json.output.connected)
+        XCTAssertEqual(json.output.losses, 1)
+        // The presenter goes on while the wall is dark: page 2, all green (the display's
+        // front buffer still holds page 1, so page 2 on it means the service drew again).
+        try board.lectern(["next"])
+
+        let back = try Fixtures.run(board.vboard, ["resize", "--run-dir", board.dir, "1920", "1080"])
+        XCTAssertEqual(back.status, 0, back.err)
+        let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1920, height: 1080))
+        _ = try board.waitForScreen("page 2 on the replugged display") { PixelCompare.differingPixels($0, expected) == 0 }
+        try eventually("lectern status to say the output is back; log: \(board.log)", timeout: 30, interval: 0.2) {
+            try board.lectern(["status"]).contains("output: 1920x1080@60 connected")
+        }
+        XCTAssertTrue(board.log.contains("is disconnected"), board.log)
+    }
+
     func testAModeTheMonitorLacksIsAnErrorListingTheOfferedModes() throws {
         let board = try Board(device: "bochs", width: 1920, height: 1080, lecterndArgs: ["--mode", "1234x567"], waitForService: false)
         let r = try Fixtures.run(board.vboard, ["wait-exit", "--run-dir", board.dir, "--timeout", "120"])
