@@ -358,6 +358,8 @@ extension LecternError {
     public static let storageFailed = LecternError(standard: .storageFailed)
     public static let tooManyConnections = LecternError(standard: .tooManyConnections)
     public static let busy = LecternError(standard: .busy)
+    // transitions and the output (§21)
+    public static let transitionOutOfRange = LecternError(standard: .transitionOutOfRange)
 }
 
 func formatSeconds(_ s: Double) -> String {

@@ -148,7 +148,7 @@ public enum ControlSignal: Equatable, Sendable {
         case 0xFE: return .takeBack
         case 0xFF: return .returnFloor
         case 0x10:
-            guard parameter == 0 || ControlSignal.fadeRange.contains(parameter) else { throw LecternError(standard: .transitionOutOfRange) }
+            guard parameter == 0 || ControlSignal.fadeRange.contains(parameter) else { throw .transitionOutOfRange }
             return .transitions(fadeMs: parameter)
         default: throw .unknownSignal(signal)
         }
