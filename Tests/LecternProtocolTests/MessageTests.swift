@@ -185,7 +185,7 @@ final class MessageTests: XCTestCase {
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
         XCTAssertEqual(
             json,
-            #"{"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0}}"#
+            #"{"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"transitions":{"fallbackFadeMs":0}}"#
         )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }
