@@ -24,7 +24,7 @@ func runTransitionBenchmarks(pdf: String, pageCount: Int, rounds: Int) throws {
     var plain: [Double] = [], faded: [Double] = []
     var page = 1
     try stage.show(.page(content: item.id, page: page))
-    for i in 0..<(rounds * 16) {
+    for i in 0..<(rounds * 40) {
         compositor.waitForPrerender()
         while stage.isTransitioning { MonotonicClock.sleep(until: MonotonicClock.now() + 0.002) }
         let withTransition = i % 2 == 1
@@ -69,14 +69,18 @@ func runTransitionBenchmarks(pdf: String, pageCount: Int, rounds: Int) throws {
         worst = max(worst, c)
         print("  \(style.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(ms(c))  (\(String(format: "%.1f", c / copy))x the copy)")
     }
-    // The Pi 4 (Cortex-A72 at 1.5 GHz, LPDDR4, 128-bit NEON): these frames stream 2 × 8 MB
-    // in and 8 MB out, so memory bandwidth decides. Assumed ratio: 6× this machine's time —
-    // single-core: Geekbench 5 ≈ 250 (Pi 4) against ≈ 1300–1500 for a current server core;
-    // memcpy: ≈ 2–3 GB/s measured on a Pi 4 against ≈ 12–15 GB/s one core gets here.
-    let piRatio = 6.0
+    // The Pi 4 (Cortex-A72 at 1.5 GHz, 1 MB L2, LPDDR4, 128-bit NEON), two ways:
+    // - the CPU ratio: 6× this machine's time (single core, Geekbench 5 ≈ 250 on a Pi 4
+    //   against ≈ 1300–1500 for a current x86 server core);
+    // - memory: the frames don't fit its caches, so a frame streams from DRAM: a fade reads
+    //   two frames and writes one (3 × 8.3 MB), at the ≈ 2.5 GB/s memcpy a Pi 4 reaches.
+    //   (Here the three frames sit in the EPYC's L3: this machine's copy says nothing of DRAM.)
+    let piRatio = 6.0, piBandwidth = 2.5e9
+    let frameBytes = Double(mode.width * mode.height * 4)
     print(
-        "  on a Raspberry Pi 4 (assumed \(Int(piRatio))x this CPU): the worst style ≈ \(ms(worst * piRatio)), the copy ≈ \(ms(copy * piRatio)); a refresh at 60 Hz is \(ms(mode.frameInterval))"
-    )
+        "  on a Raspberry Pi 4: by the CPU ratio (\(Int(piRatio))x) the worst style ≈ \(ms(worst * piRatio)), the copy ≈ \(ms(copy * piRatio)); "
+            + "by memory (3 frames at 2.5 GB/s) a fade or dissolve ≈ \(ms(3 * frameBytes / piBandwidth)), the copy ≈ \(ms(2 * frameBytes / piBandwidth)); "
+            + "a refresh at 60 Hz is \(ms(mode.frameInterval))")
 }
 
 /// CPU seconds this thread has used.
