@@ -32,13 +32,23 @@ public struct TransitionRun: Equatable, Sendable {
     /// display loop uses).
     public mutating func next(now: Double) -> Step {
         if finished { return .done }
-        let s = start ?? (now - refreshPeriod)
-        start = s
         frames += 1
-        let d = transition.duration
-        let p = d <= 0 ? 1 : min(1, max(now - s, refreshPeriod) / d)
+        let p: Double
+        if let s = start {
+            let d = transition.duration
+            p = d <= 0 ? 1 : min(1, max(now - s, refreshPeriod) / d)
+        } else {
+            start = now - refreshPeriod
+            p = Self.firstProgress(transition, refreshPeriod: refreshPeriod)
+        }
         if p >= 1 { finished = true }
         return .frame(progress: p)
+    }
+
+    /// The progress of every transition's first frame: exactly one refresh in (so it can be
+    /// drawn ahead, before the turn: `Stage`'s first frames).
+    public static func firstProgress(_ t: PageTransition, refreshPeriod: Double) -> Double {
+        t.duration <= 0 ? 1 : min(1, refreshPeriod / t.duration)
     }
 
     /// A newer turn arrived: the transition is over at once.

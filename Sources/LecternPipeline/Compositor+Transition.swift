@@ -7,4 +7,10 @@ extension Compositor {
     public func pageTransition(content: String, page: Int) -> PageTransition? {
         (try? documents(content))?.transition(page: page)
     }
+
+    /// Page `page` of `content` at the output's size if it is in the cache (never rendered here).
+    public func cachedFrame(content: String, page: Int) -> Frame? {
+        let key = PageCache.Key(content: content, page: page, look: settings.look)
+        return cache.contains(key) ? cache.lookup(key) : nil
+    }
 }

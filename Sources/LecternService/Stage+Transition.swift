@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LecternCore
 import LecternPipeline
@@ -19,10 +20,23 @@ extension Stage {
     /// The room's choice for pages without a `/Trans` of their own: nil (off, the default)
     /// or a cross-fade.
     public func setFallbackTransition(_ t: PageTransition?) {
-        queue.sync { fallback = t }
+        queue.sync {
+            guard fallback != t else { return }
+            fallback = t
+            if let shown = presented, animation == nil { prepareFirstFrames(after: current, shown: shown) }
+        }
     }
 
     public var fallbackTransition: PageTransition? { queue.sync { fallback } }
+
+    /// First frames of transitions that were drawn ahead of their turn (tests, the bench).
+    public var firstFramesDrawnAhead: Int { firstFrames.usedCount }
+
+    /// Blocks until the first frames being drawn ahead are ready (tests, the bench).
+    public func waitForFirstFrames() {
+        compositor.waitForPrerender()
+        firstFrames.queue.sync {}
+    }
 
     /// Whether a transition is being played now (tests, the bench).
     public var isTransitioning: Bool { queue.sync { animation != nil } }
@@ -39,7 +53,11 @@ extension Stage {
     func presentTransition(_ t: PageTransition, from: Frame, to: Frame) throws {
         var run = TransitionRun(t, refreshPeriod: output.mode.frameInterval)
         guard case .frame(let p) = run.next(now: clock()) else { return try output.present(to) }
-        try output.present { TransitionBlend.draw(t, progress: p, from: from, to: to, into: $0) }
+        if let ready = firstFrames.take(from: from, to: to, transition: t, progress: p) {
+            try output.present(ready)   // drawn ahead: the turn costs a copy, as a plain one
+        } else {
+            try output.present { TransitionBlend.draw(t, progress: p, from: from, to: to, into: $0) }
+        }
         if run.finished { return }
         animationSerial += 1
         let serial = animationSerial
@@ -68,6 +86,33 @@ extension Stage {
         return !a.run.finished
     }
 
+    /// On `queue`, after `scene` went on the output as `frame`: draws, in the background, the
+    /// first frame of the transition to each neighbouring page that would play one (once the
+    /// neighbours are prerendered), so that turn presents it with a copy, like a plain turn.
+    func prepareFirstFrames(after scene: Scene, shown frame: Frame) {
+        let generation = firstFrames.reset()
+        guard case .page(let content, let page) = scene else { return }
+        let fallback = self.fallback, period = output.mode.frameInterval, compositor = self.compositor
+        let firstFrames = self.firstFrames
+        firstFrames.queue.async {
+            compositor.waitForPrerender()
+            var ready: [TransitionFirstFrames.Entry] = []
+            for n in [page + 1, page - 1] where n >= 1 && firstFrames.isCurrent(generation) {
+                let next = Scene.page(content: content, page: n)
+                guard
+                    let t = TransitionRun.choose(
+                        from: scene, to: next, pageTransition: compositor.pageTransition(content: content, page: n), fallback: fallback),
+                    let to = compositor.cachedFrame(content: content, page: n), to.width == frame.width, to.height == frame.height
+                else { continue }
+                let p = TransitionRun.firstProgress(t, refreshPeriod: period)
+                let out = Frame(width: frame.width, height: frame.height)
+                TransitionBlend.draw(t, progress: p, from: frame, to: to, into: out)
+                ready.append(.init(from: frame, to: to, transition: t, progress: p, frame: out))
+            }
+            firstFrames.store(ready, generation: generation)
+        }
+    }
+
     /// On `queue`: ends the running transition; true when one was running (the caller then
     /// shows its scene as a cut: a turn during a transition jumps to its end).
     func stopAnimation() -> Bool {
@@ -76,4 +121,49 @@ extension Stage {
         animation = nil
         return true
     }
+}
+
+/// First frames of transitions drawn ahead of the turn (`Stage.prepareFirstFrames`): at most
+/// one per neighbouring page, for the frame on the output now; a newer show drops them.
+final class TransitionFirstFrames: @unchecked Sendable {
+    struct Entry {
+        let from: Frame
+        let to: Frame
+        let transition: PageTransition
+        let progress: Double
+        let frame: Frame
+    }
+
+    let queue = DispatchQueue(label: "lectern.transition.ahead", qos: .utility)
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    private var generation = 0
+    /// First frames presented from here (tests, the bench).
+    private(set) var used = 0
+
+    /// Drops what is ready; returns the generation the next `store` must carry.
+    func reset() -> Int {
+        lock.withLock {
+            generation += 1
+            entries = []
+            return generation
+        }
+    }
+
+    func isCurrent(_ g: Int) -> Bool { lock.withLock { g == generation } }
+
+    func store(_ ready: [Entry], generation g: Int) {
+        lock.withLock { if g == generation { entries = ready } }
+    }
+
+    func take(from: Frame, to: Frame, transition: PageTransition, progress: Double) -> Frame? {
+        lock.withLock {
+            guard let e = entries.first(where: { $0.from === from && $0.to === to && $0.transition == transition && $0.progress == progress })
+            else { return nil }
+            used += 1
+            return e.frame
+        }
+    }
+
+    var usedCount: Int { lock.withLock { used } }
 }

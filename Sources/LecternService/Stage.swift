@@ -16,9 +16,9 @@ public final class Stage: @unchecked Sendable {
     private var _compositor: Compositor
     private let compositorLock = NSLock()
     let queue = DispatchQueue(label: "lectern.stage")
-    private var current: Scene = .idle
+    var current: Scene = .idle
     /// The frame on the output (on `queue`): what the heartbeat presents again.
-    private var presented: Frame?
+    var presented: Frame?
     /// The latest `ticket()` handed out (under `compositorLock`).
     private var latestTicket = 0
     /// Page transitions (Stage+Transition.swift): the one running (on `queue`), the room's
@@ -27,6 +27,7 @@ public final class Stage: @unchecked Sendable {
     var animationSerial = 0
     var fallback: PageTransition?
     let clock: @Sendable () -> Double
+    let firstFrames = TransitionFirstFrames()
 
     /// `clock`: what transitions count time on (tests inject one; monotonic seconds).
     public init(output: Output, compositor: Compositor, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
@@ -90,6 +91,7 @@ public final class Stage: @unchecked Sendable {
         if case .page(let content, let page) = scene {
             _compositor.prerenderNeighbours(content: content, page: page)
         }
+        prepareFirstFrames(after: scene, shown: frame)
     }
 
     /// Shows the current scene again (after the idle screen's text changed, or a display

@@ -117,4 +117,27 @@ final class TransitionStageTests: XCTestCase {
         try stage.show(.blank(.black))
         XCTAssertFalse(stage.isTransitioning)
     }
+
+    /// The first frame of a turn to a neighbouring page is drawn ahead, while the presenter
+    /// talks: the turn then costs the copy a plain turn costs, and shows the same pixels.
+    func testTheFirstFrameOfATurnToANeighbourIsDrawnAhead() throws {
+        let clock = ManualClock(0)
+        let (stage, id, pages) = try makeStage([nil, "/S /Dissolve /D 0.5", nil], clock: clock)
+        try stage.show(.page(content: id, page: 1))
+        stage.waitForFirstFrames()
+        XCTAssertEqual(stage.firstFramesDrawnAhead, 0)
+        try stage.show(.page(content: id, page: 2))
+        XCTAssertEqual(stage.firstFramesDrawnAhead, 1, "the first frame was drawn at the turn")
+        let expected = Frame(width: mode.width, height: mode.height)
+        TransitionBlend.draw(
+            PageTransition(style: .dissolve, duration: 0.5), progress: mode.frameInterval / 0.5, from: pages[0], to: pages[1], into: expected)
+        XCTAssertEqual(PixelCompare.differingPixels(stage.screenshot(), expected), 0)
+        // Page 3 has no transition and no fallback is set: nothing is drawn ahead for it.
+        clock.now = 10
+        try eventually("the dissolve to end") { !stage.isTransitioning }
+        stage.waitForFirstFrames()
+        try stage.show(.page(content: id, page: 3))
+        XCTAssertEqual(stage.firstFramesDrawnAhead, 1)
+        XCTAssertEqual(PixelCompare.differingPixels(stage.screenshot(), pages[2]), 0)
+    }
 }
