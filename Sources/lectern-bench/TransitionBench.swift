@@ -22,7 +22,7 @@ func runTransitionBenchmarks(pdf: String, pageCount: Int, rounds: Int) throws {
         documents: { try store.document($0) })
     let stage = Stage(output: display, compositor: compositor)
     var plain: [Double] = [], faded: [Double] = []
-    var page = 1
+    var page = 1, phase = 0.0
     try stage.show(.page(content: item.id, page: page))
     for i in 0..<(rounds * 40) {
         compositor.waitForPrerender()
@@ -30,18 +30,24 @@ func runTransitionBenchmarks(pdf: String, pageCount: Int, rounds: Int) throws {
         let withTransition = i % 2 == 1
         stage.setFallbackTransition(withTransition ? .fade(0.3) : nil)
         stage.waitForFirstFrames()   // as after a moment on the slide
-        // A command comes at any moment of the refresh, not just after one: a random phase,
-        // the same for both kinds of turn.
-        MonotonicClock.sleep(until: MonotonicClock.now() + Double.random(in: 0..<mode.frameInterval))
+        // The command comes at a random moment of the refresh, the same for both turns of a
+        // pair (plain, then with a transition), so the two are compared at equal waits.
+        let period = mode.frameInterval, last = display.lastPresentTime
+        if i % 2 == 0 { phase = Double.random(in: 0.0005..<(period - 0.0005)) }
+        var at = last + phase
+        while at < MonotonicClock.now() + 0.0005 { at += period }
+        MonotonicClock.sleep(until: at)
         page = (i / 7) % 2 == 0 ? min(page + 1, pageCount) : max(page - 1, 1)
         let t0 = MonotonicClock.now()
         try stage.show(.page(content: item.id, page: page))
-        let latency = MonotonicClock.now() - t0
+        // The refresh at which the first changed frame became visible (the frames after a
+        // transition's first come a refresh or more later).
+        let latency = display.lastPresentTime - t0
         if withTransition { faded.append(latency) } else { plain.append(latency) }
     }
     while stage.isTransitioning { MonotonicClock.sleep(until: MonotonicClock.now() + 0.002) }
     print(
-        "page turn with a transition (0.3 s cross-fade) against a plain turn, command → first changed frame on screen, \(plain.count) + \(faded.count) turns interleaved (refresh \(ms(mode.frameInterval))):"
+        "page turn with a transition (0.3 s cross-fade) against a plain turn, command → the refresh that showed the first changed frame, \(plain.count) + \(faded.count) turns interleaved, each pair at the same random phase of the refresh (refresh \(ms(mode.frameInterval))):"
     )
     print("  plain       p50 \(ms(percentile(plain, 0.5)))  p99 \(ms(percentile(plain, 0.99)))")
     print(
@@ -51,6 +57,9 @@ func runTransitionBenchmarks(pdf: String, pageCount: Int, rounds: Int) throws {
         String(
             format: "  ratio transition/plain p50 %.3f  p99 %.3f (goal <= 1.05)", percentile(faded, 0.5) / percentile(plain, 0.5),
             percentile(faded, 0.99) / percentile(plain, 0.99)))
+    let later = zip(plain, faded).filter { $1 - $0 > mode.frameInterval / 2 }.count
+    let earlier = zip(plain, faded).filter { $0 - $1 > mode.frameInterval / 2 }.count
+    print("  pairs where the transition's first frame came a refresh (or more) after its plain twin's: \(later) of \(faded.count) (the other way: \(earlier))")
 
     // One frame's CPU time: the blend into a back buffer, as the stage draws it.
     let doc = try PDFDocument(path: pdf)
