@@ -5,8 +5,8 @@ import LecternCore
 /// All three are the output's size. Pure pixels, no state: the stage asks `TransitionRun`
 /// for the progress and draws this into the back buffer at each refresh.
 ///
-/// Fade and Dissolve go through whole rows sixteen pixels at a time (SIMD, no per-pixel
-/// closure); the geometric styles are row copies (`memcpy`) of the two frames.
+/// Fade and Dissolve are plain loops over whole rows of pixels that LLVM vectorises (no
+/// per-pixel closure); the geometric styles are row copies (`memcpy`) of the two frames.
 public enum TransitionBlend {
     /// Split and Box sweep from or to the middle; Blinds has this many bands.
     public static let blinds = 8
@@ -116,75 +116,46 @@ public enum TransitionBlend {
         }
     }
 
-    typealias Lanes = SIMD16<UInt32>
-
-    /// out = a·(256−α)/256 + b·α/256 per channel, red and blue in one multiply, green in another.
+    /// out = a·(256−α)/256 + b·α/256 per channel, red and blue in one multiply, green in
+    /// another. A plain loop over each row: LLVM vectorises it in an optimised build (measured
+    /// at 1920×1080: 0.48 ms, against 1.38 ms for the same with SIMD16<UInt32>), and in a debug
+    /// build (the tests, the virtual board) it stays 50 times faster than the SIMD types.
     static func fade(_ a: Frame, _ b: Frame, alpha: UInt32, into out: Frame) {
-        let ib = Lanes(repeating: min(alpha, 256)), ia = Lanes(repeating: 256 - min(alpha, 256))
-        let rbMask = Lanes(repeating: 0x00FF_00FF), gMask = Lanes(repeating: 0x0000_FF00)
-        let n = out.width, vec = n / Lanes.scalarCount * Lanes.scalarCount
-        let ia1 = 256 - min(alpha, 256), ib1 = min(alpha, 256)
+        let ib = min(alpha, 256), ia = 256 - ib
+        let n = out.width
         for y in 0..<out.height {
-            let pa = UnsafeRawPointer(a.baseAddress + y * a.stride), pb = UnsafeRawPointer(b.baseAddress + y * b.stride)
-            let po = out.baseAddress + y * out.stride
+            let pa = UnsafePointer((a.baseAddress + y * a.stride).assumingMemoryBound(to: UInt32.self))
+            let pb = UnsafePointer((b.baseAddress + y * b.stride).assumingMemoryBound(to: UInt32.self))
+            let po = (out.baseAddress + y * out.stride).assumingMemoryBound(to: UInt32.self)
             var x = 0
-            while x < vec {
-                let off = x * 4
-                let va = pa.loadUnaligned(fromByteOffset: off, as: Lanes.self)
-                let vb = pb.loadUnaligned(fromByteOffset: off, as: Lanes.self)
-                let rb = (((va & rbMask) &* ia &+ (vb & rbMask) &* ib) &>> 8) & rbMask
-                let g = (((va & gMask) &* ia &+ (vb & gMask) &* ib) &>> 8) & gMask
-                po.storeBytes(of: rb | g, toByteOffset: off, as: Lanes.self)
-                x += Lanes.scalarCount
-            }
             while x < n {
-                let va = pa.load(fromByteOffset: x * 4, as: UInt32.self), vb = pb.load(fromByteOffset: x * 4, as: UInt32.self)
-                let rb = (((va & 0xFF00FF) &* ia1 &+ (vb & 0xFF00FF) &* ib1) &>> 8) & 0xFF00FF
-                let g = (((va & 0xFF00) &* ia1 &+ (vb & 0xFF00) &* ib1) &>> 8) & 0xFF00
-                po.storeBytes(of: rb | g, toByteOffset: x * 4, as: UInt32.self)
-                x += 1
+                let va = pa[x], vb = pb[x]
+                let rb = (((va & 0xFF00FF) &* ia &+ (vb & 0xFF00FF) &* ib) &>> 8) & 0xFF00FF
+                let g = (((va & 0xFF00) &* ia &+ (vb & 0xFF00) &* ib) &>> 8) & 0xFF00
+                po[x] = rb | g
+                x &+= 1
             }
         }
     }
 
     /// Each pixel switches from `a` to `b` once the progress passes its own fixed noise
-    /// value (0–255, a hash of its position: the same speckle every frame, no flicker).
+    /// value (0–255, a hash of its position: the same speckle every frame, no flicker). A
+    /// plain loop, as `fade` (1.08 ms at 1920×1080, 0.90 ms with SIMD16: kept plain for the
+    /// debug builds' sake).
     static func dissolve(_ a: Frame, _ b: Frame, threshold: UInt32, into out: Frame) {
-        let n = out.width, vec = n / Lanes.scalarCount * Lanes.scalarCount
-        var lane = Lanes(repeating: 0)
-        for i in 0..<Lanes.scalarCount { lane[i] = UInt32(i) }
-        let t = Lanes(repeating: threshold)
+        let n = out.width
         for y in 0..<out.height {
-            let pa = UnsafeRawPointer(a.baseAddress + y * a.stride), pb = UnsafeRawPointer(b.baseAddress + y * b.stride)
-            let po = out.baseAddress + y * out.stride
-            let yh = Lanes(repeating: UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77)
+            let pa = UnsafePointer((a.baseAddress + y * a.stride).assumingMemoryBound(to: UInt32.self))
+            let pb = UnsafePointer((b.baseAddress + y * b.stride).assumingMemoryBound(to: UInt32.self))
+            let po = (out.baseAddress + y * out.stride).assumingMemoryBound(to: UInt32.self)
+            let yh = UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77
             var x = 0
-            while x < vec {
-                let off = x * 4
-                let noise = Self.noise(Lanes(repeating: UInt32(x)) &+ lane, yh)
-                let va = pa.loadUnaligned(fromByteOffset: off, as: Lanes.self)
-                let vb = pb.loadUnaligned(fromByteOffset: off, as: Lanes.self)
-                po.storeBytes(of: va.replacing(with: vb, where: noise .< t), toByteOffset: off, as: Lanes.self)
-                x += Lanes.scalarCount
-            }
             while x < n {
-                let noise = Self.noise(UInt32(x), UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77)
-                let v = noise < threshold ? pb.load(fromByteOffset: x * 4, as: UInt32.self) : pa.load(fromByteOffset: x * 4, as: UInt32.self)
-                po.storeBytes(of: v, toByteOffset: x * 4, as: UInt32.self)
-                x += 1
+                var h = (UInt32(truncatingIfNeeded: x) &* 0x9E37_79B1) ^ yh
+                h = (h ^ (h &>> 15)) &* 0x2C1B_3C6D
+                po[x] = (h ^ (h &>> 13)) &>> 24 < threshold ? pb[x] : pa[x]
+                x &+= 1
             }
         }
-    }
-
-    @inline(__always) static func noise(_ x: Lanes, _ yh: Lanes) -> Lanes {
-        var h = (x &* 0x9E37_79B1) ^ yh
-        h = (h ^ (h &>> 15)) &* 0x2C1B_3C6D
-        return (h ^ (h &>> 13)) &>> 24
-    }
-
-    @inline(__always) static func noise(_ x: UInt32, _ yh: UInt32) -> UInt32 {
-        var h = (x &* 0x9E37_79B1) ^ yh
-        h = (h ^ (h &>> 15)) &* 0x2C1B_3C6D
-        return (h ^ (h &>> 13)) &>> 24
     }
 }

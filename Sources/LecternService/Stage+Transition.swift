@@ -72,6 +72,12 @@ extension Stage {
     /// On `queue`: the next frame of transition `serial`; false when it is over (or was ended).
     private func animateOneFrame(_ serial: Int) -> Bool {
         guard var a = animation, a.serial == serial else { return false }
+        // No display: presents return at once, so nothing would pace the loop; the new page
+        // is shown whole when a display comes back.
+        guard output.isConnected else {
+            animation = nil
+            return false
+        }
         guard case .frame(let p) = a.run.next(now: clock()) else {
             animation = nil
             return false

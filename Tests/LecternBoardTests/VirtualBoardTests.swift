@@ -223,6 +223,29 @@ final class VirtualBoardTests: XCTestCase {
         XCTAssertTrue(board.log.contains("is disconnected"), board.log)
     }
 
+    /// A PDF's own /Trans on a real KMS output: the turn shows frames of the fade (neither
+    /// page, a blend of both) and then the new page exactly.
+    func testAFadeFromThePDFPlaysOnTheRealOutput() throws {
+        let board = try Board(device: "bochs", width: 1920, height: 1080)
+        let pdf = try Fixtures.transitionDeck([Fixtures.red, Fixtures.blue], transitions: [nil, "/S /Fade /D 4"], in: Fixtures.tempDir("board-trans"))
+        let settings = Compositor.Settings(width: 1920, height: 1080)
+        let doc = try PDFDocument(path: pdf)
+        let page1 = try Compositor.renderPage(doc, page: 1, settings: settings), page2 = try Compositor.renderPage(doc, page: 2, settings: settings)
+        let a = page1.pixel(x: 960, y: 540), b = page2.pixel(x: 960, y: 540)
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        _ = try board.waitForScreen("page 1") { PixelCompare.differingPixels($0, page1) == 0 }
+        try board.lectern(["next"])
+        // Between the two colours on every channel, and neither of them: a frame of the fade.
+        func between(_ x: UInt8, _ lo: UInt8, _ hi: UInt8) -> Bool { x >= min(lo, hi) && x <= max(lo, hi) }
+        let mid = try board.waitForScreen(timeout: 20, "a frame of the fade") { f in
+            let p = f.pixel(x: 960, y: 540)
+            return p != a && p != b && between(p.r, a.r, b.r) && between(p.g, a.g, b.g) && between(p.b, a.b, b.b)
+        }
+        XCTAssertTrue(mid.isUniform(PixelRect(x: 240, y: 0, width: 1440, height: 1080), mid.pixel(x: 960, y: 540)), "a fade changes every pixel alike")
+        _ = try board.waitForScreen(timeout: 30, "page 2 when the fade is over") { PixelCompare.differingPixels($0, page2) == 0 }
+    }
+
     func testAModeTheMonitorLacksIsAnErrorListingTheOfferedModes() throws {
         let board = try Board(device: "bochs", width: 1920, height: 1080, lecterndArgs: ["--mode", "1234x567"], waitForService: false)
         let r = try Fixtures.run(board.vboard, ["wait-exit", "--run-dir", board.dir, "--timeout", "120"])
