@@ -18,6 +18,10 @@ public struct Config: Equatable, Sendable {
     public var maxUploadMB = 500
     /// Everything stored in the data directory together, in MiB.
     public var diskQuotaMB = 4096
+    /// Minutes before the end of a talk the console's timer turns to its warning colour.
+    public var timerWarningMinutes = 5
+    /// Next on a deck's last page goes to its first, previous on its first to its last.
+    public var wrapAround = false
     /// Devices connected at once (1–254; vPresent's ids).
     public var maxClients = 254
     /// Finished page frames kept for instant page turns, in MiB.

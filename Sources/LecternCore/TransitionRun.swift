@@ -57,12 +57,24 @@ public struct TransitionRun: Equatable, Sendable {
         finished = true
     }
 
-    /// Which transition a change of scene plays: only from a page to a page; the new page's
+    /// Which transition a change of scene plays: only from a page to a page (a beamer deck's
+    /// slide half counts as its page); the new page's
     /// own `/Trans` first (Replace is a cut), else the room's fallback. Blank, unblank and the
     /// idle screen are always cuts (a presenter who blanks wants it dark now).
     public static func choose(from old: Scene?, to new: Scene, pageTransition: PageTransition?, fallback: PageTransition?) -> PageTransition? {
-        guard case .page = new, case .page = old, old != new else { return nil }
+        guard new.deckPage != nil, old?.deckPage != nil, old != new else { return nil }
         let t = pageTransition ?? fallback
         return (t?.animates ?? false) ? t : nil
+    }
+}
+
+extension Scene {
+    /// The deck and page a page scene shows (whole, or a beamer deck's slide half); nil for
+    /// the idle screen and blanks.
+    public var deckPage: (content: String, page: Int)? {
+        switch self {
+        case .page(let c, let p), .pagePart(let c, let p, _): return (c, p)
+        default: return nil
+        }
     }
 }

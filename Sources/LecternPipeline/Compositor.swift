@@ -56,6 +56,7 @@ public final class Compositor: @unchecked Sendable {
         let content: String
         let page: Int
     }
+    typealias Part = PagePart
 
     /// `documents` opens the document with a content id (throwing `ContentError`);
     /// `budget` bounds each render (see `frame(for:)`), `forget` drops an opened document
@@ -84,13 +85,14 @@ public final class Compositor: @unchecked Sendable {
     }
 
     /// Renders one page of `document` into a new frame of this compositor's size.
-    public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings) throws -> Frame {
-        let shape = try document.shape(page: page)
+    /// `part`: only that part of the page, fitted as a page would be (beamer notes decks).
+    public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings, part: PagePart = .whole) throws -> Frame {
+        let shape = part.shape(of: try document.shape(page: page))
         let rect = Fit.rect(
             for: shape, width: settings.width, height: settings.height,
             overscanPercent: settings.overscanPercent)
         let frame = Frame(width: settings.width, height: settings.height, color: settings.background)
-        try document.render(page: page, into: frame, rect: rect)
+        try document.render(page: page, into: frame, rect: rect, part: part)
         return frame
     }
 
@@ -118,14 +120,18 @@ public final class Compositor: @unchecked Sendable {
             return try cachedPage(content, page, settings) {
                 lock.lock(); renders += 1; lock.unlock()
             }
+        case .pagePart(let content, let page, let part):
+            return try cachedPage(content, page, settings, part: part) {
+                lock.lock(); renders += 1; lock.unlock()
+            }
         }
     }
 
     /// A page with `look`, from the cache or rendered into it (`rendered` runs then).
-    private func cachedPage(_ content: String, _ page: Int, _ look: Settings, rendered: () -> Void = {}) throws -> Frame {
-        let key = PageCache.Key(content: content, page: page, look: look.look)
+    private func cachedPage(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, rendered: () -> Void = {}) throws -> Frame {
+        let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
         if let f = cache.lookup(key) { return f }
-        let f = try bounded(content, page, look, key: key)
+        let f = try bounded(content, page, look, part: part, key: key)
         rendered()
         cache.insert(f, for: key)
         return f
@@ -136,8 +142,8 @@ public final class Compositor: @unchecked Sendable {
     /// forgotten (the overrunning render holds its lock) and `ContentError.tooSlow` is
     /// thrown. The abandoned render runs on; if it ever finishes, its frame goes into the
     /// cache, and its memory back when it ends.
-    private func bounded(_ content: String, _ page: Int, _ look: Settings, key: PageCache.Key) throws -> Frame {
-        guard let budget else { return try Self.renderPage(documents(content), page: page, settings: look) }
+    private func bounded(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, key: PageCache.Key) throws -> Frame {
+        guard let budget else { return try Self.renderPage(documents(content), page: page, settings: look, part: part) }
         let ref = PageRef(content: content, page: page)
         lock.lock(); let known = slow.contains(ref); lock.unlock()
         if known { throw ContentError.tooSlow(page: page, seconds: budget) }
@@ -146,7 +152,7 @@ public final class Compositor: @unchecked Sendable {
         // A thread of its own, not a dispatch queue's: a render that never ends must not
         // take one of the few threads dispatch runs its queues on (two on a 2-core board).
         let thread = Thread { [self, documents] in
-            let result = Result { try Self.renderPage(documents(content), page: page, settings: look) }
+            let result = Result { try Self.renderPage(documents(content), page: page, settings: look, part: part) }
             let abandoned = job.finish(result)
             if abandoned, case .success(let f) = result { cache.insert(f, for: key) }   // keep what it made after all
             lock.lock(); active -= 1; if abandoned { overrunning -= 1 }; lock.unlock()
@@ -174,8 +180,9 @@ public final class Compositor: @unchecked Sendable {
     /// Page `page` of `content` as the output would show it (same background, bars and
     /// overscan), at `width`×`height`: the page rendered at that size by the same pipeline
     /// — sharper and cheaper than scaling the full frame down — and kept in the page cache.
-    public func preview(content: String, page: Int, width: Int, height: Int) throws -> Frame {
-        try cachedPage(content, page, settings.sized(width: width, height: height))
+    /// `part`: only that part of the page (a beamer deck's slide or notes half).
+    public func preview(content: String, page: Int, width: Int, height: Int, part: PagePart = .whole) throws -> Frame {
+        try cachedPage(content, page, settings.sized(width: width, height: height), part: part)
     }
 
     /// Changes what the idle screen says (room renamed, address changed).
@@ -191,7 +198,7 @@ public final class Compositor: @unchecked Sendable {
 
     /// Starts rendering the pages next to `page` in the background: next first, then
     /// previous. A newer call supersedes pages an older one had not started yet.
-    public func prerenderNeighbours(content: String, page: Int) {
+    public func prerenderNeighbours(content: String, page: Int, part: PagePart = .whole) {
         lock.lock()
         prerenderGeneration += 1
         let generation = prerenderGeneration
@@ -206,9 +213,9 @@ public final class Compositor: @unchecked Sendable {
                 let skip = slow.contains(PageRef(content: content, page: p))
                 lock.unlock()
                 guard current else { return }
-                let key = PageCache.Key(content: content, page: p, look: settings.look)
+                let key = PageCache.Key(content: content, page: p, look: settings.look, part: part)
                 if skip || cache.contains(key) { continue }
-                guard let f = try? bounded(content, p, settings, key: key) else { continue }
+                guard let f = try? bounded(content, p, settings, part: part, key: key) else { continue }
                 cache.insert(f, for: key)
                 lock.lock(); prerenders += 1; lock.unlock()
             }

@@ -22,6 +22,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
     case screenshotRequest, screenshotData
     case pagePreview
+    case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -93,6 +94,14 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .screenshotData: Definition(0x51, "screenshot-data", .server)
         // page preview (new)
         case .pagePreview: Definition(0x52, "page-preview", .client)
+        // the presenter console (§20)
+        case .notesRequest: Definition(0x60, "notes-request", .client)
+        case .notes: Definition(0x61, "notes", .server)
+        case .notesEdit: Definition(0x62, "notes-edit", .client)
+        case .notesFile: Definition(0x63, "notes-file", .client)
+        case .timer: Definition(0x64, "timer", .client)
+        case .gotoLabel: Definition(0x65, "goto-label", .client)
+        case .notesLayout: Definition(0x66, "notes-layout", .client)
         }
     }
 

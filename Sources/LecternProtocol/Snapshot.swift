@@ -16,18 +16,38 @@ public struct Snapshot: Codable, Equatable, Sendable {
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
     public var screen: ScreenSnapshot
+    /// The presenter console: slide label and step, the talk timer (§20). Never notes.
+    public var console: ConsoleSnapshot?
     /// The output and whether a display is on it (docs/protocol.md §21).
     public var output = OutputSnapshot()
     /// The room's page-transition choice (§21).
     public var transitions = TransitionsSnapshot()
 
-    public init(revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot) {
+    public init(
+        revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
+        console: ConsoleSnapshot? = nil
+    ) {
         self.revision = revision
         self.room = room
         self.floorMode = floorMode
         self.floor = floor
         self.devices = devices
         self.screen = screen
+        self.console = console
+    }
+
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, output, transitions }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(revision, forKey: .revision)
+        try c.encode(room, forKey: .room)
+        try c.encode(floorMode, forKey: .floorMode)
+        try c.encode(floor, forKey: .floor)
+        try c.encode(devices, forKey: .devices)
+        try c.encode(screen, forKey: .screen)
+        try c.encode(console, forKey: .console)
+        try c.encode(output, forKey: .output)
+        try c.encode(transitions, forKey: .transitions)
     }
 
     /// Compact JSON with sorted keys (the wire form).

@@ -39,6 +39,14 @@ public final class RoomCore {
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
+    /// The wall clock (seconds since 1970), injected by the shell: the talk timer's time.
+    let wallClock: @Sendable () -> Double
+    /// The talk timer every device shows (§20.4).
+    var timer: TalkTimer
+    /// Whether the last state push had the timer warning (a change pushes the state).
+    var timerWarned = false
+    /// Goes up with every change of any deck's notes.
+    var notesRevision: UInt64 = 0
     /// The output's state and the room's cross-fade (RoomCore+Output.swift, §21).
     var output = OutputSnapshot()
     lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
@@ -47,9 +55,12 @@ public final class RoomCore {
     /// store holds on disk (the quota counts both).
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
-        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0
+        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0,
+        wallClock: @escaping @Sendable () -> Double
     ) {
         self.config = config
+        self.wallClock = wallClock
+        timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         self.keys = keys
         self.serverName = serverName
         self.catalog = catalog
@@ -72,6 +83,7 @@ public final class RoomCore {
         case .tick:
             tick()
             sweepParts()
+            timerTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
@@ -111,6 +123,7 @@ public final class RoomCore {
     public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
         self.now = now
         if let model { screen.restore(model) }
+        if let t = saved.timer { timer = t }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
@@ -127,6 +140,7 @@ public final class RoomCore {
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.console = consoleSnapshot()
         s.output = output
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         return s
@@ -142,7 +156,7 @@ public final class RoomCore {
         for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
     }
 
-    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor))) }
+    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor, timer: timer))) }
 
     private func scheduleWake() {
         let next = floor.nextDeadline
@@ -158,6 +172,7 @@ public final class RoomCore {
     func pushState() {
         statePushOwed = false
         revision += 1
+        timerWarned = timer.warning(at: wallClock())
         latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.deviceID != nil && !p.closing {
             if p.writable { send(bytes: latestState, to: p); p.statePending = false } else { p.statePending = true }

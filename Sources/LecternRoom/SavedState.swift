@@ -16,8 +16,11 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var page: Int
     public var blank: String
     public var holder: Holder?
+    /// The talk timer (absent in states saved before it existed).
+    public var timer: TalkTimer?
 
-    public init(screen: CommittedScreen, floor: Floor) {
+    public init(screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil) {
+        self.timer = timer
         content = screen.content?.id.hex
         page = screen.page
         blank = screen.blank.rawValue
@@ -35,7 +38,7 @@ public struct SavedState: Codable, Equatable, Sendable {
         guard let id = ContentID(hex: hex), let item = catalog[id], item.kind == .pdf,
             page >= 1, page <= item.pages
         else { return nil }
-        return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue)
+        return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue, part: item.deck.layout.slidePart)
     }
 
     public var holderToken: ResumeToken? {

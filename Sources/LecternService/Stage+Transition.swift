@@ -44,7 +44,7 @@ extension Stage {
     /// On `queue`: the transition to play from `old` (on screen, showing `from`) to `scene`.
     func transition(from current: Scene, to scene: Scene, old: Frame?, new: Frame) -> PageTransition? {
         guard let old, old.width == new.width, old.height == new.height, old !== new else { return nil }
-        guard case .page(let content, let page) = scene, case .page = current else { return nil }
+        guard let (content, page) = scene.deckPage, current.deckPage != nil else { return nil }
         return TransitionRun.choose(
             from: current, to: scene, pageTransition: compositor.pageTransition(content: content, page: page), fallback: fallback)
     }

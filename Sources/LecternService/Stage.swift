@@ -90,6 +90,8 @@ public final class Stage: @unchecked Sendable {
         presented = frame
         if case .page(let content, let page) = scene {
             _compositor.prerenderNeighbours(content: content, page: page)
+        } else if case .pagePart(let content, let page, let part) = scene {
+            _compositor.prerenderNeighbours(content: content, page: page, part: part)
         }
         prepareFirstFrames(after: scene, shown: frame)
     }

@@ -111,14 +111,14 @@ final class StageWorker: @unchecked Sendable {
         }
     }
 
-    func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int) {
+    func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int, part: PagePart = .whole) {
         work.async { [self] in
             let compositor = stage.compositor
             let size = Fit.previewSize(
                 width: compositor.settings.width, height: compositor.settings.height,
                 maxWidth: maxWidth, maxHeight: maxHeight)
             do {
-                let frame = try compositor.preview(content: content, page: page, width: size.width, height: size.height)
+                let frame = try compositor.preview(content: content, page: page, width: size.width, height: size.height, part: part)
                 report(.previewRendered(id, tag: tag, .success(Self.pieces(frame))))
             } catch {
                 report(.previewRendered(id, tag: tag, .failure(LecternError(mapping: error))))

@@ -29,9 +29,13 @@ func describe(_ s: Snapshot) -> String {
     if !s.floor.queue.isEmpty { lines.append("queue: " + s.floor.queue.map { who($0) }.joined(separator: ", ")) }
     if let c = s.screen.content {
         lines.append("screen: \(c.name) page \(s.screen.page)/\(s.screen.pageCount)\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
+        if let slide = s.console?.slide {
+            lines.append("slide: \(slide.label) (\(slide.index) of \(slide.count))\(slide.steps > 1 ? ", step \(slide.step) of \(slide.steps)" : "")")
+        }
     } else {
         lines.append("screen: idle\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
     }
+    if let console = s.console { lines.append(describeTimer(console.timer)) }
     let o = s.output
     lines.append(o.connected ? "output: \(o.mode) connected" : "output: DISCONNECTED (the projector is unplugged or off; \(o.mode) before)")
     if s.transitions.fallbackFadeMs > 0 { lines.append("transitions: the deck's own, else a \(s.transitions.fallbackFadeMs) ms cross-fade") }

@@ -5,6 +5,7 @@ import { renderFloor } from './floor-view.js';
 import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
+import { renderConsole } from './console-view.js';
 import { renderOutputAlert } from './output-alert.js';
 
 export function renderAll() {
@@ -13,5 +14,6 @@ export function renderAll() {
   renderFiles();
   renderModerator();
   renderClip();
+  renderConsole();
   renderOutputAlert();
 }
