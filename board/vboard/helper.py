@@ -245,11 +245,14 @@ def main(argv):
     elif len(argv) == 4 and argv[0] == "vnc-resize":
         cw, ch = vnc_resize(argv[1], int(argv[2]), int(argv[3]))
         print("%dx%d -> %sx%s" % (cw, ch, argv[2], argv[3]))
-    elif len(argv) == 2 and argv[0] == "vnc-unplug":
+    elif len(argv) == 2 and argv[0] == "vnc-prime":
         # QEMU forwards a size only when it differs from the last one asked for, and that
-        # starts as 0x0: ask for the current size first, then 0x0 (virtio-gpu: disabled).
+        # starts as 0x0: `boot` asks for the current size once, so 0x0 later is a change.
         cw, ch = vnc_resize(argv[1], 0, 0, same=True)
-        vnc_resize(argv[1], 0, 0)
+        print("%dx%d" % (cw, ch))
+    elif len(argv) == 2 and argv[0] == "vnc-unplug":
+        # 0x0: virtio-gpu disables its output, the guest sees the connector disconnected.
+        cw, ch = vnc_resize(argv[1], 0, 0)
         print("%dx%d -> unplugged" % (cw, ch))
     elif len(argv) in (1, 2) and argv[0] == "uevents":
         uevents(argv[1] if len(argv) == 2 else None)
