@@ -16,6 +16,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
     public var screen: ScreenSnapshot
+    /// The pointer and ink (§22): filled in by the room, always present in its states.
+    public var ink: InkSnapshot?
     /// The presenter console: slide label and step, the talk timer (§20). Never notes.
     public var console: ConsoleSnapshot?
     /// The output and whether a display is on it (docs/protocol.md §21).
@@ -36,7 +38,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, output, transitions }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -46,6 +48,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(devices, forKey: .devices)
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
+        try c.encode(ink, forKey: .ink)
         try c.encode(output, forKey: .output)
         try c.encode(transitions, forKey: .transitions)
     }

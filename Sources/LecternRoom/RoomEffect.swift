@@ -57,6 +57,12 @@ public enum RoomEffect: Equatable, Sendable {
     // MARK: transitions
     /// The cross-fade for pages without `/Trans` (nil: none).
     case setFallbackTransition(PageTransition?)
+    // MARK: pointer and ink
+    /// What the wall draws over `page` when it is on screen (replaces what it drew before).
+    case inkPage(InkPageRef, InkLayer)
+    /// Device `device` points at `point` of `page` (`lifted`: the dot fades). The wall keeps
+    /// only the newest position of each pointer and draws it at the next refresh.
+    case pointer(DeviceID, page: InkPageRef, InkPoint, lifted: Bool)
 
     // MARK: the rest
     /// Save what must survive a restart.

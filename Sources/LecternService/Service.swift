@@ -117,6 +117,7 @@ public final class Service: @unchecked Sendable {
             hotplug = try HotplugMonitor { [weak self] fields in
                 logger.info("display event: \(fields["ACTION"] ?? "?") \(fields["DEVNAME"] ?? "")")
                 self?.displayChanged()
+                self?.room?.pageBoxChanged()
             }
         }
 

@@ -50,10 +50,12 @@ extension Stage {
     }
 
     /// On `queue`: presents the transition's first frame and leaves the rest to the animator.
-    func presentTransition(_ t: PageTransition, from: Frame, to: Frame) throws {
+    func presentTransition(_ t: PageTransition, from: Frame, to: Frame, scene: Scene) throws {
         var run = TransitionRun(t, refreshPeriod: output.mode.frameInterval)
         guard case .frame(let p) = run.next(now: clock()) else { return try output.present(to) }
-        if let ready = firstFrames.take(from: from, to: to, transition: t, progress: p) {
+        if p >= 1 {
+            try present(to, scene: scene)
+        } else if let ready = firstFrames.take(from: from, to: to, transition: t, progress: p) {
             try output.present(ready)   // drawn ahead: the turn costs a copy, as a plain one
         } else {
             try output.present { TransitionBlend.draw(t, progress: p, from: from, to: to, into: $0) }
@@ -83,7 +85,11 @@ extension Stage {
             return false
         }
         do {
-            try output.present { TransitionBlend.draw(a.run.transition, progress: p, from: a.from, to: a.to, into: $0) }
+            if p >= 1 {
+                try present(a.to, scene: current)   // the new page whole, with its ink
+            } else {
+                try output.present { TransitionBlend.draw(a.run.transition, progress: p, from: a.from, to: a.to, into: $0) }
+            }
         } catch {
             animation = nil
             return false

@@ -35,6 +35,12 @@ func describe(_ s: Snapshot) -> String {
     } else {
         lines.append("screen: idle\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
     }
+    if let ink = s.ink, ink.strokes > 0 || !ink.allowed.isEmpty {
+        let pages = ink.pages.map { "\($0.content.prefix(8)) p\($0.page): \($0.strokes)" }.joined(separator: ", ")
+        lines.append(
+            "ink: \(ink.strokes) stroke\(ink.strokes == 1 ? "" : "s")\(pages.isEmpty ? "" : " (\(pages))")"
+                + (ink.allowed.isEmpty ? "" : "  may draw: " + ink.allowed.map { who($0) }.joined(separator: ", ")))
+    }
     if let console = s.console { lines.append(describeTimer(console.timer)) }
     let o = s.output
     lines.append(o.connected ? "output: \(o.mode) connected" : "output: DISCONNECTED (the projector is unplugged or off; \(o.mode) before)")

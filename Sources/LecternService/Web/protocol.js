@@ -42,6 +42,10 @@ export const COMMANDS = Object.freeze([
   [0x30, 'present',            'client'],
   [0x31, 'present-ok',         'server'],
   [0x32, 'clear',              'client'],
+  [0x34, 'pointer',            'client'],
+  [0x35, 'stroke-begin',       'client'],
+  [0x36, 'stroke-points',      'client'],
+  [0x37, 'stroke-end',         'client'],
   [0x38, 'upload-begin',       'client'],
   [0x39, 'upload-ready',       'server'],
   [0x3A, 'upload-chunk',       'client'],
@@ -58,6 +62,14 @@ export const COMMANDS = Object.freeze([
   [0x64, 'timer',              'client'],
   [0x65, 'goto-label',         'client'],
   [0x66, 'notes-layout',       'client'],
+  [0x70, 'stroke-ok',          'server'],
+  [0x71, 'ink-undo',           'client'],
+  [0x72, 'ink-erase',          'client'],
+  [0x73, 'ink-clear',          'client'],
+  [0x74, 'ink-allow',          'client'],
+  [0x75, 'ink-fetch',          'client'],
+  [0x76, 'ink-page',           'server'],
+  [0x77, 'whiteboard-new',     'client'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -118,6 +130,16 @@ export const ERRORS = Object.freeze([
   [0x0703, 'unknownLabel'],
   [0x0704, 'notesTooLarge'],
   [0x0705, 'badTimer'],
+  [0x0801, 'notAllowedToDraw'],
+  [0x0802, 'tooManyDrawers'],
+  [0x0803, 'nothingToInk'],
+  [0x0804, 'strokeTooLong'],
+  [0x0805, 'pageInkFull'],
+  [0x0806, 'roomInkFull'],
+  [0x0807, 'noStroke'],
+  [0x0808, 'nothingToUndo'],
+  [0x0809, 'leadOnly'],
+  [0x080A, 'tooManyWhiteboards'],
   [0x0A01, 'transitionOutOfRange'],
 ]);
 
