@@ -67,6 +67,9 @@ public struct Config: Equatable, Sendable {
     public var background: RGB = .black
     /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
+    /// `crossfade_ms`: the cross-fade between pages without a `/Trans` of their own, in ms;
+    /// 0 (the default): a cut, as the deck has it. Presenters change it for the room (§21).
+    public var crossfadeMs = 0
 
     public init() {}
 

@@ -43,7 +43,7 @@ public enum ConfigReload {
             [
                 Held("output", \.display), Held("mode", \.mode), Held("card", \.card),
                 Held("connector", \.connector), Held("background", \.background),
-                Held("overscan", \.overscanPercent),
+                Held("overscan", \.overscanPercent), Held("crossfade_ms", \.crossfadeMs),
             ]),
     ]
 

@@ -24,6 +24,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
         case notesPrivate, badNotesFile, unknownLabel, notesTooLarge, badTimer
         case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly, tooManyWhiteboards
+        case transitionOutOfRange
         case removedCoolingDown
     }
 
@@ -115,6 +116,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .nothingToUndo: Definition(0x0808, message: "You have no strokes on this page to undo.")
         case .leadOnly: Definition(0x0809, message: "Only the presenter with the floor or the moderator can do that.")
         case .tooManyWhiteboards: Definition(0x080A)
+        // 0x0Axx transitions and the output (§21)
+        case .transitionOutOfRange: Definition(0x0A01, message: "A cross-fade lasts 50 to 2000 ms (0 turns it off).")
         // 0x0Cxx the web remote's room rules
         case .removedCoolingDown: Definition(0x0C00)
         }
@@ -186,6 +189,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let unknownLabel = ErrorCode(.unknownLabel)
     public static let notesTooLarge = ErrorCode(.notesTooLarge)
     public static let badTimer = ErrorCode(.badTimer)
+    // 0x0Axx transitions and the output
+    public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
     public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
@@ -437,6 +442,8 @@ extension LecternError {
     public static func tooManyWhiteboards(limit: Int) -> LecternError {
         LecternError(.tooManyWhiteboards, detail: UInt64(limit), message: "This meeting has \(limit) whiteboards of that colour already — go back to one of them.")
     }
+    // transitions and the output (§21)
+    public static let transitionOutOfRange = LecternError(standard: .transitionOutOfRange)
 }
 
 func formatSeconds(_ s: Double) -> String {

@@ -20,6 +20,10 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var ink: InkSnapshot?
     /// The presenter console: slide label and step, the talk timer (§20). Never notes.
     public var console: ConsoleSnapshot?
+    /// The output and whether a display is on it (docs/protocol.md §21).
+    public var output = OutputSnapshot()
+    /// The room's page-transition choice (§21).
+    public var transitions = TransitionsSnapshot()
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
@@ -34,7 +38,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -45,6 +49,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
         try c.encode(ink, forKey: .ink)
+        try c.encode(output, forKey: .output)
+        try c.encode(transitions, forKey: .transitions)
     }
 
     /// Compact JSON with sorted keys (the wire form).

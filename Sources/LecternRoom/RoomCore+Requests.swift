@@ -55,6 +55,9 @@ extension RoomCore {
             if let (address, name) = removed { removals.removed(address: address, name: name, now: now) }
             send(.ok, to: p, tag: tag)
             apply(ev)
+        case .control(.transitions(let ms)):
+            try floor.checkCanDrive(me)
+            setFallbackFade(ms, by: p, tag: tag)
         case .control(let signal):
             switch try floor.control(signal, by: me, now: now) {
             case .floor(let ev):

@@ -52,6 +52,9 @@ public final class RoomCore {
     var timerWarned = false
     /// Goes up with every change of any deck's notes.
     var notesRevision: UInt64 = 0
+    /// The output's state and the room's cross-fade (RoomCore+Output.swift, §21).
+    var output = OutputSnapshot()
+    lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -110,6 +113,7 @@ public final class RoomCore {
             uploadFinished(id, tag: tag, writer: writer, upload, result)
         case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
+        case .outputChanged(let status): outputChanged(status)
         }
         scheduleWake()
         defer { out = [] }
@@ -153,6 +157,8 @@ public final class RoomCore {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
         s.ink = inkSnapshot
         s.console = consoleSnapshot()
+        s.output = output
+        s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         return s
     }
 

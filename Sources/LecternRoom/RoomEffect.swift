@@ -55,6 +55,9 @@ public enum RoomEffect: Equatable, Sendable {
     /// Keep these notes with the upload `content` (replacing what was kept).
     case saveNotes(ContentID, DeckNotes)
 
+    // MARK: transitions
+    /// The cross-fade for pages without `/Trans` (nil: none).
+    case setFallbackTransition(PageTransition?)
     // MARK: pointer and ink
     /// What the wall draws over `page` when it is on screen (replaces what it drew before).
     case inkPage(InkPageRef, InkLayer)

@@ -97,6 +97,12 @@ extension ConfigFile {
                 config.background = c; return nil
             },
             "overscan": number("display.overscan", 0...25) { config.overscanPercent = $0 },
+            "crossfade_ms": { v, _ in
+                guard let i = v.int, i == 0 || (50...2000).contains(i) else {
+                    return "'display.crossfade_ms' must be 0 (no cross-fade) or from 50 to 2000 milliseconds, not \(describe(v))"
+                }
+                config.crossfadeMs = i; return nil
+            },
         ]
         let top: [String: Check] = [
             "room": string("room") { s in
@@ -272,5 +278,5 @@ extension ConfigFile {
         "max_connections_per_address",
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "display",
     ]
-    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
+    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms"]]
 }

@@ -184,6 +184,7 @@ final class Room: @unchecked Sendable {
             case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
             case .pointer(let device, let page, let point, let lifted):
                 stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
+            case .setFallbackTransition(let t): stageWorker.stage.setFallbackTransition(t)
             case .persist(let state): stateWriter?.save(state)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             }

@@ -6,6 +6,7 @@ import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
 import { renderConsole } from './console-view.js';
+import { renderOutputAlert } from './output-alert.js';
 import { renderLayout } from './presenter-layout.js';
 
 export function renderAll() {
@@ -15,5 +16,6 @@ export function renderAll() {
   renderModerator();
   renderClip();
   renderConsole();
+  renderOutputAlert();
   renderLayout();
 }
