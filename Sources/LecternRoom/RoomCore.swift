@@ -39,6 +39,8 @@ public final class RoomCore {
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
+    /// When a playing clip's position was last saved, and whether a newer one is owed.
+    var clipSave = ClipSaveThrottle()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -114,6 +116,7 @@ public final class RoomCore {
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
         }
+        if let c = saved.clip { restoreClip(c) }
         persist()
         scheduleWake()
         defer { out = [] }
@@ -135,7 +138,10 @@ public final class RoomCore {
         for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
     }
 
-    func persist() { emit(.persist(SavedState(screen: screen.committed, floor: floor))) }
+    func persist() {
+        clipSave.saved(now: now)
+        emit(.persist(SavedState(screen: screen.committed, floor: floor, clip: savedClip)))
+    }
 
     private func scheduleWake() {
         let next = floor.nextDeadline

@@ -1,9 +1,11 @@
 import LecternCore
 import LecternProtocol
 
-/// What must survive a power cut or a `kill -9`: what is on screen (content, page, blank)
-/// and who holds the floor (so they can resume it). The shell keeps it in
-/// `<data_dir>/state.json` (`StateWriter`), written after every change.
+/// What must survive a power cut or a `kill -9`: what is on screen (content, page, blank),
+/// the clip playing over it (where it was, playing or paused) and who holds the floor (so
+/// they can resume it). The shell keeps it in `<data_dir>/state.json` (`StateWriter`),
+/// written after every change; a playing clip's position at most twice a second
+/// (`ClipSaveThrottle`), not at every frame.
 public struct SavedState: Codable, Equatable, Sendable {
     public struct Holder: Codable, Equatable, Sendable {
         public var id: UInt8
@@ -16,8 +18,11 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var page: Int
     public var blank: String
     public var holder: Holder?
+    /// The clip over the slide; absent in files written before clips were saved.
+    public var clip: SavedClip?
 
-    public init(screen: CommittedScreen, floor: Floor) {
+    public init(screen: CommittedScreen, floor: Floor, clip: SavedClip? = nil) {
+        self.clip = clip
         content = screen.content?.id.hex
         page = screen.page
         blank = screen.blank.rawValue

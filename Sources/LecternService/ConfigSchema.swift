@@ -146,6 +146,12 @@ extension ConfigFile {
             "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
             "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
             "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
+            "audio_device": string("audio_device") { s in
+                guard !s.isEmpty, s.count <= 128, s.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value < 0x7F }) else {
+                    return "'audio_device' must be \"auto\", \"off\" or an ALSA device name (printable, no spaces, up to 128 characters), not '\(s)'"
+                }
+                config.audioDevice = s; return nil
+            },
             "display": { v, _ in
                 guard let t = v.table else {
                     return "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not \(describe(v))"
@@ -258,7 +264,7 @@ extension ConfigFile {
         "room", "port", "http_port", "passcode", "moderator_passcode", "floor", "data_dir",
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "page_cache_mb", "render_budget", "keepalive_timeout", "max_connections", "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

@@ -56,7 +56,9 @@ final class Room: @unchecked Sendable {
             guard let self else { return }
             self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
         }
-        stageWorker = StageWorker(stage: stage, store: store, report: report)
+        let logger = self.logger
+        let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
+        stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
