@@ -16,6 +16,10 @@ public final class ALSASink {
     public let latency: Double
     private var pcm: OpaquePointer?
     private var firstWrite: Double?
+    /// Monotonic time of the first write since the device was opened or last dropped: with a
+    /// device that doesn't block, when that sample was played (tests measure sync from it).
+    public var startedAt: Double? { lock.withLock { firstWrite } }
+    private let lock = NSLock()
     private var written = 0
     private let rate = Double(AudioDecoder.sampleRate)
 
@@ -50,7 +54,7 @@ public final class ALSASink {
     public func write(_ samples: ArraySlice<Int16>) throws {
         guard let pcm else { return }
         let frames = samples.count / AudioDecoder.channels
-        if firstWrite == nil { firstWrite = MonotonicClock.now() }
+        if firstWrite == nil { lock.withLock { firstWrite = MonotonicClock.now() } }
         // A device that doesn't block: keep to real time.
         let ahead = Double(written) / rate - (MonotonicClock.now() - firstWrite!)
         if ahead > latency { MonotonicClock.sleep(until: MonotonicClock.now() + ahead - latency) }
@@ -83,7 +87,7 @@ public final class ALSASink {
         guard let pcm else { return }
         snd_pcm_drop(pcm)
         snd_pcm_prepare(pcm)
-        firstWrite = nil
+        lock.withLock { firstWrite = nil }
         written = 0
     }
 }
