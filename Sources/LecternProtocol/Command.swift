@@ -22,6 +22,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
     case screenshotRequest, screenshotData
     case pagePreview
+    case soundSet, soundSetOK
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -93,6 +94,9 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .screenshotData: Definition(0x51, "screenshot-data", .server)
         // page preview (new)
         case .pagePreview: Definition(0x52, "page-preview", .client)
+        // sound (new, §23)
+        case .soundSet: Definition(0xA0, "sound-set", .client)
+        case .soundSetOK: Definition(0xA1, "sound-set-ok", .server)
         }
     }
 

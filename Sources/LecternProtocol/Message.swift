@@ -55,6 +55,9 @@ public enum Message: Equatable, Sendable {
     case screenshotData(ScreenshotChunk)
     // page preview (answered with screenshot-data)
     case pagePreview(PagePreviewRequest)
+    // sound
+    case soundSet(SoundSetting)
+    case soundSetOK
 
     public var command: Command {
         switch self {
@@ -101,6 +104,8 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
+        case .soundSet: .soundSet
+        case .soundSetOK: .soundSetOK
         }
     }
 
@@ -132,6 +137,7 @@ public enum Message: Equatable, Sendable {
         case .clipStop: .clipStopOK
         case .clipSeek: .clipSeekOK
         case .clipResume: .clipResumeOK
+        case .soundSet: .soundSetOK
         case .present: .presentOK
         case .floorRelease, .floorModerate, .clear: .ok
         default: nil
@@ -179,9 +185,10 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest(let mw, let mh): Body.screenshotRequest(mw, mh, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
+        case .soundSet(let s): Body.soundSet(s, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-            .presentOK, .clear:
+            .presentOK, .clear, .soundSetOK:
             break   // no body
         }
         return w.bytes
@@ -249,6 +256,8 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: m = try Body.screenshotRequest(&r)
         case .screenshotData: m = .screenshotData(try Body.screenshotData(&r))
         case .pagePreview: m = .pagePreview(try Body.pagePreview(&r))
+        case .soundSet: m = .soundSet(try Body.soundSet(&r))
+        case .soundSetOK: m = .soundSetOK
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

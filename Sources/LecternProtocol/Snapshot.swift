@@ -16,8 +16,14 @@ public struct Snapshot: Codable, Equatable, Sendable {
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
     public var screen: ScreenSnapshot
+    /// The room's volume and mute, and the sound device (§23).
+    public var sound: SoundSnapshot
 
-    public init(revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot) {
+    public init(
+        revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
+        sound: SoundSnapshot = SoundSnapshot()
+    ) {
+        self.sound = sound
         self.revision = revision
         self.room = room
         self.floorMode = floorMode

@@ -41,6 +41,8 @@ public final class RoomCore {
     var now: Double = 0
     /// When a playing clip's position was last saved, and whether a newer one is owed.
     var clipSave = ClipSaveThrottle()
+    /// The room's volume and mute (§23), and the device the shell plays clips' sound on.
+    public internal(set) var sound = SoundSnapshot()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -116,6 +118,7 @@ public final class RoomCore {
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
         }
+        if let s = saved.sound { restoreSound(s) }
         if let c = saved.clip { restoreClip(c) }
         persist()
         scheduleWake()
@@ -125,7 +128,9 @@ public final class RoomCore {
 
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
-        floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.sound = sound
+        return s
     }
 
     // MARK: effects
@@ -140,7 +145,9 @@ public final class RoomCore {
 
     func persist() {
         clipSave.saved(now: now)
-        emit(.persist(SavedState(screen: screen.committed, floor: floor, clip: savedClip)))
+        var state = SavedState(screen: screen.committed, floor: floor, clip: savedClip)
+        state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
+        emit(.persist(state))
     }
 
     private func scheduleWake() {

@@ -20,6 +20,8 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var holder: Holder?
     /// The clip over the slide; absent in files written before clips were saved.
     public var clip: SavedClip?
+    /// The room's volume and mute; absent in older files (full volume, sound on).
+    public var sound: SavedSound?
 
     public init(screen: CommittedScreen, floor: Floor, clip: SavedClip? = nil) {
         self.clip = clip

@@ -59,6 +59,7 @@ final class Room: @unchecked Sendable {
         let logger = self.logger
         let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
         stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
+        core.setSoundDevice(sound.pcm)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
@@ -169,6 +170,7 @@ final class Room: @unchecked Sendable {
             case .renderPreview(let id, let tag, let content, let page, let w, let h):
                 stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h)
             case .persist(let state): stateWriter?.save(state)
+            case .setSound(let level, let muted): stageWorker.sound?.level.set(level: level, muted: muted)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             }
         }

@@ -197,6 +197,7 @@ enum ErrorTable {
         (.storageFailed, "0"),
         (.tooManyConnections, "0"),
         (.busy, "the limit (2 pictures, 4 uploads)"),
+        (.volumeOutOfRange(101), "the level sent"),
     ]
 
     static func markdown() -> String {

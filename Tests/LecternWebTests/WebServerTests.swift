@@ -83,7 +83,7 @@ final class WebServerTests: XCTestCase {
     static let modules = [
         "lectern.js", "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js",
         "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
-        "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
+        "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js", "sound-control.js",
     ]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:

@@ -51,6 +51,8 @@ export const COMMANDS = Object.freeze([
   [0x50, 'screenshot-request', 'client'],
   [0x51, 'screenshot-data',    'server'],
   [0x52, 'page-preview',       'client'],
+  [0xA0, 'sound-set',          'client'],
+  [0xA1, 'sound-set-ok',       'server'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -106,6 +108,7 @@ export const ERRORS = Object.freeze([
   [0x0604, 'storageFailed'],
   [0x0605, 'tooManyConnections'],
   [0x0606, 'busy'],
+  [0x0D00, 'volumeOutOfRange'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -5,6 +5,7 @@ import { renderFloor } from './floor-view.js';
 import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
+import { renderSound } from './sound-control.js';
 
 export function renderAll() {
   renderScreen();
@@ -12,4 +13,5 @@ export function renderAll() {
   renderFiles();
   renderModerator();
   renderClip();
+  renderSound();
 }
