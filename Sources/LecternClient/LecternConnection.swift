@@ -181,10 +181,20 @@ public final class LecternConnection: @unchecked Sendable {
 
     /// A page of an upload as the output would show it, at most `maxWidth`×`maxHeight`
     /// (0 = the output's size on that side), as PNG (docs/protocol.md, page-preview).
-    public func pagePreview(_ content: ContentID, page: UInt32, maxWidth: UInt16, maxHeight: UInt16 = 0) throws -> Data {
+    /// `notesHalf`: the notes half of a beamer notes deck (§20.3).
+    public func pagePreview(_ content: ContentID, page: UInt32, maxWidth: UInt16, maxHeight: UInt16 = 0, notesHalf: Bool = false) throws -> Data {
         try image(
-            tag: send(.pagePreview(PagePreviewRequest(content: content, page: page, maxWidth: maxWidth, maxHeight: maxHeight))),
+            tag: send(
+                .pagePreview(PagePreviewRequest(content: content, page: page, maxWidth: maxWidth, maxHeight: maxHeight, notesHalf: notesHalf))),
             what: "page preview")
+    }
+
+    /// The speaker notes of `page` of an upload (0: every page), docs/protocol.md §20.2.
+    public func notes(_ content: ContentID, page: UInt32) throws -> NotesReply {
+        guard case .notes(let r) = try request(.notesRequest(NotesRequest(content: content, page: page))) else {
+            throw ClientError.unexpected("notes")
+        }
+        return r
     }
 
     /// Collects the screenshot-data pieces answering the request sent with `tag`.

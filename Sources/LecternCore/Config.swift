@@ -18,12 +18,21 @@ public struct Config: Equatable, Sendable {
     public var maxUploadMB = 500
     /// Everything stored in the data directory together, in MiB.
     public var diskQuotaMB = 4096
+    /// Minutes before the end of a talk the console's timer turns to its warning colour.
+    public var timerWarningMinutes = 5
+    /// Next on a deck's last page goes to its first, previous on its first to its last.
+    public var wrapAround = false
     /// Devices connected at once (1–254; vPresent's ids).
     public var maxClients = 254
     /// Finished page frames kept for instant page turns, in MiB.
     public var pageCacheMB = 96
     /// Seconds a page may take to draw before it is given up (the previous frame stays).
     public var renderBudget = 4.0
+    /// MiB of memory one page may use to draw, in its render worker (RLIMIT_AS beyond
+    /// what the worker maps at start): a page that needs more is not shown. Two workers
+    /// (the wall's, the background's) and the service fit the unit's MemoryMax (640M):
+    /// ≈ 200 MB of service (96 of page cache) + 2 × (≈ 30 MB of worker + 192).
+    public var renderMemoryMB = 192
     /// Seconds of silence after which a peer is considered gone.
     public var keepaliveTimeout = 6.0
     /// TCP port of the web remote (HTTP, and the wire protocol over its WebSocket at `/ws`).

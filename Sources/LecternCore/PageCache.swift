@@ -8,8 +8,10 @@ public final class PageCache: @unchecked Sendable {
         public var content: String
         public var page: Int
         public var look: Look
-        public init(content: String, page: Int, look: Look) {
-            self.content = content; self.page = page; self.look = look
+        /// The part of the page drawn (the whole page but for beamer notes decks).
+        public var part: PagePart
+        public init(content: String, page: Int, look: Look, part: PagePart = .whole) {
+            self.content = content; self.page = page; self.look = look; self.part = part
         }
     }
 

@@ -22,6 +22,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
     case screenshotRequest, screenshotData
     case pagePreview
+    case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
     case soundSet, soundSetOK
 
     /// One row of the command table.
@@ -97,6 +98,14 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         // sound (new, §23)
         case .soundSet: Definition(0xA0, "sound-set", .client)
         case .soundSetOK: Definition(0xA1, "sound-set-ok", .server)
+        // the presenter console (§20)
+        case .notesRequest: Definition(0x60, "notes-request", .client)
+        case .notes: Definition(0x61, "notes", .server)
+        case .notesEdit: Definition(0x62, "notes-edit", .client)
+        case .notesFile: Definition(0x63, "notes-file", .client)
+        case .timer: Definition(0x64, "timer", .client)
+        case .gotoLabel: Definition(0x65, "goto-label", .client)
+        case .notesLayout: Definition(0x66, "notes-layout", .client)
         }
     }
 

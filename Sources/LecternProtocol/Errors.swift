@@ -22,6 +22,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case fileTooLarge, quotaFull, hashMismatch, noUpload, wrongOffset, unsupportedFileType, uploadIncomplete, beyondDeclaredSize, invalidFileName
         case clipsNotSupported, noClip, seekOutOfRange
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
+        case notesPrivate, badNotesFile, unknownLabel, notesTooLarge, badTimer
         case volumeOutOfRange
     }
 
@@ -98,6 +99,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .storageFailed: Definition(0x0604, message: "The appliance couldn't store the file.")
         case .tooManyConnections: Definition(0x0605, closes: true, message: "Too many connections — try again shortly.")
         case .busy: Definition(0x0606, message: "Too much at once on this connection — wait for the earlier requests to finish.")
+        // 0x07xx the presenter console
+        case .notesPrivate: Definition(0x0701, message: "Speaker notes are only for whoever has the floor and the moderator.")
+        case .badNotesFile: Definition(0x0702)
+        case .unknownLabel: Definition(0x0703)
+        case .notesTooLarge: Definition(0x0704)
+        case .badTimer: Definition(0x0705)
         }
     }
 
@@ -163,6 +170,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let storageFailed = ErrorCode(.storageFailed)
     public static let tooManyConnections = ErrorCode(.tooManyConnections)
     public static let busy = ErrorCode(.busy)
+    // 0x07xx the presenter console
+    public static let notesPrivate = ErrorCode(.notesPrivate)
+    public static let badNotesFile = ErrorCode(.badNotesFile)
+    public static let unknownLabel = ErrorCode(.unknownLabel)
+    public static let notesTooLarge = ErrorCode(.notesTooLarge)
+    public static let badTimer = ErrorCode(.badTimer)
 
     private struct Entry: Sendable {
         let name: String
@@ -363,6 +376,19 @@ extension LecternError {
     public static let storageFailed = LecternError(standard: .storageFailed)
     public static let tooManyConnections = LecternError(standard: .tooManyConnections)
     public static let busy = LecternError(standard: .busy)
+
+    // the presenter console
+    public static let notesPrivate = LecternError(standard: .notesPrivate)
+    public static func badNotesFile(_ why: String) -> LecternError {
+        LecternError(.badNotesFile, message: "That notes file can't be read: \(why)")
+    }
+    public static func unknownLabel(_ label: String) -> LecternError {
+        LecternError(.unknownLabel, message: "No slide is labelled “\(label.prefix(64))”.")
+    }
+    public static func notesTooLarge(limit: Int) -> LecternError {
+        LecternError(.notesTooLarge, detail: UInt64(limit), message: "The notes are longer than the \(humanBytes(UInt64(limit))) limit.")
+    }
+    public static func badTimer(_ why: String) -> LecternError { LecternError(.badTimer, message: why) }
 }
 
 func formatSeconds(_ s: Double) -> String {

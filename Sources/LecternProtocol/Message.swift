@@ -58,6 +58,16 @@ public enum Message: Equatable, Sendable {
     // sound
     case soundSet(SoundSetting)
     case soundSetOK
+    // the presenter console (§20)
+    case notesRequest(NotesRequest)
+    case notes(NotesReply)
+    case notesEdit(NotesEdit)
+    /// A `.pdfpc` file's bytes, for the upload `content`.
+    case notesFile(content: ContentID, file: [UInt8])
+    case timer(TimerCommand)
+    case gotoLabel(String)
+    /// nil: detect from the pages' shape again.
+    case notesLayout(content: ContentID, layout: NotesLayout?)
 
     public var command: Command {
         switch self {
@@ -106,6 +116,13 @@ public enum Message: Equatable, Sendable {
         case .pagePreview: .pagePreview
         case .soundSet: .soundSet
         case .soundSetOK: .soundSetOK
+        case .notesRequest: .notesRequest
+        case .notes: .notes
+        case .notesEdit: .notesEdit
+        case .notesFile: .notesFile
+        case .timer: .timer
+        case .gotoLabel: .gotoLabel
+        case .notesLayout: .notesLayout
         }
     }
 
@@ -186,6 +203,13 @@ public enum Message: Equatable, Sendable {
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .soundSet(let s): Body.soundSet(s, &w)
+        case .notesRequest(let n): Body.notesRequest(n, &w)
+        case .notes(let n): Body.notes(n, &w)
+        case .notesEdit(let e): Body.notesEdit(e, &w)
+        case .notesFile(let c, let file): w.bytes(c.bytes); w.bytes(file)
+        case .timer(let t): Body.timer(t, &w)
+        case .gotoLabel(let label): w.string16(label)
+        case .notesLayout(let c, let layout): w.bytes(c.bytes); w.u8(layout?.wireValue ?? 0xFF)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK:
@@ -258,6 +282,13 @@ public enum Message: Equatable, Sendable {
         case .pagePreview: m = .pagePreview(try Body.pagePreview(&r))
         case .soundSet: m = .soundSet(try Body.soundSet(&r))
         case .soundSetOK: m = .soundSetOK
+        case .notesRequest: m = .notesRequest(try Body.notesRequest(&r))
+        case .notes: m = .notes(try Body.notes(&r))
+        case .notesEdit: m = .notesEdit(try Body.notesEdit(&r))
+        case .notesFile: m = try Body.notesFile(&r)
+        case .timer: m = .timer(try Body.timer(&r))
+        case .gotoLabel: m = .gotoLabel(try r.string16(max: ConsoleLimits.maxLabelBytes, field: "label"))
+        case .notesLayout: m = try Body.notesLayout(&r)
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

@@ -38,10 +38,14 @@ public struct PagePreviewRequest: Equatable, Sendable {
     /// The largest image the client wants; 0 = no limit on that side (the output's size).
     public var maxWidth: UInt16
     public var maxHeight: UInt16
-    public init(content: ContentID, page: UInt32, maxWidth: UInt16, maxHeight: UInt16 = 0) {
+    /// An optional last byte: 0 the page as the wall shows it (the default), 1 the notes
+    /// half of a beamer notes deck (§20.3).
+    public var notesHalf: Bool
+    public init(content: ContentID, page: UInt32, maxWidth: UInt16, maxHeight: UInt16 = 0, notesHalf: Bool = false) {
         self.content = content
         self.page = page
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
+        self.notesHalf = notesHalf
     }
 }

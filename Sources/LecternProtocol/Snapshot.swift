@@ -18,10 +18,12 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var screen: ScreenSnapshot
     /// The room's volume and mute, and the sound device (§23).
     public var sound: SoundSnapshot
+    /// The presenter console: slide label and step, the talk timer (§20). Never notes.
+    public var console: ConsoleSnapshot?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
-        sound: SoundSnapshot = SoundSnapshot()
+        console: ConsoleSnapshot? = nil, sound: SoundSnapshot = SoundSnapshot()
     ) {
         self.sound = sound
         self.revision = revision
@@ -30,6 +32,20 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.floor = floor
         self.devices = devices
         self.screen = screen
+        self.console = console
+    }
+
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, sound }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(revision, forKey: .revision)
+        try c.encode(room, forKey: .room)
+        try c.encode(floorMode, forKey: .floorMode)
+        try c.encode(floor, forKey: .floor)
+        try c.encode(devices, forKey: .devices)
+        try c.encode(screen, forKey: .screen)
+        try c.encode(console, forKey: .console)
+        try c.encode(sound, forKey: .sound)
     }
 
     /// Compact JSON with sorted keys (the wire form).

@@ -75,7 +75,9 @@ public final class PDFDocument: @unchecked Sendable {
     /// The transparent surface is the frame's own memory under `rect` (XRGB8888 has
     /// ARGB32's layout), cleared first and made opaque again by the composite, so nothing
     /// is allocated or copied beyond one pass over the rectangle.
-    public func render(page: Int, into frame: Frame, rect: PixelRect) throws {
+    ///
+    /// `part`: only that part of the page fills `rect` (the rest of the page is not drawn).
+    public func render(page: Int, into frame: Frame, rect: PixelRect, part: PagePart = .whole) throws {
         // What of `rect` lies on the frame (the page is clipped to that, as before).
         let x0 = max(0, rect.x), y0 = max(0, rect.y)
         let x1 = min(frame.width, rect.maxX), y1 = min(frame.height, rect.maxY)
@@ -99,15 +101,60 @@ public final class PDFDocument: @unchecked Sendable {
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
 
             cairo_save(cr)
+            let r = part.region(width: w, height: h)
+            cairo_rectangle(cr, Double(rect.x - x0), Double(rect.y - y0), Double(rect.width), Double(rect.height))
+            cairo_clip(cr)
             cairo_translate(cr, Double(rect.x - x0), Double(rect.y - y0))
-            cairo_scale(cr, Double(rect.width) / max(w, 1e-6), Double(rect.height) / max(h, 1e-6))
+            cairo_scale(cr, Double(rect.width) / max(r.width, 1e-6), Double(rect.height) / max(r.height, 1e-6))
+            cairo_translate(cr, -r.x, -r.y)
+            // poppler and cairo draw a page without what they could not allocate (an image
+            // bigger than the render worker's RLIMIT_AS leaves): that page is not what it
+            // says. malloc leaves ENOMEM in errno, and nothing sets errno back on success.
+            errno = 0
             poppler_page_render(p, cr)
+            let failedAllocation = errno == ENOMEM || cairo_status(cr) == CAIRO_STATUS_NO_MEMORY
             cairo_restore(cr)
+            if failedAllocation { throw ContentError.overLimits(page: page, megabytes: 0) }
 
             // Then the paper behind it, as pdftocairo blends its PNGs onto white.
             cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
             cairo_set_source_rgb(cr, 1, 1, 1)
             cairo_paint(cr)
+        }
+    }
+
+    /// The page's label (`/PageLabels`: "iv", "A-3", or the number when the PDF has none),
+    /// as poppler reports it; at most 64 bytes of UTF-8 (cut on a character boundary).
+    public func label(page: Int) throws -> String {
+        try withPage(page) { p in
+            guard let c = poppler_page_get_label(p) else { return String(page) }
+            defer { g_free(c) }
+            let s = String(cString: c)
+            var cut = Substring(s)
+            while cut.utf8.count > 64 { cut = cut.dropLast() }
+            return cut.isEmpty ? String(page) : String(cut)
+        }
+    }
+
+    /// The text of the page's text annotations (sticky notes), in the PDF's order, each
+    /// cut at `maxCharacters`.
+    public func textAnnotations(page: Int, maxCharacters: Int = 4096) throws -> [String] {
+        try withPage(page) { p in
+            guard let list = poppler_page_get_annot_mapping(p) else { return [] }
+            defer { poppler_page_free_annot_mapping(list) }
+            var texts: [String] = []
+            var node: UnsafeMutablePointer<GList>? = list
+            while let n = node {
+                if let m = n.pointee.data?.assumingMemoryBound(to: PopplerAnnotMapping.self), let annot = m.pointee.annot,
+                    poppler_annot_get_annot_type(annot) == POPPLER_ANNOT_TEXT, let c = poppler_annot_get_contents(annot)
+                {
+                    let text = String(cString: c)
+                    g_free(c)
+                    if !text.isEmpty { texts.append(String(text.prefix(maxCharacters))) }
+                }
+                node = n.pointee.next
+            }
+            return texts
         }
     }
 

@@ -34,12 +34,14 @@ public enum PDFSketch {
         public var texts: [Text]
         /// Written as the page's /Rotate.
         public var rotate: Int
+        /// Written as the page's label (`/PageLabels`), when set.
+        public var label: String?
         public init(
             width: Double, height: Double, background: RGB? = nil, boxes: [Box] = [],
-            texts: [Text] = [], rotate: Int = 0
+            texts: [Text] = [], rotate: Int = 0, label: String? = nil
         ) {
             self.width = width; self.height = height; self.background = background
-            self.boxes = boxes; self.texts = texts; self.rotate = rotate
+            self.boxes = boxes; self.texts = texts; self.rotate = rotate; self.label = label
         }
     }
 
@@ -82,6 +84,10 @@ public enum PDFSketch {
         if rotations.contains(where: { $0 % 360 != 0 }) {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             try PDFRotate.apply(rotations, to: data).write(to: URL(fileURLWithPath: path))
+        }
+        if pages.contains(where: { $0.label != nil }) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            try PDFPageLabels.append(pages.enumerated().map { $1.label ?? String($0 + 1) }, to: data).write(to: URL(fileURLWithPath: path))
         }
     }
 
@@ -154,5 +160,43 @@ enum PDFRotate {
             i -= 1
         }
         return nil
+    }
+}
+
+/// Gives a PDF written by cairo page labels, one `/P` prefix per page (as hyperref writes
+/// them for beamer), in an incremental update: a new page-label tree and catalog after
+/// the file's end. (cairo 1.16's own `cairo_pdf_surface_set_page_label` writes a broken
+/// number tree for numeric labels.)
+enum PDFPageLabels {
+    static func append(_ labels: [String], to data: Data) throws -> Data {
+        let text = String(decoding: data, as: UTF8.self)
+        func number(after key: String, in s: Substring) -> Int? {
+            guard let r = s.range(of: key) else { return nil }
+            return Int(s[r.upperBound...].drop { $0 == " " || $0 == "\n" }.prefix { $0.isNumber })
+        }
+        guard let catalogAt = text.range(of: "/Type /Catalog"),
+            let objStart = text[..<catalogAt.lowerBound].range(of: " 0 obj", options: .backwards),
+            let catalogNumber = Int(text[..<objStart.lowerBound].reversed().prefix { $0.isNumber }.reversed().map(String.init).joined()),
+            let pagesNumber = number(after: "/Pages", in: text[catalogAt.upperBound...]),
+            let sizeNumber = number(after: "/Size", in: text[...]),
+            let prevXref = number(after: "startxref", in: text[text.index(text.endIndex, offsetBy: -40)...])
+        else { throw PDFSketch.WriteError(description: "can't find the catalog, /Size or startxref to add page labels") }
+        let info = number(after: "/Info", in: text[...])
+        func escaped(_ s: String) -> String {
+            s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+        }
+        var out = [UInt8](data)
+        if out.last != 0x0A { out.append(0x0A) }
+        let labelsNumber = sizeNumber
+        let labelsAt = out.count
+        out += Array("\(labelsNumber) 0 obj\n<< /Nums [\(labels.enumerated().map { "\($0) << /P (\(escaped($1))) >>" }.joined(separator: " "))] >>\nendobj\n".utf8)
+        let catalogOffset = out.count
+        out += Array("\(catalogNumber) 0 obj\n<< /Type /Catalog /Pages \(pagesNumber) 0 R /PageLabels \(labelsNumber) 0 R >>\nendobj\n".utf8)
+        let xrefAt = out.count
+        func entry(_ offset: Int) -> String { String(format: "%010d 00000 n \n", offset) }
+        out += Array("xref\n0 1\n0000000000 65535 f \n\(catalogNumber) 1\n\(entry(catalogOffset))\(labelsNumber) 1\n\(entry(labelsAt))".utf8)
+        out += Array(
+            "trailer\n<< /Size \(labelsNumber + 1) /Root \(catalogNumber) 0 R\(info.map { " /Info \($0) 0 R" } ?? "") /Prev \(prevXref) >>\nstartxref\n\(xrefAt)\n%%EOF\n".utf8)
+        return Data(out)
     }
 }

@@ -13,12 +13,15 @@ public struct CommittedScreen: Equatable, Sendable {
     public var page = 0
     public var pageCount = 0
     public var blank: ScreenSnapshot.Blank = .none
+    /// The part of each page the wall shows: the slide half of a beamer notes deck.
+    public var part: PagePart = .whole
 
-    public init(content: ContentSnapshot? = nil, page: Int = 0, pageCount: Int = 0, blank: ScreenSnapshot.Blank = .none) {
+    public init(content: ContentSnapshot? = nil, page: Int = 0, pageCount: Int = 0, blank: ScreenSnapshot.Blank = .none, part: PagePart = .whole) {
         self.content = content
         self.page = page
         self.pageCount = pageCount
         self.blank = blank
+        self.part = part
     }
 
     public static let idle = CommittedScreen()
@@ -29,7 +32,9 @@ public struct CommittedScreen: Equatable, Sendable {
         case .white: return .blank(.white)
         case .none: break
         }
-        if let c = content, c.kind == .pdf, page >= 1 { return .page(content: c.id.hex, page: page) }
+        if let c = content, c.kind == .pdf, page >= 1 {
+            return part == .whole ? .page(content: c.id.hex, page: page) : .pagePart(content: c.id.hex, page: page, part: part)
+        }
         return .idle
     }
 

@@ -11,13 +11,21 @@ public struct ContentEntry: Equatable, Sendable {
     public var pages: Int
     /// Length of a clip in milliseconds (what upload-ready and upload-stored say); 0 for a PDF.
     public var durationMs: UInt32
-    public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int, durationMs: UInt32 = 0) {
+    /// A PDF's labels, beamer layout, annotations and notes (the presenter console); nil for a clip.
+    public var console: DeckConsole?
+    public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int, durationMs: UInt32 = 0, console: DeckConsole? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
         self.size = size
         self.pages = pages
         self.durationMs = durationMs
+        self.console = console
+    }
+
+    /// The deck's console facts, or plain numbers for a PDF stored without them.
+    public var deck: DeckConsole {
+        console ?? DeckConsole(facts: DeckFacts(labels: (0..<pages).map { String($0 + 1) }))
     }
 
     public var snapshot: ContentSnapshot { ContentSnapshot(id: id, name: name, kind: kind) }
@@ -37,5 +45,14 @@ public struct ContentCatalog: Sendable {
     /// Adds `entry` unless the store already had the file (the first name stays).
     public mutating func add(_ entry: ContentEntry) {
         if entries[entry.id] == nil { entries[entry.id] = entry }
+    }
+
+    /// Replaces the notes kept with a stored PDF.
+    public mutating func setNotes(_ notes: DeckNotes, for id: ContentID) {
+        guard var e = entries[id] else { return }
+        var deck = e.deck
+        deck.notes = notes
+        e.console = deck
+        entries[id] = e
     }
 }

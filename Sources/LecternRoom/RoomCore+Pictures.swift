@@ -16,8 +16,17 @@ extension RoomCore {
         }
         let page = max(1, Int(r.page))
         guard page <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(page), pageCount: UInt32(item.pages)) }
+        let layout = item.deck.layout
+        var part = layout.slidePart
+        if r.notesHalf {
+            guard let notes = layout.notesPart else {
+                throw LecternError(.wrongKind, message: "That deck has no notes half — it isn't a beamer deck with notes on a second screen.")
+            }
+            try checkMaySeeNotes(me, of: item)
+            part = notes
+        }
         try takePictureSlot(p)
-        emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight)))
+        emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight), part: part))
     }
 
     /// A few pictures per connection are made at once; asking for more is refused at once

@@ -56,7 +56,7 @@ extension RoomCore {
                 send(.controlOK, to: p, tag: tag)
                 apply(ev)
             case .screen(let s):
-                changeScreen(.signal(s), reply: ScreenReply(peer: p.id, tag: tag, request: .control, ok: .controlOK))
+                changeScreen(.signal(wrapped(s)), reply: ScreenReply(peer: p.id, tag: tag, request: .control, ok: .controlOK))
             }
         case .present(let content, let page):
             try present(content, page: page, by: me, peer: p, tag: tag)
@@ -76,6 +76,12 @@ extension RoomCore {
             try takePictureSlot(p)
             emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh)))
         case .pagePreview(let r): try pagePreview(r, by: me, peer: p, tag: tag)
+        case .notesRequest(let r): try notesRequest(r, by: me, peer: p, tag: tag)
+        case .notesEdit(let e): try notesEdit(e, by: me, peer: p, tag: tag)
+        case .notesFile(let content, let file): try notesFile(content, file, by: me, peer: p, tag: tag)
+        case .notesLayout(let content, let layout): try notesLayout(content, layout, by: me, peer: p, tag: tag)
+        case .timer(let c): try timerCommand(c, by: me, peer: p, tag: tag)
+        case .gotoLabel(let label): try gotoLabel(label, by: me, peer: p, tag: tag)
         default:
             throw LecternError.unknownCommand(command)
         }

@@ -12,7 +12,7 @@ extension RoomCore {
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
         let n = max(1, Int(page))
         guard n <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(n), pageCount: UInt32(item.pages)) }
-        let model = CommittedScreen(content: item.snapshot, page: n, pageCount: item.pages, blank: .none)
+        let model = CommittedScreen(content: item.snapshot, page: n, pageCount: item.pages, blank: .none, part: item.deck.layout.slidePart)
         changeScreen(.page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .present, ok: .presentOK))
     }
 

@@ -43,14 +43,25 @@ public final class RoomCore {
     var clipSave = ClipSaveThrottle()
     /// The room's volume and mute (§23), and the device the shell plays clips' sound on.
     public internal(set) var sound = SoundSnapshot()
+    /// The wall clock (seconds since 1970), injected by the shell: the talk timer's time.
+    let wallClock: @Sendable () -> Double
+    /// The talk timer every device shows (§20.4).
+    var timer: TalkTimer
+    /// Whether the last state push had the timer warning (a change pushes the state).
+    var timerWarned = false
+    /// Goes up with every change of any deck's notes.
+    var notesRevision: UInt64 = 0
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
-        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0
+        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0,
+        wallClock: @escaping @Sendable () -> Double
     ) {
         self.config = config
+        self.wallClock = wallClock
+        timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         self.keys = keys
         self.serverName = serverName
         self.catalog = catalog
@@ -73,6 +84,7 @@ public final class RoomCore {
         case .tick:
             tick()
             sweepParts()
+            timerTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
@@ -111,6 +123,7 @@ public final class RoomCore {
     public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
         self.now = now
         if let model { screen.restore(model) }
+        if let t = saved.timer { timer = t }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
@@ -130,6 +143,7 @@ public final class RoomCore {
     public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
         s.sound = sound
+        s.console = consoleSnapshot()
         return s
     }
 
@@ -145,7 +159,7 @@ public final class RoomCore {
 
     func persist() {
         clipSave.saved(now: now)
-        var state = SavedState(screen: screen.committed, floor: floor, clip: savedClip)
+        var state = SavedState(screen: screen.committed, floor: floor, timer: timer, clip: savedClip)
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
         emit(.persist(state))
     }
@@ -164,6 +178,7 @@ public final class RoomCore {
     func pushState() {
         statePushOwed = false
         revision += 1
+        timerWarned = timer.warning(at: wallClock())
         latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.deviceID != nil && !p.closing {
             if p.writable { send(bytes: latestState, to: p); p.statePending = false } else { p.statePending = true }

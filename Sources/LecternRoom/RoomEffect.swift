@@ -48,7 +48,11 @@ public enum RoomEffect: Equatable, Sendable {
     /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.
     case screenshot(ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int)
     /// Render a page as the output would show it, small; report `.previewRendered`.
-    case renderPreview(ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int)
+    case renderPreview(ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int, part: PagePart)
+
+    // MARK: the presenter console
+    /// Keep these notes with the upload `content` (replacing what was kept).
+    case saveNotes(ContentID, DeckNotes)
 
     // MARK: the rest
     /// Save what must survive a restart.

@@ -23,7 +23,11 @@ public struct SavedState: Codable, Equatable, Sendable {
     /// The room's volume and mute; absent in older files (full volume, sound on).
     public var sound: SavedSound?
 
-    public init(screen: CommittedScreen, floor: Floor, clip: SavedClip? = nil) {
+    /// The talk timer (absent in states saved before it existed).
+    public var timer: TalkTimer?
+
+    public init(screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, clip: SavedClip? = nil) {
+        self.timer = timer
         self.clip = clip
         content = screen.content?.id.hex
         page = screen.page
@@ -42,7 +46,7 @@ public struct SavedState: Codable, Equatable, Sendable {
         guard let id = ContentID(hex: hex), let item = catalog[id], item.kind == .pdf,
             page >= 1, page <= item.pages
         else { return nil }
-        return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue)
+        return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue, part: item.deck.layout.slidePart)
     }
 
     public var holderToken: ResumeToken? {

@@ -23,6 +23,8 @@ public final class ContentStore: @unchecked Sendable {
         /// Length of a clip in milliseconds; nil for a PDF, and in `.json` files written
         /// before the duration was kept (they still load).
         public var durationMs: UInt32? = nil
+        /// A PDF's page labels, beamer layout and annotations (nil: stored before they were kept).
+        public var deck: DeckFacts? = nil
     }
 
     public let directory: URL
@@ -77,11 +79,16 @@ public final class ContentStore: @unchecked Sendable {
     public func adopt(tmpFile: String, id: String, name: String, uploader: String, durationMs: UInt32? = nil) throws -> Item {
         let kind = try Self.kind(ofFile: tmpFile)
         var pages = 0
-        if kind == .pdf { pages = try PDFDocument(path: tmpFile).pageCount }
+        var deck: DeckFacts?
+        if kind == .pdf {
+            let doc = try PDFDocument(path: tmpFile)
+            pages = doc.pageCount
+            deck = Self.deckFacts(doc)
+        }
         let durationMs = kind == .clip ? try durationMs ?? Self.clipDurationMs(tmpFile) : nil
         try Self.fsync(path: tmpFile)
         let size = (try FileManager.default.attributesOfItem(atPath: tmpFile)[.size] as? NSNumber)?.int64Value ?? 0
-        let item = Item(id: id, name: name, kind: kind, size: size, pages: pages, uploader: uploader, durationMs: durationMs)
+        let item = Item(id: id, name: name, kind: kind, size: size, pages: pages, uploader: uploader, durationMs: durationMs, deck: deck)
         guard rename(tmpFile, path(of: id)) == 0 else {
             throw ContentError.unreadable(path: name, reason: String(cString: strerror(errno)))
         }
@@ -104,8 +111,46 @@ public final class ContentStore: @unchecked Sendable {
                 item.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0
                 if let data = try? JSONEncoder().encode(item) { try? Self.writeAtomically(data, to: path(of: item.id) + ".json") }
             }
-            return ContentEntry(item)
+            if item.kind == .pdf, item.deck == nil, let doc = try? PDFDocument(path: path(of: item.id)) {
+                item.deck = Self.deckFacts(doc)
+                if let data = try? JSONEncoder().encode(item) { try? Self.writeAtomically(data, to: path(of: item.id) + ".json") }
+            }
+            return ContentEntry(item, notes: notes(of: item.id))
         }
+    }
+
+    /// What the presenter console needs of a PDF: labels, beamer layout, annotations
+    /// (bounded: the annotations of a deck together at most `ConsoleLimits.maxDeckNotesBytes`).
+    public static func deckFacts(_ doc: PDFDocument) -> DeckFacts {
+        var labels: [String] = []
+        var shapes: [SourceShape] = []
+        var annotations: [Int: String] = [:]
+        var annotationBytes = 0
+        for p in 1...doc.pageCount {
+            labels.append((try? doc.label(page: p)) ?? String(p))
+            if let s = try? doc.shape(page: p) { shapes.append(s) }
+            let texts = (try? doc.textAnnotations(page: p, maxCharacters: ConsoleLimits.maxNoteBytes / 4)) ?? []
+            let text = texts.joined(separator: "\n\n")
+            if !text.isEmpty, annotationBytes + text.utf8.count <= ConsoleLimits.maxDeckNotesBytes {
+                annotations[p] = text
+                annotationBytes += text.utf8.count
+            }
+        }
+        return DeckFacts(labels: labels, detectedLayout: NotesLayout.detect(shapes), annotations: annotations)
+    }
+
+    /// The notes kept with upload `id` (typed, or from a .pdfpc file).
+    public func notes(of id: String) -> DeckNotes {
+        guard Self.isValidID(id), let data = FileManager.default.contents(atPath: path(of: id) + ".notes.json"),
+            let notes = try? JSONDecoder().decode(DeckNotes.self, from: data)
+        else { return DeckNotes() }
+        return notes
+    }
+
+    /// Keeps `notes` with upload `id` (written whole, atomically).
+    public func saveNotes(_ notes: DeckNotes, for id: String) throws {
+        guard Self.isValidID(id) else { return }
+        try Self.writeAtomically(JSONEncoder().encode(notes), to: path(of: id) + ".notes.json")
     }
 
     /// The stored item with `id`, or nil.
@@ -228,9 +273,10 @@ public final class ContentStore: @unchecked Sendable {
 
 extension ContentEntry {
     /// The room's view of a stored item.
-    init(_ item: ContentStore.Item) {
+    init(_ item: ContentStore.Item, notes: DeckNotes = DeckNotes()) {
         self.init(
             id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
-            kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages, durationMs: item.durationMs ?? 0)
+            kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages, durationMs: item.durationMs ?? 0,
+            console: item.deck.map { DeckConsole(facts: $0, notes: notes) })
     }
 }

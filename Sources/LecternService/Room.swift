@@ -27,6 +27,7 @@ final class Room: @unchecked Sendable {
     private let clock: @Sendable () -> Double
     private var stageWorker: StageWorker!
     private var uploadWorker: UploadWorker!
+    private let store: ContentStore
     private var links: [ConnectionID: PeerLink] = [:]
     private var nextID: ConnectionID = 1
     private var events: [RoomEvent] = []
@@ -42,7 +43,8 @@ final class Room: @unchecked Sendable {
     /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
         loop: EventLoop, config: Config, stage: Stage, store: ContentStore, catalog: ContentCatalog? = nil, logger: Logger,
-        clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
+        clock: @escaping @Sendable () -> Double = { MonotonicClock.now() },
+        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
         self.loop = loop
         self.logger = logger
@@ -51,7 +53,8 @@ final class Room: @unchecked Sendable {
         core = RoomCore(
             config: config, keys: try Self.keys(config), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
-            storeBytes: UploadArea.bytes(in: store.directory.path))
+            storeBytes: UploadArea.bytes(in: store.directory.path), wallClock: wallClock)
+        self.store = store
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }
             self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
@@ -167,8 +170,10 @@ final class Room: @unchecked Sendable {
                 uploadWorker.checkProof(id, tag: tag, begin, challenge: challenge)
             case .finishUpload(let id, let tag, let writer, let upload): uploadWorker.finish(id, tag: tag, writer: writer, upload)
             case .screenshot(let id, let tag, let w, let h): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h)
-            case .renderPreview(let id, let tag, let content, let page, let w, let h):
-                stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h)
+            case .renderPreview(let id, let tag, let content, let page, let w, let h, let part):
+                stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h, part: part)
+            case .saveNotes(let content, let notes):
+                do { try store.saveNotes(notes, for: content.hex) } catch { logger.warning("notes of \(content.hex.prefix(12)) not saved: \(error)") }
             case .persist(let state): stateWriter?.save(state)
             case .setSound(let level, let muted): stageWorker.sound?.level.set(level: level, muted: muted)
             case .log(let level, let message): logger.log(level: level, "\(message)")

@@ -115,19 +115,24 @@ final class StageWorker: @unchecked Sendable {
         }
     }
 
-    func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int) {
-        work.async { [self] in
+    /// On a thread of its own, like a show: the preview waits for the background render
+    /// worker (up to the render budget, behind a prerender), not on one of dispatch's few
+    /// threads. The previews in flight per connection are capped by the room.
+    func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int, part: PagePart = .whole) {
+        let thread = Thread { [self] in
             let compositor = stage.compositor
             let size = Fit.previewSize(
                 width: compositor.settings.width, height: compositor.settings.height,
                 maxWidth: maxWidth, maxHeight: maxHeight)
             do {
-                let frame = try compositor.preview(content: content, page: page, width: size.width, height: size.height)
+                let frame = try compositor.preview(content: content, page: page, width: size.width, height: size.height, part: part)
                 report(.previewRendered(id, tag: tag, .success(Self.pieces(frame))))
             } catch {
                 report(.previewRendered(id, tag: tag, .failure(LecternError(mapping: error))))
             }
         }
+        thread.name = "lectern.preview"
+        thread.start()
     }
 
     private static func pieces(_ frame: Frame) -> [ScreenshotChunk] {

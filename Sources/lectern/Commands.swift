@@ -29,9 +29,13 @@ func describe(_ s: Snapshot) -> String {
     if !s.floor.queue.isEmpty { lines.append("queue: " + s.floor.queue.map { who($0) }.joined(separator: ", ")) }
     if let c = s.screen.content {
         lines.append("screen: \(c.name) page \(s.screen.page)/\(s.screen.pageCount)\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
+        if let slide = s.console?.slide {
+            lines.append("slide: \(slide.label) (\(slide.index) of \(slide.count))\(slide.steps > 1 ? ", step \(slide.step) of \(slide.steps)" : "")")
+        }
     } else {
         lines.append("screen: idle\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
     }
+    if let console = s.console { lines.append(describeTimer(console.timer)) }
     lines.append("devices: " + s.devices.map { "\($0.id) \($0.name) [\($0.role)\($0.connected ? "" : ", away")]" }.joined(separator: "; "))
     return lines.joined(separator: "\n")
 }

@@ -197,6 +197,11 @@ enum ErrorTable {
         (.storageFailed, "0"),
         (.tooManyConnections, "0"),
         (.busy, "the limit (2 pictures, 4 uploads)"),
+        (.notesPrivate, "0"),
+        (.badNotesFile("its slide labels don't match this deck's — is it for another file?"), "0"),
+        (.unknownLabel("A-9"), "0"),
+        (.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes), "the limit in bytes"),
+        (.badTimer("A talk lasts from a second to 24 hours."), "0"),
         (.volumeOutOfRange(101), "the level sent"),
     ]
 

@@ -83,5 +83,28 @@ func sampleMessages() -> [Message] {
         .screenshotData(ScreenshotChunk(width: 1920, height: 1080, totalSize: 100, offset: 50, data: Array(repeating: 1, count: 50))),
         .pagePreview(PagePreviewRequest(content: cid(11), page: 70_000, maxWidth: 480, maxHeight: 0)),
         .pagePreview(PagePreviewRequest(content: cid(12), page: 0, maxWidth: 0, maxHeight: 65_535)),
+        .pagePreview(PagePreviewRequest(content: cid(12), page: 3, maxWidth: 320, maxHeight: 0, notesHalf: true)),
+        .notesRequest(NotesRequest(content: cid(13), page: 0)),
+        .notes(
+            NotesReply(
+                content: cid(13).hex, layout: .right,
+                pages: [NotesReply.Page(page: 1, label: "iv", text: "Say hello ✓", source: "typed")], durationMinutes: 20, endTime: nil,
+                lastMinutes: 3)),
+        .notesEdit(NotesEdit(content: cid(14), page: 2, text: "Pause here.\nThen the demo.")),
+        .notesFile(content: cid(15), file: Array("{\"pdfpcFormat\":2,\"pages\":[]}".utf8)),
+        .timer(TimerCommand(action: .start, mode: .countdown, warnMinutes: 3, value: 20 * 60_000)),
+        .timer(TimerCommand(action: .pause)),
+        .gotoLabel("A-3"),
+        .notesLayout(content: cid(16), layout: .left),
+        .notesLayout(content: cid(16), layout: nil),
+        .state(
+            Snapshot(
+                revision: 1, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle,
+                console: ConsoleSnapshot(
+                    slide: SlideSnapshot(label: "7", index: 7, count: 20, step: 2, steps: 3), notesLayout: .none, hasNotes: true,
+                    notesRevision: 4, wrap: false,
+                    timer: TimerSnapshot(
+                        mode: .countdown, running: true, elapsedMs: 1000, durationMs: 60_000, endsAtMs: nil, remainingMs: 59_000, warning: false,
+                        warnMinutes: 5, serverTimeMs: 1_800_000_000_000)))),
     ]
 }

@@ -13,6 +13,8 @@ final class RoomCoreHarness {
 
     let core: RoomCore
     var now: Double = 1000
+    /// The wall clock the core reads (seconds since 1970), moved by hand.
+    let wall = WallClock()
     /// Everything the core asked for, in order, since the harness started.
     private(set) var log: [RoomEffect] = []
 
@@ -26,7 +28,8 @@ final class RoomCoreHarness {
         configure(&c)
         core = RoomCore(
             config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey),
-            serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes)
+            serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes,
+            wallClock: { [wall] in wall.seconds })
     }
 
     @discardableResult
@@ -152,3 +155,13 @@ extension RoomCoreHarness {
 }
 
 func page(_ byte: UInt8, _ n: Int) -> Scene { .page(content: cid(byte).hex, page: n) }
+
+/// A hand-moved wall clock for the core's timer.
+final class WallClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Double = 1_800_000_000
+    var seconds: Double {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}

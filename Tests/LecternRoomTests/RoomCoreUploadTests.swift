@@ -41,7 +41,7 @@ final class RoomCoreUploadTests: XCTestCase {
         // Stored, and Ana's: she may preview its pages.
         XCTAssertEqual(
             H.work(h.send(.pagePreview(PagePreviewRequest(content: file, page: 3, maxWidth: 480)), from: 1, tag: 13, device: ana)),
-            [.renderPreview(1, tag: 13, content: file.hex, page: 3, maxWidth: 480, maxHeight: 0)])
+            [.renderPreview(1, tag: 13, content: file.hex, page: 3, maxWidth: 480, maxHeight: 0, part: .whole)])
     }
 
     func testAPartialFileResumesWhereItStopped() {

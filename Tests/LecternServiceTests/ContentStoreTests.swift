@@ -61,6 +61,24 @@ final class ContentStoreTests: XCTestCase {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         XCTAssertEqual(object["kind"] as? String, "pdf")
         XCTAssertEqual(object["pages"] as? Int, 2)
-        XCTAssertEqual(Set(object.keys), ["id", "name", "kind", "size", "pages", "uploader"])
+        // The fields as before, and a PDF's console facts (labels, beamer layout, annotations):
+        // an older lecternd reading this description ignores the key it doesn't know.
+        XCTAssertEqual(Set(object.keys), ["id", "name", "kind", "size", "pages", "uploader", "deck"])
+        let facts = try XCTUnwrap(object["deck"] as? [String: Any])
+        XCTAssertEqual(facts["labels"] as? [String], ["1", "2"])
+        XCTAssertEqual(facts["detectedLayout"] as? String, "none")
+    }
+
+    /// A PDF stored before the console's facts were kept gets them once, at the next start.
+    func testAnOldDeckGetsItsLabelsOnce() throws {
+        let dir = Fixtures.tempDir("store")
+        let store = try ContentStore(dataDir: dir)
+        let deck = try Fixtures.labelledDeck(labels: ["i", "ii", "1"], in: dir)
+        let hex = try ContentStore.sha256(ofFile: deck)
+        try FileManager.default.copyItem(atPath: deck, toPath: store.path(of: hex))
+        let old = #"{"uploader":"","pages":3,"size":1,"kind":"pdf","name":"labelled.pdf","id":"\#(hex)"}"#
+        XCTAssertTrue(FileManager.default.createFile(atPath: store.path(of: hex) + ".json", contents: Data(old.utf8)))
+        XCTAssertEqual(store.entries().first?.console?.facts.labels, ["i", "ii", "1"])
+        XCTAssertEqual(store.item(hex)?.deck?.labels, ["i", "ii", "1"], "kept in its description")
     }
 }

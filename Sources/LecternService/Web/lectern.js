@@ -25,6 +25,7 @@ import { setupSound } from './sound-control.js';
 import { renderModerator } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
+import { withNotesFiles } from './console-view.js';
 
 // ── wiring ──
 
@@ -86,7 +87,7 @@ function init() {
   $('file-input').addEventListener('change', (e) => {
     const files = Array.from(e.target.files || []);
     e.target.value = '';
-    if (files.length) uploadFiles(files);
+    if (files.length) withNotesFiles(files, uploadFiles);
   });
   $('clip-pause').addEventListener('click', () => act(() => app.link.request(C.clipPause, new Uint8Array(0))));
   $('clip-resume').addEventListener('click', () => act(() => app.link.request(C.clipResume, new Uint8Array(0))));

@@ -51,6 +51,13 @@ export const COMMANDS = Object.freeze([
   [0x50, 'screenshot-request', 'client'],
   [0x51, 'screenshot-data',    'server'],
   [0x52, 'page-preview',       'client'],
+  [0x60, 'notes-request',      'client'],
+  [0x61, 'notes',              'server'],
+  [0x62, 'notes-edit',         'client'],
+  [0x63, 'notes-file',         'client'],
+  [0x64, 'timer',              'client'],
+  [0x65, 'goto-label',         'client'],
+  [0x66, 'notes-layout',       'client'],
   [0xA0, 'sound-set',          'client'],
   [0xA1, 'sound-set-ok',       'server'],
 ]);
@@ -108,6 +115,11 @@ export const ERRORS = Object.freeze([
   [0x0604, 'storageFailed'],
   [0x0605, 'tooManyConnections'],
   [0x0606, 'busy'],
+  [0x0701, 'notesPrivate'],
+  [0x0702, 'badNotesFile'],
+  [0x0703, 'unknownLabel'],
+  [0x0704, 'notesTooLarge'],
+  [0x0705, 'badTimer'],
   [0x0D00, 'volumeOutOfRange'],
 ]);
 

@@ -6,6 +6,7 @@ import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
 import { renderSound } from './sound-control.js';
+import { renderConsole } from './console-view.js';
 
 export function renderAll() {
   renderScreen();
@@ -14,4 +15,5 @@ export function renderAll() {
   renderModerator();
   renderClip();
   renderSound();
+  renderConsole();
 }

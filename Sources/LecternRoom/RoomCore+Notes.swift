@@ -1,0 +1,102 @@
+import LecternCore
+import LecternProtocol
+
+/// Speaker notes (docs/protocol.md §20.2–20.3): for the floor holder and the moderator
+/// only, never in the state every device gets; typed, from a .pdfpc file or the PDF's
+/// annotations; a beamer deck's notes layout.
+extension RoomCore {
+    /// Notes are for whoever presents: the floor holder or the device it handed the floor
+    /// to, for the deck on screen or one they uploaded; and the moderator, for any deck.
+    func checkMaySeeNotes(_ me: DeviceID, of item: ContentEntry) throws {
+        if floor.devices[me]?.role == .moderator { return }
+        guard me == floor.holder || me == floor.delegate else { throw LecternError.notesPrivate }
+        guard screen.committed.content?.id == item.id || ledger.isOwner(me, of: item.id) else { throw LecternError.notesPrivate }
+    }
+
+    /// Notes are changed by those who may see them, and by the deck's uploaders (a
+    /// presenter attaches the .pdfpc file with the deck, before taking the floor; reading
+    /// them back waits for the floor).
+    func checkMayChangeNotes(_ me: DeviceID, of item: ContentEntry) throws {
+        if ledger.isOwner(me, of: item.id) { return }
+        try checkMaySeeNotes(me, of: item)
+    }
+
+    private func deck(_ content: ContentID, for me: DeviceID, changing: Bool = false) throws -> ContentEntry {
+        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        guard item.kind == .pdf else {
+            throw LecternError(.wrongKind, detail: UInt64(ContentKind.clip.rawValue), message: "That is a clip — only PDFs have speaker notes.")
+        }
+        if changing { try checkMayChangeNotes(me, of: item) } else { try checkMaySeeNotes(me, of: item) }
+        return item
+    }
+
+    func notesRequest(_ r: NotesRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(r.content, for: me)
+        let page = Int(r.page)
+        guard page <= item.pages else { throw LecternError.pageOutOfRange(page: r.page, pageCount: UInt32(item.pages)) }
+        let reply = Message.notes(item.deck.reply(content: r.content, page: page))
+        // Every page's notes of a long deck could outgrow a frame: then page by page.
+        guard reply.encodeBody().count <= ProtocolLimits.maxChunkLength else {
+            throw LecternError(
+                .notesTooLarge, detail: UInt64(ProtocolLimits.maxChunkLength),
+                message: "This deck's notes are too long to send at once — ask for them page by page.")
+        }
+        send(reply, to: p, tag: tag)
+    }
+
+    func notesEdit(_ e: NotesEdit, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(e.content, for: me, changing: true)
+        let page = Int(e.page)
+        guard page >= 1, page <= item.pages else { throw LecternError.pageOutOfRange(page: e.page, pageCount: UInt32(item.pages)) }
+        var notes = item.deck.notes
+        notes[page] = e.text
+        try keepNotes(notes, for: item, from: me)
+        send(.ok, to: p, tag: tag)
+        pushState()
+    }
+
+    func notesFile(_ content: ContentID, _ file: [UInt8], by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(content, for: me, changing: true)
+        var notes = try PdfpcFile.read(file, for: item.deck.facts.numbering)
+        if notes.layout == nil { notes.layout = item.deck.notes.layout }
+        try keepNotes(notes, for: item, from: me)
+        // The talk's length and end from the file set the timer unless it is running.
+        if !timer.running, timer.accumulatedMs == 0 {
+            if let end = notes.endTime, let at = Self.nextOccurrence(end, after: wallClock()) {
+                try? timer.apply(TimerCommand(action: .set, mode: .endTime, value: at), at: wallClock())
+            } else if let d = notes.durationMinutes {
+                try? timer.apply(TimerCommand(action: .set, mode: .countdown, value: UInt64(d) * 60_000), at: wallClock())
+            }
+            if let w = notes.lastMinutes { timer.warnMinutes = w }
+            persist()
+        }
+        send(.ok, to: p, tag: tag)
+        pushState()
+    }
+
+    /// A beamer deck's notes side, chosen by hand (nil: as detected). The wall changes at
+    /// once when the deck is on screen.
+    func notesLayout(_ content: ContentID, _ layout: NotesLayout?, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        let item = try deck(content, for: me, changing: true)
+        var notes = item.deck.notes
+        notes.layout = layout
+        try keepNotes(notes, for: item, from: me)
+        let updated = catalog[content]?.deck.layout ?? .none
+        var model = screen.committed
+        if model.content?.id == content, model.part != updated.slidePart {
+            model.part = updated.slidePart
+            changeScreen(.page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .notesLayout, ok: .ok))
+        } else {
+            send(.ok, to: p, tag: tag)
+            pushState()
+        }
+    }
+
+    private func keepNotes(_ notes: DeckNotes, for item: ContentEntry, from me: DeviceID) throws {
+        guard notes.textBytes <= ConsoleLimits.maxDeckNotesBytes else { throw LecternError.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes) }
+        catalog.setNotes(notes, for: item.id)
+        notesRevision += 1
+        emit(.saveNotes(item.id, notes))
+        log(.info, "notes of \(item.name) changed by device \(me)")
+    }
+}
