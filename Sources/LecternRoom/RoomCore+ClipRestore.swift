@@ -29,7 +29,7 @@ extension RoomCore {
     }
 }
 
-/// How often a playing clip's position reaches `state.json`: a save at most every
+/// How often a playing clip's position (and the volume) reaches `state.json`: a save at most every
 /// `interval` seconds for progress alone (a pause, resume, start or end saves at once), and
 /// one owed is made at the next tick, so the file is at most `interval` + a tick behind.
 struct ClipSaveThrottle: Equatable {

@@ -21,7 +21,10 @@ extension RoomCore {
         emit(.setSound(level: Int(next.level), muted: next.muted))
         log(.info, "sound: volume \(next.level)\(next.muted ? ", muted" : "")")
         pushState()
-        persist()
+        // Saved at the same bounded rate as a clip's position: a client sliding the volume
+        // (or flooding sound-set) costs at most a write every 0.4 s, the last one kept.
+        clipSave.owe()
+        if clipSave.due(now: now) { persist() }
     }
 
     func restoreSound(_ saved: SavedSound) {

@@ -96,8 +96,10 @@ final class RoomCoreClipRestoreTests: XCTestCase {
         XCTAssertEqual(H.replies(to: 1, set), [.soundSetOK])
         XCTAssertEqual(H.work(set), [.setSound(level: 30, muted: false)])
         XCTAssertEqual(H.states(to: 2, set).last?.sound, SoundSnapshot(level: 30, muted: false, device: "plughw:CARD=vc4hdmi0,DEV=0"))
-        XCTAssertEqual(Self.persisted(set).last?.sound, SavedSound(level: 30, muted: false))
         XCTAssertEqual(H.work(h.send(.soundSet(SoundSetting(muted: true)), from: 1, device: ana)), [.setSound(level: 30, muted: true)])
+        // Saved at a bounded rate: the last setting by the next tick.
+        h.now += 0.5
+        XCTAssertEqual(Self.persisted(h.handle(.tick)).last?.sound, SavedSound(level: 30, muted: true))
         // The same again: ok, no change, no push.
         let same = h.send(.soundSet(SoundSetting(level: 30, muted: true)), from: 1, tag: 3, device: ana)
         XCTAssertEqual(H.replies(to: 1, same), [.soundSetOK])
