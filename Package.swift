@@ -112,7 +112,8 @@ let package = Package(
         .executableTarget(
             name: "lectern-bench",
             dependencies: [
-                "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternSound", "LecternTestSupport",
+                "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternSound",
+                "LecternTestSupport",
             ]),
 
         // MARK: tests

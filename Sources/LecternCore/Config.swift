@@ -9,6 +9,9 @@ public struct Config: Equatable, Sendable {
     public var passcode = ""
     public var moderatorPasscode = ""
     public var floor: FloorMode = .moderated
+    /// Whether every presenter may draw on the wall (else: the holder, the moderator and
+    /// those they allow).
+    public var inkEveryone = false
     public var dataDir = "/var/lib/lectern"
     /// Seconds a dropped floor holder's content stays on screen, waiting for them.
     public var gracePeriod = 60.0

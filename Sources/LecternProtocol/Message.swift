@@ -55,6 +55,8 @@ public enum Message: Equatable, Sendable {
     case screenshotData(ScreenshotChunk)
     // page preview (answered with screenshot-data)
     case pagePreview(PagePreviewRequest)
+    // pointer and ink (§22)
+    case ink(InkMessage)
     // sound
     case soundSet(SoundSetting)
     case soundSetOK
@@ -114,6 +116,7 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
+        case .ink(let i): i.command
         case .soundSet: .soundSet
         case .soundSetOK: .soundSetOK
         case .notesRequest: .notesRequest
@@ -156,7 +159,8 @@ public enum Message: Equatable, Sendable {
         case .clipResume: .clipResumeOK
         case .soundSet: .soundSetOK
         case .present: .presentOK
-        case .floorRelease, .floorModerate, .clear: .ok
+        case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
+        case .whiteboardNew: .presentOK
         default: nil
         }
     }
@@ -202,6 +206,7 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest(let mw, let mh): Body.screenshotRequest(mw, mh, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
+        case .ink(let i): i.encode(&w)
         case .soundSet(let s): Body.soundSet(s, &w)
         case .notesRequest(let n): Body.notesRequest(n, &w)
         case .notes(let n): Body.notes(n, &w)
@@ -280,6 +285,9 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: m = try Body.screenshotRequest(&r)
         case .screenshotData: m = .screenshotData(try Body.screenshotData(&r))
         case .pagePreview: m = .pagePreview(try Body.pagePreview(&r))
+        case .pointer, .strokeBegin, .strokePoints, .strokeEnd, .strokeOK, .inkUndo, .inkErase, .inkClear, .inkAllow, .inkFetch,
+            .inkPage, .whiteboardNew:
+            m = .ink(try InkMessage.decode(command, &r))
         case .soundSet: m = .soundSet(try Body.soundSet(&r))
         case .soundSetOK: m = .soundSetOK
         case .notesRequest: m = .notesRequest(try Body.notesRequest(&r))

@@ -18,14 +18,17 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var screen: ScreenSnapshot
     /// The room's volume and mute, and the sound device (§23).
     public var sound: SoundSnapshot
+    /// The pointer and ink (§22): filled in by the room, always present in its states.
+    public var ink: InkSnapshot?
     /// The presenter console: slide label and step, the talk timer (§20). Never notes.
     public var console: ConsoleSnapshot?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
-        console: ConsoleSnapshot? = nil, sound: SoundSnapshot = SoundSnapshot()
+        console: ConsoleSnapshot? = nil, ink: InkSnapshot? = nil, sound: SoundSnapshot = SoundSnapshot()
     ) {
         self.sound = sound
+        self.ink = ink
         self.revision = revision
         self.room = room
         self.floorMode = floorMode
@@ -35,7 +38,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, sound }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, sound }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -46,6 +49,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
         try c.encode(sound, forKey: .sound)
+        try c.encode(ink, forKey: .ink)
     }
 
     /// Compact JSON with sorted keys (the wire form).

@@ -28,6 +28,10 @@ public final class RoomCore {
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
+    /// Every page's strokes and who may draw (RoomCore+Ink).
+    var ink = InkBoard()
+    /// Where the page sits on the output (from the stage), for the state's `ink.box`.
+    var pageBox: InkSnapshot.Box?
     var revision: UInt64 = 0
     /// The newest state push, encoded once for everyone (sent late to those not reading).
     var latestState: [UInt8] = []
@@ -93,6 +97,9 @@ public final class RoomCore {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
             }
         case .shown(let op, let error): shown(op: op, error: error)
+        case .pageBox(let box):
+            // A hotplug moved the page: devices are told; before a shown, its push tells them.
+            if box != pageBox { pageBox = box; if screen.running == nil, inkPageOnScreen != nil { pushState() } }
         case .clipOpened(let serial, let result): clipOpened(serial, result)
         case .clipProgressed(let serial, let progress): clipProgressed(serial, progress)
         case .clipEnded(let serial, let ending): clipEnded(serial, ending)
@@ -122,7 +129,12 @@ public final class RoomCore {
     /// waiting (in the grace period) to resume with their token.
     public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
         self.now = now
+        restoreWhiteboards(saved.whiteboards)
         if let model { screen.restore(model) }
+        if let i = saved.ink {
+            ink = InkBoard(restoring: i)
+            showAllInk()
+        }
         if let t = saved.timer { timer = t }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
@@ -143,6 +155,7 @@ public final class RoomCore {
     public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
         s.sound = sound
+        s.ink = inkSnapshot
         s.console = consoleSnapshot()
         return s
     }
@@ -159,7 +172,7 @@ public final class RoomCore {
 
     func persist() {
         clipSave.saved(now: now)
-        var state = SavedState(screen: screen.committed, floor: floor, timer: timer, clip: savedClip)
+        var state = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts, clip: savedClip)
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
         emit(.persist(state))
     }
@@ -218,6 +231,7 @@ public final class RoomCore {
                 }
             case .deviceLeft(let id):
                 ledger.removeOwner(id)
+                inkDeviceLeft(id)
             case .stateChanged:
                 // One transition, one snapshot: while the idle screen is being shown the
                 // push waits for it (`shown` pushes), so no snapshot has the floor free and

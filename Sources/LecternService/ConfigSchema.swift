@@ -158,6 +158,10 @@ extension ConfigFile {
                 }
                 config.audioDevice = s; return nil
             },
+            "ink_everyone": { v, _ in
+                guard let b = v.bool else { return "'ink_everyone' must be true or false, not \(describe(v))" }
+                config.inkEveryone = b; return nil
+            },
             "display": { v, _ in
                 guard let t = v.table else {
                     return "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not \(describe(v))"
@@ -271,7 +275,7 @@ extension ConfigFile {
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }
