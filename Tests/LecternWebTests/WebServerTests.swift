@@ -70,7 +70,7 @@ final class WebServerTests: XCTestCase {
         let source = Repository.path("Sources/LecternService/Web")
         let fromSource = WebAssets.load(directory: source)
         XCTAssertTrue(fromSource.isComplete)
-        XCTAssertEqual(Set(fromSource.files.keys), Set((["index.html", "lectern.css", "console.css"] + Self.modules).map { "/" + $0 }))
+        XCTAssertEqual(Set(fromSource.files.keys), Set((["index.html", "lectern.css", "console.css", "presenter-layout.css"] + Self.modules).map { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
@@ -85,6 +85,7 @@ final class WebServerTests: XCTestCase {
         "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "console-wire.js", "ink-tool.js", "sound-control.js",
+        "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js",
     ]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:

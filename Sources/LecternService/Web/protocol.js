@@ -72,6 +72,8 @@ export const COMMANDS = Object.freeze([
   [0x77, 'whiteboard-new',     'client'],
   [0xA0, 'sound-set',          'client'],
   [0xA1, 'sound-set-ok',       'server'],
+  [0xC0, 'clip-loop',          'client'],
+  [0xC1, 'clip-loop-ok',       'server'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -142,6 +144,7 @@ export const ERRORS = Object.freeze([
   [0x0808, 'nothingToUndo'],
   [0x0809, 'leadOnly'],
   [0x080A, 'tooManyWhiteboards'],
+  [0x0C00, 'removedCoolingDown'],
   [0x0D00, 'volumeOutOfRange'],
 ]);
 
