@@ -54,6 +54,8 @@ public struct Config: Equatable, Sendable {
     public var httpHeadTimeout = 5.0
     /// Seconds an idle keep-alive web-remote connection stays open between requests.
     public var httpIdleTimeout = 30.0
+    /// Where clips' sound goes: "auto" (the first HDMI sound card), "off", or an ALSA PCM name.
+    public var audioDevice = "auto"
 
     // [display]
     /// `output`: "auto", "kms" or "virtual" (as `lecternd --display`).

@@ -38,6 +38,7 @@ public enum ConfigReload {
         Held("max_connections", \.maxConnections), Held("max_connections_per_address", \.maxConnectionsPerAddress),
         Held("connections_reserved_for_devices", \.connectionsReservedForDevices),
         Held("http_head_timeout", \.httpHeadTimeout), Held("http_idle_timeout", \.httpIdleTimeout),
+        Held("audio_device", \.audioDevice),
         Held(
             "display",
             [

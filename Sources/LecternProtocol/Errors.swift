@@ -26,6 +26,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly, tooManyWhiteboards
         case transitionOutOfRange
         case removedCoolingDown
+        case volumeOutOfRange
     }
 
     struct Definition: Sendable {
@@ -92,6 +93,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .clipsNotSupported: Definition(0x0501, message: "Clips are not supported yet.")
         case .noClip: Definition(0x0502, message: "No clip is on screen.")
         case .seekOutOfRange: Definition(0x0503)
+        // 0x0Dxx sound
+        case .volumeOutOfRange: Definition(0x0D00)
         // 0x06xx the server
         case .internalError: Definition(0x0601, message: "Something went wrong on the appliance.")
         case .screenshotUnavailable: Definition(0x0602, message: "The screen can't be captured right now.")
@@ -176,6 +179,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let clipsNotSupported = ErrorCode(.clipsNotSupported)
     public static let noClip = ErrorCode(.noClip)
     public static let seekOutOfRange = ErrorCode(.seekOutOfRange)
+    // 0x0Dxx sound
+    public static let volumeOutOfRange = ErrorCode(.volumeOutOfRange)
     // 0x06xx the server
     public static let internalError = ErrorCode(.internalError)
     public static let screenshotUnavailable = ErrorCode(.screenshotUnavailable)
@@ -397,6 +402,11 @@ extension LecternError {
     public static let noClip = LecternError(standard: .noClip)
     public static func seekOutOfRange(durationMs: UInt32) -> LecternError {
         LecternError(.seekOutOfRange, detail: UInt64(durationMs), message: "The clip is only \(formatSeconds(Double(durationMs) / 1000)) long.")
+    }
+
+    // sound
+    public static func volumeOutOfRange(_ level: UInt8) -> LecternError {
+        LecternError(.volumeOutOfRange, detail: UInt64(level), message: "The volume goes from 0 to 100, not \(level).")
     }
 
     // server

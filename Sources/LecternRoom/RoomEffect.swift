@@ -68,6 +68,8 @@ public enum RoomEffect: Equatable, Sendable {
     // MARK: the rest
     /// Save what must survive a restart.
     case persist(SavedState)
+    /// The room's volume (0–100) and mute changed: the clip playing, and the next ones, follow.
+    case setSound(level: Int, muted: Bool)
     case log(Logger.Level, String)
 }
 

@@ -159,6 +159,12 @@ extension ConfigFile {
             "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
             "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
             "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
+            "audio_device": string("audio_device") { s in
+                guard !s.isEmpty, s.count <= 128, s.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value < 0x7F }) else {
+                    return "'audio_device' must be \"auto\", \"off\" or an ALSA device name (printable, no spaces, up to 128 characters), not '\(s)'"
+                }
+                config.audioDevice = s; return nil
+            },
             "ink_everyone": { v, _ in
                 guard let b = v.bool else { return "'ink_everyone' must be true or false, not \(describe(v))" }
                 config.inkEveryone = b; return nil
@@ -276,7 +282,7 @@ extension ConfigFile {
         "grace_period", "remove_cooldown", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms"]]
 }

@@ -59,7 +59,10 @@ final class Room: @unchecked Sendable {
             guard let self else { return }
             self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
         }
-        stageWorker = StageWorker(stage: stage, store: store, report: report)
+        let logger = self.logger
+        let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
+        stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
+        core.setSoundDevice(sound.pcm)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
@@ -186,6 +189,7 @@ final class Room: @unchecked Sendable {
                 stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
             case .setFallbackTransition(let t): stageWorker.stage.setFallbackTransition(t)
             case .persist(let state): stateWriter?.save(state)
+            case .setSound(let level, let muted): stageWorker.sound?.level.set(level: level, muted: muted)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             }
         }

@@ -163,14 +163,14 @@ public final class Stage: @unchecked Sendable {
 
     /// Plays a clip on the output, paced to its refresh, holding the stage until it ends,
     /// is stopped or fails; then shows again the scene that was on screen before (the slide).
-    public func play(_ decoder: ClipDecoder, loop: Bool, control: PlaybackControl) -> PlaybackResult {
+    public func play(_ decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound? = nil) -> PlaybackResult {
         queue.sync {
             playLock.lock(); playing = control; playLock.unlock()
             let mode = output.mode
             let s = _compositor.settings
             let rect = Fit.rect(for: decoder.info.shape, width: mode.width, height: mode.height, overscanPercent: s.overscanPercent)
             _ = stopAnimation()
-            let result = ClipPlayback.play(decoder, on: output, rect: rect, background: s.background, loop: loop, control: control)
+            let result = ClipPlayback.play(decoder, on: output, rect: rect, background: s.background, loop: loop, control: control, sound: sound)
             decoder.close()
             playLock.lock(); playing = nil; playLock.unlock()
             try? showLocked(current)

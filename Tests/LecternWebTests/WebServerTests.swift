@@ -86,6 +86,7 @@ final class WebServerTests: XCTestCase {
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "console-wire.js", "ink-tool.js", "output-alert.js",
         "console-view.js", "console-wire.js", "ink-tool.js",
+        "console-view.js", "console-wire.js", "ink-tool.js", "sound-control.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js",
     ]
 

@@ -70,6 +70,8 @@ export const COMMANDS = Object.freeze([
   [0x75, 'ink-fetch',          'client'],
   [0x76, 'ink-page',           'server'],
   [0x77, 'whiteboard-new',     'client'],
+  [0xA0, 'sound-set',          'client'],
+  [0xA1, 'sound-set-ok',       'server'],
   [0xC0, 'clip-loop',          'client'],
   [0xC1, 'clip-loop-ok',       'server'],
 ]);
@@ -144,6 +146,7 @@ export const ERRORS = Object.freeze([
   [0x080A, 'tooManyWhiteboards'],
   [0x0A01, 'transitionOutOfRange'],
   [0x0C00, 'removedCoolingDown'],
+  [0x0D00, 'volumeOutOfRange'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

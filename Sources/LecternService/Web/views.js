@@ -5,6 +5,7 @@ import { renderFloor } from './floor-view.js';
 import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
+import { renderSound } from './sound-control.js';
 import { renderConsole } from './console-view.js';
 import { renderOutputAlert } from './output-alert.js';
 import { renderLayout } from './presenter-layout.js';
@@ -15,6 +16,7 @@ export function renderAll() {
   renderFiles();
   renderModerator();
   renderClip();
+  renderSound();
   renderConsole();
   renderOutputAlert();
   renderLayout();
