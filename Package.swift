@@ -60,7 +60,11 @@ let package = Package(
             providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]),
+
+        .systemLibrary(
+            name: "CALSA", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
 
         .systemLibrary(
             name: "CQREncode", pkgConfig: "libqrencode",
@@ -75,13 +79,14 @@ let package = Package(
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG"]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
+        .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"]),
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
         .target(
             name: "LecternService",
             dependencies: [
-                "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternDisplay", "LecternVideo",
+                "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternDisplay", "LecternVideo", "LecternSound",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -116,7 +121,8 @@ let package = Package(
         .executableTarget(
             name: "lectern-bench",
             dependencies: [
-                "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternTestSupport",
+                "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternSound",
+                "LecternTestSupport",
             ]),
 
         // MARK: tests
@@ -125,7 +131,7 @@ let package = Package(
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
-        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternTestSupport"]),
+        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),

@@ -1,6 +1,9 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/samplefmt.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/display.h>
 #include <libavutil/error.h>

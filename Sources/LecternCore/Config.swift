@@ -54,6 +54,8 @@ public struct Config: Equatable, Sendable {
     public var httpHeadTimeout = 5.0
     /// Seconds an idle keep-alive web-remote connection stays open between requests.
     public var httpIdleTimeout = 30.0
+    /// Where clips' sound goes: "auto" (the first HDMI sound card), "off", or an ALSA PCM name.
+    public var audioDevice = "auto"
 
     // [display]
     /// `output`: "auto", "kms" or "virtual" (as `lecternd --display`).
@@ -70,6 +72,9 @@ public struct Config: Equatable, Sendable {
     public var logo = ""
     /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
+    /// `crossfade_ms`: the cross-fade between pages without a `/Trans` of their own, in ms;
+    /// 0 (the default): a cut, as the deck has it. Presenters change it for the room (§21).
+    public var crossfadeMs = 0
     /// Where Prometheus scrapes `/metrics` ("127.0.0.1:9420"); empty: no metrics endpoint.
     public var metricsAddress = ""
     /// The presenter passcode is a 6-digit code on the wall (ScreenCode), not `passcode`.

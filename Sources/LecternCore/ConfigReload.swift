@@ -38,13 +38,14 @@ public enum ConfigReload {
         Held("max_connections", \.maxConnections), Held("max_connections_per_address", \.maxConnectionsPerAddress),
         Held("connections_reserved_for_devices", \.connectionsReservedForDevices),
         Held("http_head_timeout", \.httpHeadTimeout), Held("http_idle_timeout", \.httpIdleTimeout),
+        Held("audio_device", \.audioDevice),
         Held("metrics_address", \.metricsAddress),
         Held(
             "display",
             [
                 Held("output", \.display), Held("mode", \.mode), Held("card", \.card),
                 Held("connector", \.connector), Held("background", \.background),
-                Held("overscan", \.overscanPercent),
+                Held("overscan", \.overscanPercent), Held("crossfade_ms", \.crossfadeMs),
             ]),
     ]
 

@@ -20,6 +20,8 @@ public protocol Output: AnyObject {
     /// Looks at the display again (after a hotplug event). Returns true when a display
     /// appeared or the mode changed: the caller then shows its scene again, at `mode`.
     func reprobe() throws -> Bool
+    /// Whether a display is connected (false while the cable is out: presents are dropped).
+    var isConnected: Bool { get }
 }
 
 extension Output {
@@ -27,6 +29,8 @@ extension Output {
     public var wantsHotplugEvents: Bool { false }
     /// Nothing to look at again: nothing changed.
     public func reprobe() throws -> Bool { false }
+    /// An output without hotplug always has its display.
+    public var isConnected: Bool { true }
 
     /// Shows a finished frame (copied into the back buffer).
     public func present(_ frame: Frame) throws { try present { $0.copy(from: frame) } }

@@ -14,6 +14,9 @@ public final class VirtualDisplay: Output, @unchecked Sendable {
     private let frontLock = NSLock()   // the front buffer and counters
     private var presents = 0
     private var lastVBlank = 0.0
+    /// The simulated cable (`setConnected`), and what the last `reprobe` saw.
+    private var cable = true
+    private var probed = true
 
     public init(mode: DisplayMode = .fullHD) {
         self.mode = mode
@@ -23,6 +26,7 @@ public final class VirtualDisplay: Output, @unchecked Sendable {
 
     public func present(draw: (Frame) throws -> Void) throws {
         presentLock.lock(); defer { presentLock.unlock() }
+        guard isConnected else { return }   // no display: keep serving, draw nothing (as KMS)
         try draw(back)
         // Wait for the next refresh boundary, as a flip would.
         let period = mode.frameInterval
@@ -35,6 +39,21 @@ public final class VirtualDisplay: Output, @unchecked Sendable {
         presents += 1
         lastVBlank = vblank
         frontLock.unlock()
+    }
+
+    /// Pulls (false) or plugs back (true) the simulated cable, as a test's hand on a
+    /// projector's: presents are dropped while it is out, and the next `reprobe` after it is
+    /// back says the display appeared. Whoever pulls it then plays the kernel's part and
+    /// tells the service (`Service.displayChanged()`).
+    public func setConnected(_ on: Bool) { frontLock.withLock { cable = on } }
+
+    public var isConnected: Bool { frontLock.withLock { cable } }
+
+    public func reprobe() throws -> Bool {
+        frontLock.withLock {
+            defer { probed = cable }
+            return cable && !probed
+        }
     }
 
     public func readBack() -> Frame {

@@ -30,7 +30,7 @@ public final class Compositor: @unchecked Sendable {
 
     public let settings: Settings
     public let cache: PageCache
-    private let documents: (String) throws -> PDFDocument
+    let documents: (String) throws -> PDFDocument
     private let lock = NSLock()
     private var idle: IdleScreen
     private var idleFrame: Frame?

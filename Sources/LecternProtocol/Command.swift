@@ -25,6 +25,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case pagePreview
     case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
     case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
+    case soundSet, soundSetOK
     case clipLoop, clipLoopOK
 
     /// One row of the command table.
@@ -111,6 +112,9 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .screenshotData: Definition(0x51, "screenshot-data", .server)
         // page preview (new)
         case .pagePreview: Definition(0x52, "page-preview", .client)
+        // sound (new, §23)
+        case .soundSet: Definition(0xA0, "sound-set", .client)
+        case .soundSetOK: Definition(0xA1, "sound-set-ok", .server)
         // the presenter console (§20)
         case .notesRequest: Definition(0x60, "notes-request", .client)
         case .notes: Definition(0x61, "notes", .server)

@@ -24,7 +24,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
         case notesPrivate, badNotesFile, unknownLabel, notesTooLarge, badTimer
         case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly, tooManyWhiteboards
+        case transitionOutOfRange
         case removedCoolingDown
+        case volumeOutOfRange
     }
 
     struct Definition: Sendable {
@@ -91,6 +93,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .clipsNotSupported: Definition(0x0501, message: "Clips are not supported yet.")
         case .noClip: Definition(0x0502, message: "No clip is on screen.")
         case .seekOutOfRange: Definition(0x0503)
+        // 0x0Dxx sound
+        case .volumeOutOfRange: Definition(0x0D00)
         // 0x06xx the server
         case .internalError: Definition(0x0601, message: "Something went wrong on the appliance.")
         case .screenshotUnavailable: Definition(0x0602, message: "The screen can't be captured right now.")
@@ -115,6 +119,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .nothingToUndo: Definition(0x0808, message: "You have no strokes on this page to undo.")
         case .leadOnly: Definition(0x0809, message: "Only the presenter with the floor or the moderator can do that.")
         case .tooManyWhiteboards: Definition(0x080A)
+        // 0x0Axx transitions and the output (§21)
+        case .transitionOutOfRange: Definition(0x0A01, message: "A cross-fade lasts 50 to 2000 ms (0 turns it off).")
         // 0x0Cxx the web remote's room rules
         case .removedCoolingDown: Definition(0x0C00)
         }
@@ -173,6 +179,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let clipsNotSupported = ErrorCode(.clipsNotSupported)
     public static let noClip = ErrorCode(.noClip)
     public static let seekOutOfRange = ErrorCode(.seekOutOfRange)
+    // 0x0Dxx sound
+    public static let volumeOutOfRange = ErrorCode(.volumeOutOfRange)
     // 0x06xx the server
     public static let internalError = ErrorCode(.internalError)
     public static let screenshotUnavailable = ErrorCode(.screenshotUnavailable)
@@ -186,6 +194,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let unknownLabel = ErrorCode(.unknownLabel)
     public static let notesTooLarge = ErrorCode(.notesTooLarge)
     public static let badTimer = ErrorCode(.badTimer)
+    // 0x0Axx transitions and the output
+    public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
     public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
@@ -394,6 +404,11 @@ extension LecternError {
         LecternError(.seekOutOfRange, detail: UInt64(durationMs), message: "The clip is only \(formatSeconds(Double(durationMs) / 1000)) long.")
     }
 
+    // sound
+    public static func volumeOutOfRange(_ level: UInt8) -> LecternError {
+        LecternError(.volumeOutOfRange, detail: UInt64(level), message: "The volume goes from 0 to 100, not \(level).")
+    }
+
     // server
     public static let internalError = LecternError(standard: .internalError)
     public static let screenshotUnavailable = LecternError(standard: .screenshotUnavailable)
@@ -437,6 +452,8 @@ extension LecternError {
     public static func tooManyWhiteboards(limit: Int) -> LecternError {
         LecternError(.tooManyWhiteboards, detail: UInt64(limit), message: "This meeting has \(limit) whiteboards of that colour already — go back to one of them.")
     }
+    // transitions and the output (§21)
+    public static let transitionOutOfRange = LecternError(standard: .transitionOutOfRange)
 }
 
 func formatSeconds(_ s: Double) -> String {

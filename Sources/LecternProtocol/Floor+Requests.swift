@@ -158,7 +158,7 @@ extension Floor {
         switch signal {
         case .handOver(let target): return .floor(try handOver(to: target, by: id, now: now))
         case .takeBack, .returnFloor: return .floor(try endHandOver(by: id, now: now))
-        case .next, .prev, .goto, .blank, .unblank:
+        case .next, .prev, .goto, .blank, .unblank, .transitions:
             try checkCanDrive(id)
             return .screen(signal)
         }

@@ -61,6 +61,9 @@ public enum Message: Equatable, Sendable {
     case pagePreview(PagePreviewRequest)
     // pointer and ink (§22)
     case ink(InkMessage)
+    // sound
+    case soundSet(SoundSetting)
+    case soundSetOK
     // the presenter console (§20)
     case notesRequest(NotesRequest)
     case notes(NotesReply)
@@ -120,6 +123,8 @@ public enum Message: Equatable, Sendable {
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
         case .ink(let i): i.command
+        case .soundSet: .soundSet
+        case .soundSetOK: .soundSetOK
         case .notesRequest: .notesRequest
         case .notes: .notes
         case .notesEdit: .notesEdit
@@ -159,6 +164,7 @@ public enum Message: Equatable, Sendable {
         case .clipSeek: .clipSeekOK
         case .clipLoop: .clipLoopOK
         case .clipResume: .clipResumeOK
+        case .soundSet: .soundSetOK
         case .present: .presentOK
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
         case .whiteboardNew: .presentOK
@@ -209,6 +215,7 @@ public enum Message: Equatable, Sendable {
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .ink(let i): i.encode(&w)
+        case .soundSet(let s): Body.soundSet(s, &w)
         case .notesRequest(let n): Body.notesRequest(n, &w)
         case .notes(let n): Body.notes(n, &w)
         case .notesEdit(let e): Body.notesEdit(e, &w)
@@ -218,7 +225,7 @@ public enum Message: Equatable, Sendable {
         case .notesLayout(let c, let layout): w.bytes(c.bytes); w.u8(layout?.wireValue ?? 0xFF)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-            .presentOK, .clear, .clipLoopOK:
+            .presentOK, .clear, .soundSetOK, .clipLoopOK:
             break   // no body
         }
         return w.bytes
@@ -290,6 +297,8 @@ public enum Message: Equatable, Sendable {
         case .pointer, .strokeBegin, .strokePoints, .strokeEnd, .strokeOK, .inkUndo, .inkErase, .inkClear, .inkAllow, .inkFetch,
             .inkPage, .whiteboardNew:
             m = .ink(try InkMessage.decode(command, &r))
+        case .soundSet: m = .soundSet(try Body.soundSet(&r))
+        case .soundSetOK: m = .soundSetOK
         case .notesRequest: m = .notesRequest(try Body.notesRequest(&r))
         case .notes: m = .notes(try Body.notes(&r))
         case .notesEdit: m = .notesEdit(try Body.notesEdit(&r))

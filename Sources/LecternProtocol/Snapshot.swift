@@ -16,15 +16,23 @@ public struct Snapshot: Codable, Equatable, Sendable {
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
     public var screen: ScreenSnapshot
+    /// The room's volume and mute, and the sound device (§23).
+    public var sound: SoundSnapshot
     /// The pointer and ink (§22): filled in by the room, always present in its states.
     public var ink: InkSnapshot?
     /// The presenter console: slide label and step, the talk timer (§20). Never notes.
     public var console: ConsoleSnapshot?
+    /// The output and whether a display is on it (docs/protocol.md §21).
+    public var output = OutputSnapshot()
+    /// The room's page-transition choice (§21).
+    public var transitions = TransitionsSnapshot()
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
-        console: ConsoleSnapshot? = nil
+        console: ConsoleSnapshot? = nil, ink: InkSnapshot? = nil, sound: SoundSnapshot = SoundSnapshot()
     ) {
+        self.sound = sound
+        self.ink = ink
         self.revision = revision
         self.room = room
         self.floorMode = floorMode
@@ -34,7 +42,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -44,7 +52,10 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(devices, forKey: .devices)
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
+        try c.encode(sound, forKey: .sound)
         try c.encode(ink, forKey: .ink)
+        try c.encode(output, forKey: .output)
+        try c.encode(transitions, forKey: .transitions)
     }
 
     /// Compact JSON with sorted keys (the wire form).

@@ -100,6 +100,7 @@ public enum ControlSignal: Equatable, Sendable {
     case handOver(to: DeviceID)   // 0xFD, parameter = device id
     case takeBack   // 0xFE: the holder (or moderator) ends a hand-over
     case returnFloor   // 0xFF: the temporary holder gives the floor back
+    case transitions(fadeMs: UInt32)   // 0x10: the room's cross-fade for pages without /Trans (0 off)
 
     public var signalByte: UInt8 {
         switch self {
@@ -111,6 +112,7 @@ public enum ControlSignal: Equatable, Sendable {
         case .handOver: 0xFD
         case .takeBack: 0xFE
         case .returnFloor: 0xFF
+        case .transitions: 0x10
         }
     }
     public var parameter: UInt32 {
@@ -118,6 +120,7 @@ public enum ControlSignal: Equatable, Sendable {
         case .goto(let p): p
         case .blank(let white): white ? 1 : 0
         case .handOver(let id): UInt32(id)
+        case .transitions(let ms): ms
         default: 0
         }
     }
@@ -125,7 +128,7 @@ public enum ControlSignal: Equatable, Sendable {
     public var drivesScreen: Bool {
         switch self {
         case .next, .prev, .goto, .blank, .unblank: true
-        case .handOver, .takeBack, .returnFloor: false
+        case .handOver, .takeBack, .returnFloor, .transitions: false
         }
     }
     /// Parses signal + parameter; the error is the one to answer with.
@@ -144,6 +147,9 @@ public enum ControlSignal: Equatable, Sendable {
             return .handOver(to: DeviceID(parameter))
         case 0xFE: return .takeBack
         case 0xFF: return .returnFloor
+        case 0x10:
+            guard parameter == 0 || ControlSignal.fadeRange.contains(parameter) else { throw .transitionOutOfRange }
+            return .transitions(fadeMs: parameter)
         default: throw .unknownSignal(signal)
         }
     }
@@ -217,4 +223,9 @@ public enum FileName {
         guard n >= 1, n <= ProtocolLimits.maxFileNameBytes else { return false }
         return !name.unicodeScalars.contains { DeviceName.isControl($0) || $0 == "/" }
     }
+}
+
+extension ControlSignal {
+    /// The cross-fade lengths signal 0x10 accepts, in milliseconds (0 turns it off).
+    public static let fadeRange: ClosedRange<UInt32> = 50...2000
 }

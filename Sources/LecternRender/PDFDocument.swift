@@ -158,7 +158,7 @@ public final class PDFDocument: @unchecked Sendable {
         }
     }
 
-    private func withPage<T>(_ page: Int, _ body: (OpaquePointer) throws -> T) throws -> T {
+    func withPage<T>(_ page: Int, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard page >= 1, page <= pageCount else {
             throw ContentError.pageOutOfRange(page: page, pageCount: pageCount)
         }

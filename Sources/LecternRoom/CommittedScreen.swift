@@ -58,7 +58,7 @@ public struct CommittedScreen: Equatable, Sendable {
             }
         case .blank(let white): next.blank = white ? .white : .black
         case .unblank: next.blank = .none
-        case .handOver, .takeBack, .returnFloor: break
+        case .handOver, .takeBack, .returnFloor, .transitions: break
         }
         return next
     }

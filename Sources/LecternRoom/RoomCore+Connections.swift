@@ -43,6 +43,7 @@ extension RoomCore {
 
     /// Every half second: the register deadline and the keep-alive of every connection.
     func tick() {
+        if clipSave.due(now: now) { persist() }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
             if p.deviceID == nil, now - p.connectedAt > ProtocolLimits.registerTimeoutSeconds {
                 fail(p, tag: 0, .timedOut(seconds: ProtocolLimits.registerTimeoutSeconds), request: Command.error.rawValue)

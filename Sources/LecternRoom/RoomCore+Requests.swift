@@ -55,6 +55,9 @@ extension RoomCore {
             if let (address, name) = removed { removals.removed(address: address, name: name, now: now) }
             send(.ok, to: p, tag: tag)
             apply(ev)
+        case .control(.transitions(let ms)):
+            try floor.checkCanDrive(me)
+            setFallbackFade(ms, by: p, tag: tag)
         case .control(let signal):
             switch try floor.control(signal, by: me, now: now) {
             case .floor(let ev):
@@ -72,6 +75,8 @@ extension RoomCore {
             try playClip(content, looping: loop, by: me, peer: p, tag: tag)
         case .clipPause, .clipResume, .clipSeek, .clipStop, .clipLoop:
             try steerClip(message, by: me, peer: p, tag: tag)
+        case .soundSet(let s):
+            try setSound(s, by: me, peer: p, tag: tag)
         case .uploadBegin(let b): try uploadBegin(b, peer: p, device: me, tag: tag)
         case .uploadChunk(let ch): try uploadChunk(ch, peer: p)
         case .uploadFinish(let content): try uploadFinish(content, peer: p, device: me, tag: tag)

@@ -118,18 +118,25 @@ extension RoomCore {
             guard serial == screen.clipSerial else { return emit(.discardClip(serial: serial)) }   // superseded meanwhile
             screen.clip = ScreenQueue.Clip(
                 serial: serial, content: o.content, duration: facts.duration, loop: o.loop,
-                progress: ClipProgress())
+                progress: ClipProgress(position: o.start), asked: o.paused ? .paused : nil)
             answer(o.reply, nil)
             pushState()
-            log(.info, "playing \(o.content.name) (\(facts.description))")
+            log(.info, "playing \(o.content.name) (\(facts.description))\(o.reply == nil ? String(format: " again from %.1f s%@", o.start, o.paused ? ", paused" : "") : "")")
+            // A restored clip: the player takes the seek (and pause) before its first frame.
+            if o.start > 0 || o.paused { emit(.steerClip(serial: serial, .seek(min(o.start, facts.duration)))) }
+            if o.paused { emit(.steerClip(serial: serial, .pause)) }
             emit(.playClip(serial: serial, loop: o.loop))
+            persist()
         }
     }
 
     func clipProgressed(_ serial: Int, _ progress: ClipProgress) {
         guard screen.clip?.serial == serial else { return }
+        let wasPaused = screen.clip?.progress.state == .paused
         screen.clip?.progress = progress
         pushState()
+        clipSave.owe()
+        if wasPaused != (progress.state == .paused) || clipSave.due(now: now) { persist() }
     }
 
     func clipEnded(_ serial: Int, _ ending: ClipEnding) {
@@ -141,6 +148,7 @@ extension RoomCore {
         }
         screen.clip = nil
         pushState()
+        persist()
     }
 
     func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
@@ -172,6 +180,8 @@ extension RoomCore {
             send(.clipSeekOK, to: p, tag: tag)
             screen.clip?.progress.position = Double(ms) / 1000   // a seek gets its own push, paused or not
             pushState()
+            clipSave.owe()
+            if clipSave.due(now: now) { persist() }
         default: break
         }
     }
@@ -181,6 +191,9 @@ extension RoomCore {
     private func clipAsked(_ state: ClipProgress.State) {
         let before = screenState
         screen.clip?.asked = state
-        if screenState != before { pushState() }
+        if screenState != before {
+            pushState()
+            persist()
+        }
     }
 }

@@ -44,6 +44,10 @@ public final class RoomCore {
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
+    /// When a playing clip's position was last saved, and whether a newer one is owed.
+    var clipSave = ClipSaveThrottle()
+    /// The room's volume and mute (§23), and the device the shell plays clips' sound on.
+    public internal(set) var sound = SoundSnapshot()
     /// The wall clock (seconds since 1970), injected by the shell: the talk timer's time.
     let wallClock: @Sendable () -> Double
     /// The talk timer every device shows (§20.4).
@@ -52,6 +56,9 @@ public final class RoomCore {
     var timerWarned = false
     /// Goes up with every change of any deck's notes.
     var notesRevision: UInt64 = 0
+    /// The output's state and the room's cross-fade (RoomCore+Output.swift, §21).
+    var output = OutputSnapshot()
+    lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -110,6 +117,7 @@ public final class RoomCore {
             uploadFinished(id, tag: tag, writer: writer, upload, result)
         case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
+        case .outputChanged(let status): outputChanged(status)
         }
         scheduleWake()
         defer { out = [] }
@@ -142,6 +150,8 @@ public final class RoomCore {
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
         }
+        if let s = saved.sound { restoreSound(s) }
+        if let c = saved.clip { restoreClip(c) }
         persist()
         scheduleWake()
         defer { out = [] }
@@ -151,8 +161,11 @@ public final class RoomCore {
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.sound = sound
         s.ink = inkSnapshot
         s.console = consoleSnapshot()
+        s.output = output
+        s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         return s
     }
 
@@ -167,7 +180,10 @@ public final class RoomCore {
     }
 
     func persist() {
-        emit(.persist(SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts)))
+        clipSave.saved(now: now)
+        var state = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts, clip: savedClip)
+        state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
+        emit(.persist(state))
     }
 
     private func scheduleWake() {

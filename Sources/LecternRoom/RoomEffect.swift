@@ -55,6 +55,9 @@ public enum RoomEffect: Equatable, Sendable {
     /// Keep these notes with the upload `content` (replacing what was kept).
     case saveNotes(ContentID, DeckNotes)
 
+    // MARK: transitions
+    /// The cross-fade for pages without `/Trans` (nil: none).
+    case setFallbackTransition(PageTransition?)
     // MARK: pointer and ink
     /// What the wall draws over `page` when it is on screen (replaces what it drew before).
     case inkPage(InkPageRef, InkLayer)
@@ -65,6 +68,8 @@ public enum RoomEffect: Equatable, Sendable {
     // MARK: the rest
     /// Save what must survive a restart.
     case persist(SavedState)
+    /// The room's volume (0–100) and mute changed: the clip playing, and the next ones, follow.
+    case setSound(level: Int, muted: Bool)
     case log(Logger.Level, String)
 }
 

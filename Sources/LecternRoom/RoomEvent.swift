@@ -55,6 +55,10 @@ public enum RoomEvent: Sendable {
     case screenshotTaken(ConnectionID, tag: UInt16, [ScreenshotChunk])
     /// A page preview asked for by `.renderPreview`, as PNG pieces, or why it failed.
     case previewRendered(ConnectionID, tag: UInt16, Result<[ScreenshotChunk], LecternError>)
+
+    // MARK: the output
+    /// The output's display was lost, came back or changed mode (and at start: what it is).
+    case outputChanged(OutputSnapshot)
 }
 
 /// What the shell learns when a clip opens.

@@ -1,9 +1,11 @@
 import LecternCore
 import LecternProtocol
 
-/// What must survive a power cut or a `kill -9`: what is on screen (content, page, blank)
-/// and who holds the floor (so they can resume it). The shell keeps it in
-/// `<data_dir>/state.json` (`StateWriter`), written after every change.
+/// What must survive a power cut or a `kill -9`: what is on screen (content, page, blank),
+/// the clip playing over it (where it was, playing or paused) and who holds the floor (so
+/// they can resume it). The shell keeps it in `<data_dir>/state.json` (`StateWriter`),
+/// written after every change; a playing clip's position at most twice a second
+/// (`ClipSaveThrottle`), not at every frame.
 public struct SavedState: Codable, Equatable, Sendable {
     public struct Holder: Codable, Equatable, Sendable {
         public var id: UInt8
@@ -16,6 +18,11 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var page: Int
     public var blank: String
     public var holder: Holder?
+    /// The clip over the slide; absent in files written before clips were saved.
+    public var clip: SavedClip?
+    /// The room's volume and mute; absent in older files (full volume, sound on).
+    public var sound: SavedSound?
+
     /// The talk timer (absent in states saved before it existed).
     public var timer: TalkTimer?
     /// Every page's finished strokes and who may draw (absent in files of older versions).
@@ -23,8 +30,11 @@ public struct SavedState: Codable, Equatable, Sendable {
     /// Whiteboards of the meeting: white ones, black ones (absent: none).
     public var whiteboards: [Int]?
 
-    public init(screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil) {
+    public init(
+        screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil, clip: SavedClip? = nil
+    ) {
         self.timer = timer
+        self.clip = clip
         self.ink = ink
         self.whiteboards = whiteboards
         content = screen.content?.id.hex

@@ -39,7 +39,11 @@ struct ScreenQueue {
     struct OpeningClip {
         let content: ContentSnapshot
         let loop: Bool
-        let reply: ScreenReply
+        /// Nil for a clip the room plays again after a restart.
+        let reply: ScreenReply?
+        /// Where it starts (seconds), and whether it starts paused (a restored clip).
+        var start: Double = 0
+        var paused = false
     }
 
     private(set) var committed = CommittedScreen.idle

@@ -148,6 +148,12 @@ extension ConfigFile {
                 config.background = c; return nil
             },
             "overscan": number("display.overscan", 0...25) { config.overscanPercent = $0 },
+            "crossfade_ms": { v, _ in
+                guard let i = v.int, i == 0 || (50...2000).contains(i) else {
+                    return "'display.crossfade_ms' must be 0 (no cross-fade) or from 50 to 2000 milliseconds, not \(describe(v))"
+                }
+                config.crossfadeMs = i; return nil
+            },
             "accent": string("display.accent") { s in
                 guard s.isEmpty || RGB(parsing: s) != nil else { return "'display.accent' must be empty or \"#rrggbb\", \"#rgb\" or one of black, white, gray, navy, not '\(s)'" }
                 config.accent = s.isEmpty ? nil : RGB(parsing: s); return nil
@@ -214,6 +220,12 @@ extension ConfigFile {
             "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
             "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
             "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
+            "audio_device": string("audio_device") { s in
+                guard !s.isEmpty, s.count <= 128, s.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value < 0x7F }) else {
+                    return "'audio_device' must be \"auto\", \"off\" or an ALSA device name (printable, no spaces, up to 128 characters), not '\(s)'"
+                }
+                config.audioDevice = s; return nil
+            },
             "ink_everyone": { v, _ in
                 guard let b = v.bool else { return "'ink_everyone' must be true or false, not \(describe(v))" }
                 config.inkEveryone = b; return nil
@@ -368,8 +380,8 @@ extension ConfigFile {
         "grace_period", "remove_cooldown", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "metrics_address", "screen_code", "screen_code_minutes", "wifi_ssid",
-        "wifi_password", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "metrics_address", "screen_code",
+        "screen_code_minutes", "wifi_ssid", "wifi_password", "display",
     ]
-    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "accent", "logo"]]
+    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo"]]
 }

@@ -63,7 +63,10 @@ final class Room: @unchecked Sendable {
             guard let self else { return }
             self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
         }
-        stageWorker = StageWorker(stage: stage, store: store, report: report)
+        let logger = self.logger
+        let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
+        stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
+        core.setSoundDevice(sound.pcm)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
@@ -205,7 +208,9 @@ final class Room: @unchecked Sendable {
             case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
             case .pointer(let device, let page, let point, let lifted):
                 stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
+            case .setFallbackTransition(let t): stageWorker.stage.setFallbackTransition(t)
             case .persist(let state): stateWriter?.save(state)
+            case .setSound(let level, let muted): stageWorker.sound?.level.set(level: level, muted: muted)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             }
         }

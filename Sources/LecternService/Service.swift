@@ -118,10 +118,10 @@ public final class Service: @unchecked Sendable {
         logger.info("first frame on \(output.name): \(restored.map { "\($0.scene) (restored)" } ?? "idle screen for \(config.room)")")
 
         if output.wantsHotplugEvents {
-            let stage = self.stage!, logger = self.logger
+            let logger = self.logger
             hotplug = try HotplugMonitor { [weak self] fields in
                 logger.info("display event: \(fields["ACTION"] ?? "?") \(fields["DEVNAME"] ?? "")")
-                do { try stage.displayChanged() } catch { logger.error("display: \(error)") }
+                self?.displayChanged()
                 self?.room?.pageBoxChanged()
             }
         }
@@ -130,6 +130,8 @@ public final class Service: @unchecked Sendable {
         self.group = group
         room = try Room(loop: group.next(), config: config, stage: stage, store: store, catalog: catalog, logger: logger)
         room.stateWriter = StateWriter(dataDir: config.dataDir)
+        stage.setFallbackTransition(RoomCore.fallbackTransition(ms: UInt32(clamping: config.crossfadeMs)))
+        reportOutput()
         room.onScreenCode = { [weak self] _ in
             guard let self else { return }
             try? self.stage.setIdle(self.idleScreen(port: self.port))
@@ -224,6 +226,20 @@ extension Service {
 
     /// The frame on the output now (tests and the screenshot command use the protocol).
     public var onScreen: Frame { stage.screenshot() }
+
+    /// A display event: the kernel's hotplug uevent (or a test that pulled the virtual
+    /// display's cable). The output looks again, the slide is shown again if a display came
+    /// back, and every device hears of the output's state.
+    public func displayChanged() {
+        do { try stage.displayChanged() } catch { logger.error("display: \(error)") }
+        reportOutput()
+    }
+
+    func reportOutput() {
+        guard let room else { return }
+        let status = stage.outputStatus
+        room.loop.execute { room.feed(.outputChanged(status)) }
+    }
 
     /// Waits until the saved presentation state is on disk (tests).
     public func flushState() { room.stateWriter?.flush() }

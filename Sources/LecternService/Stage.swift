@@ -15,12 +15,19 @@ public final class Stage: @unchecked Sendable {
     /// previews while a clip holds the queue) never wait for the stage.
     private var _compositor: Compositor
     private let compositorLock = NSLock()
-    private let queue = DispatchQueue(label: "lectern.stage")
-    private var current: Scene = .idle
+    let queue = DispatchQueue(label: "lectern.stage")
+    var current: Scene = .idle
     /// The frame on the output (on `queue`): what the heartbeat presents again.
-    private var presented: Frame?
+    var presented: Frame?
     /// The latest `ticket()` handed out (under `compositorLock`).
     private var latestTicket = 0
+    /// Page transitions (Stage+Transition.swift): the one running (on `queue`), the room's
+    /// fallback for pages without `/Trans` (on `queue`) and the clock they run on.
+    var animation: StageAnimation?
+    var animationSerial = 0
+    var fallback: PageTransition?
+    let clock: @Sendable () -> Double
+    let firstFrames = TransitionFirstFrames()
     /// The pointer and ink drawn over the page (a compositing step after the page frame).
     public let ink = InkOverlay()
     /// Where the page on the output sits (on `queue`), for the ink; nil when no page is shown.
@@ -30,9 +37,11 @@ public final class Stage: @unchecked Sendable {
     private var inkDrawn = -1
     private var inkAnimated = false
 
-    public init(output: Output, compositor: Compositor) {
+    /// `clock`: what transitions count time on (tests inject one; monotonic seconds).
+    public init(output: Output, compositor: Compositor, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
         self.output = output
         self._compositor = compositor
+        self.clock = clock
         startInkRefresh()
     }
 
@@ -81,6 +90,7 @@ public final class Stage: @unchecked Sendable {
     }
 
     private func showLocked(_ scene: Scene, prepared: Frame? = nil) throws {
+        let interrupted = stopAnimation()
         let mode = output.mode
         if mode.width != _compositor.settings.width || mode.height != _compositor.settings.height {
             let resized = _compositor.resized(width: mode.width, height: mode.height)
@@ -99,7 +109,11 @@ public final class Stage: @unchecked Sendable {
         } else {
             inkRect = nil
         }
-        try present(frame, scene: scene)
+        if !interrupted, let t = transition(from: current, to: scene, old: presented, new: frame) {
+            try presentTransition(t, from: presented!, to: frame, scene: scene)
+        } else {
+            try present(frame, scene: scene)
+        }
         current = scene
         presented = frame
         if case .page(let content, let page) = scene {
@@ -107,6 +121,7 @@ public final class Stage: @unchecked Sendable {
         } else if case .pagePart(let content, let page, let part) = scene {
             _compositor.prerenderNeighbours(content: content, page: page, part: part)
         }
+        prepareFirstFrames(after: scene, shown: frame)
     }
 
     /// Shows the current scene again (after the idle screen's text changed, or a display
@@ -120,6 +135,15 @@ public final class Stage: @unchecked Sendable {
     public func displayChanged() throws {
         try queue.sync {
             if try output.reprobe() { try showLocked(current) }
+        }
+    }
+
+    /// The output as devices see it (docs/protocol.md §21).
+    public var outputStatus: OutputSnapshot {
+        queue.sync {
+            let m = output.mode
+            return OutputSnapshot(
+                connected: output.isConnected, mode: m.description, width: UInt32(m.width), height: UInt32(m.height), name: output.name)
         }
     }
 
@@ -139,13 +163,14 @@ public final class Stage: @unchecked Sendable {
 
     /// Plays a clip on the output, paced to its refresh, holding the stage until it ends,
     /// is stopped or fails; then shows again the scene that was on screen before (the slide).
-    public func play(_ decoder: ClipDecoder, loop: Bool, control: PlaybackControl) -> PlaybackResult {
+    public func play(_ decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound? = nil) -> PlaybackResult {
         queue.sync {
             playLock.lock(); playing = control; playLock.unlock()
             let mode = output.mode
             let s = _compositor.settings
             let rect = Fit.rect(for: decoder.info.shape, width: mode.width, height: mode.height, overscanPercent: s.overscanPercent)
-            let result = ClipPlayback.play(decoder, on: output, rect: rect, background: s.background, loop: loop, control: control)
+            _ = stopAnimation()
+            let result = ClipPlayback.play(decoder, on: output, rect: rect, background: s.background, loop: loop, control: control, sound: sound)
             decoder.close()
             playLock.lock(); playing = nil; playLock.unlock()
             try? showLocked(current)
@@ -167,6 +192,7 @@ public final class Stage: @unchecked Sendable {
             throw StageError(description: "a clip is playing but nothing was presented since the last heartbeat")
         }
         try queue.sync {
+            if animation != nil { return }   // the transition presents at every refresh
             let mode = output.mode
             if let f = presented, f.width == mode.width, f.height == mode.height {
                 try present(f, scene: current)
@@ -192,7 +218,7 @@ public final class Stage: @unchecked Sendable {
 
     /// Presents `frame` with the ink of `scene` drawn over it (into the output's buffer,
     /// not into `frame`, which may be the page cache's).
-    private func present(_ frame: Frame, scene: Scene) throws {
+    func present(_ frame: Frame, scene: Scene) throws {
         let version = ink.currentVersion
         if let rect = inkRect, ink.hasInk(scene) {
             try output.present { f in inkDrawn = ink.compose(scene, base: frame, into: f, rect: rect) }
@@ -225,6 +251,7 @@ public final class Stage: @unchecked Sendable {
         if playLock.withLock({ playing != nil }) { return ink.currentVersion }   // a clip holds the output
         return queue.sync {
             let version = ink.currentVersion
+            if animation != nil { return version }   // a page transition presents every refresh; its last frame has the ink
             let animating = ink.animating(current)
             guard let f = presented, inkRect != nil, version != inkDrawn || animating || inkAnimated else { return version }
             let mode = output.mode

@@ -17,11 +17,14 @@ final class StageWorker: @unchecked Sendable {
     private let work = DispatchQueue(label: "lectern.room.stage", qos: .userInitiated, attributes: .concurrent)
     private let lock = NSLock()
     /// Opened clips by play serial, until they end or are discarded.
-    private var clips: [Int: (decoder: ClipDecoder, control: PlaybackControl)] = [:]
+    private var clips: [Int: (decoder: ClipDecoder, control: PlaybackControl, path: String)] = [:]
+    /// Clips' sound (nil: silent, as in tests that don't ask for it).
+    let sound: ClipSoundSource?
 
-    init(stage: Stage, store: ContentStore, report: @escaping @Sendable (RoomEvent) -> Void) {
+    init(stage: Stage, store: ContentStore, sound: ClipSoundSource? = nil, report: @escaping @Sendable (RoomEvent) -> Void) {
         self.stage = stage
         self.store = store
+        self.sound = sound
         self.report = report
     }
 
@@ -55,7 +58,7 @@ final class StageWorker: @unchecked Sendable {
                 return report(.clipOpened(serial: serial, .failure(LecternError(mapping: error))))
             }
             let control = PlaybackControl { [report] status in report(.clipProgressed(serial: serial, Self.progress(status))) }
-            lock.withLock { clips[serial] = (decoder, control) }
+            lock.withLock { clips[serial] = (decoder, control, path) }
             let i = decoder.info
             let facts = ClipFacts(
                 duration: i.duration,
@@ -67,7 +70,8 @@ final class StageWorker: @unchecked Sendable {
     func playClip(serial: Int, loop: Bool) {
         guard let clip = lock.withLock({ clips[serial] }) else { return }
         work.async { [self] in
-            let result = stage.play(clip.decoder, loop: loop, control: clip.control)
+            let track = sound?.open(clip: clip.path)
+            let result = stage.play(clip.decoder, loop: loop, control: clip.control, sound: track)
             lock.withLock { clips[serial] = nil }
             let how: ClipEnding.How
             switch result.end {

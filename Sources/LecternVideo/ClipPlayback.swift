@@ -61,7 +61,7 @@ public final class PlaybackControl: @unchecked Sendable {
     private var onChange: (@Sendable (PlaybackStatus) -> Void)?
 
     /// `onChange` is called (on the playback thread) when the state changes, after a seek,
-    /// and about once a second while playing.
+    /// and about twice a second while playing (the saved state follows it).
     public init(onChange: (@Sendable (PlaybackStatus) -> Void)? = nil) { self.onChange = onChange }
 
     public func pause() { command { $0.wantPause = true } }
@@ -123,16 +123,22 @@ public enum ClipPlayback {
     ///   - rect: where the picture goes; by default `Fit.rect` of the clip's shape in the
     ///     output's mode. Everything outside it is filled with `background` at every frame.
     ///   - loop: start again at the end (a damaged clip is not looped).
+    ///   - sound: the clip's sound, if it has one and there is a device: started, paused,
+    ///     sought and stopped with the picture, and its clock drives the picture (frames are
+    ///     held or dropped to follow what is heard). Stopped when this returns.
     public static func play(
         _ decoder: ClipDecoder, on output: Output, rect: PixelRect? = nil,
         background: RGB = .black, loop: Bool = false,
         control: PlaybackControl = PlaybackControl(),
-        clock: PlaybackClock = MonotonicPlaybackClock()
+        clock: PlaybackClock = MonotonicPlaybackClock(),
+        sound: ClipSound? = nil
     ) -> PlaybackResult {
         var player = Player(
             decoder: decoder, output: output, background: background, loop: loop,
             control: control, clock: clock, rect: rect)
+        player.sound = sound
         let end = player.run()
+        sound?.stop()
         control.update(notify: true) {
             $0.state = .stopped
             $0.presented = player.pacer.presented; $0.dropped = player.pacer.dropped
@@ -171,6 +177,9 @@ private struct Player {
     /// make the loop predict misses, and so drop, for the frames after it).
     var drawEstimate = 0.004
     var lastReport = 0.0
+    var sound: ClipSound?
+    /// The sound starts with the next frame shown (at the start, after a seek or a loop).
+    var soundFrom = true
 
     init(
         decoder: ClipDecoder, output: Output, background: RGB, loop: Bool, control: PlaybackControl,
@@ -208,6 +217,8 @@ private struct Player {
                 held = nil
                 do { try decoder.seek(to: t) } catch { return .failed("seek to \(t) s failed: \(error)") }
                 pacer.reanchor()
+                sound?.pause()
+                soundFrom = true
                 if cmd.pause {
                     // Show the frame sought to, and stay paused.
                     do {
@@ -224,9 +235,14 @@ private struct Player {
             }
             if cmd.pause {
                 control.update { $0.state = .paused }
+                if !soundFrom { sound?.pause() }
                 control.waitWhilePaused()
                 pacer.reanchor()
-                if !control.pending().pause { control.update { $0.state = .playing } }
+                let after = control.pending()
+                if !after.pause {
+                    control.update { $0.state = .playing }
+                    if !soundFrom && after.seek == nil && !after.stop { sound?.resume() }
+                }
                 continue
             }
             // Playing on (also when a seek, not this branch, took the loop out of its pause).
@@ -247,6 +263,7 @@ private struct Player {
                         try decoder.seek(to: 0)
                         if let last = lastSeen { pacer.shift(by: last.time + last.duration) }
                         shownThisPass = 0
+                        soundFrom = true
                         continue
                     }
                     guard shownThisPass > 0 || pacer.presented > 0 else { return .failed("no frame of the clip could be decoded") }
@@ -263,6 +280,11 @@ private struct Player {
             } catch { return .failed("\(error)") }
 
             lastSeen = (frame.time, frame.duration)
+            if soundFrom, let s = sound {
+                s.play(from: frame.time)
+                soundFrom = false
+            }
+            if let o = sound?.origin(at: clock.now()) { pacer.follow(origin: o) }
             switch pacer.decide(time: frame.time, duration: frame.duration, nextRefresh: nextRefresh()) {
             case .drop:
                 control.update { $0.dropped = pacer.dropped }
@@ -304,7 +326,7 @@ private struct Player {
         drawEstimate = drawEstimate * 0.9 + min(took, period) * 0.1
         lastRefresh = refresh
         pacer.didPresent(time: frame.time, at: refresh)
-        let report = refresh - lastReport >= 1
+        let report = refresh - lastReport >= 0.5
         if report { lastReport = refresh }
         let p = pacer
         control.update(notify: report) {

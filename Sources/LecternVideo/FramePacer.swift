@@ -69,4 +69,13 @@ public struct FramePacer: Equatable, Sendable {
 
     /// Moves the timeline on by `seconds` (looping: the clip's times start again at 0).
     public mutating func shift(by seconds: Double) { if let o = origin { origin = o + seconds } }
+
+    /// With sound: the audio clock's timeline (`AudioClock.origin`) replaces the one
+    /// anchored at the first frame, so frames follow what is heard (held when early,
+    /// dropped when late). A change smaller than `tolerance` is ignored, so the picture's
+    /// pace doesn't jitter with the clock's estimate.
+    public mutating func follow(origin audio: Double, tolerance: Double = 0.002) {
+        if let o = origin, abs(o - audio) <= tolerance { return }
+        origin = audio
+    }
 }

@@ -42,6 +42,9 @@ func describe(_ s: Snapshot) -> String {
                 + (ink.allowed.isEmpty ? "" : "  may draw: " + ink.allowed.map { who($0) }.joined(separator: ", ")))
     }
     if let console = s.console { lines.append(describeTimer(console.timer)) }
+    let o = s.output
+    lines.append(o.connected ? "output: \(o.mode) connected" : "output: DISCONNECTED (the projector is unplugged or off; \(o.mode) before)")
+    if s.transitions.fallbackFadeMs > 0 { lines.append("transitions: the deck's own, else a \(s.transitions.fallbackFadeMs) ms cross-fade") }
     lines.append("devices: " + s.devices.map { "\($0.id) \($0.name) [\($0.role)\($0.connected ? "" : ", away")]" }.joined(separator: "; "))
     return lines.joined(separator: "\n")
 }

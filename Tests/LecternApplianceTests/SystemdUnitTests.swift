@@ -70,9 +70,9 @@ final class SystemdUnitTests: XCTestCase {
         for directive in [
             "Type=notify", "NotifyAccess=main", "WatchdogSec=10", "Restart=always",
             "ExecReload=/bin/kill -HUP $MAINPID", "RestartPreventExitStatus=\(ConfigFile.invalidExitStatus)",
-            "User=lectern", "SupplementaryGroups=video render",
+            "User=lectern", "SupplementaryGroups=video render audio",
             "StateDirectory=lectern", "ConfigurationDirectory=lectern",
-            "DevicePolicy=closed", "DeviceAllow=char-drm rw",
+            "DevicePolicy=closed", "DeviceAllow=char-drm rw", "DeviceAllow=char-alsa rw",
             "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
             "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
             "SystemCallFilter=@system-service", "CapabilityBoundingSet=", "MemoryDenyWriteExecute=yes",
@@ -125,7 +125,7 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(user[5], "/var/lib/lectern")
         XCTAssertEqual(user[6], "/usr/sbin/nologin")
         XCTAssertLessThan(Int(user[2]) ?? 99999, 1000, "a system uid")
-        for g in ["video", "render"] {
+        for g in ["video", "render", "audio"] {
             let line = try XCTUnwrap(group.split(separator: "\n").first { $0.hasPrefix("\(g):") })
             XCTAssertTrue(line.split(separator: ":", omittingEmptySubsequences: false).last!.split(separator: ",").contains("lectern"), String(line))
         }

@@ -185,6 +185,67 @@ final class VirtualBoardTests: XCTestCase {
         _ = try board.waitForScreen("page 2 at 1280x1024") { $0.width == 1280 && $0.pixel(x: 640, y: 512) == Fixtures.green }
     }
 
+    /// Issue 15, must 7: the projector's cable is pulled (virtio-gpu's display disabled,
+    /// the kernel's hotplug uevent), the state says so at once; the presenter turns the page
+    /// meanwhile; the cable goes back and the current slide is on the wall without anyone acting.
+    func testUnpluggingTheDisplayIsInTheStateAndReplugBringsTheSlideBack() throws {
+        let board = try Board(device: "virtio", width: 1920, height: 1080)
+        let pdf = try deck()
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        _ = try board.waitForScreen("page 1") { $0.pixel(x: 100, y: 540) == .black && $0.pixel(x: 245, y: 5) == .white }
+        func connected(_ status: String) -> Bool {
+            status.split(separator: "\n").contains { $0.hasPrefix("output: 1920x1080@") && $0.hasSuffix(" connected") }
+        }
+        XCTAssertTrue(connected(try board.lectern(["status"])))
+
+        let r = try Fixtures.run(board.vboard, ["unplug", "--run-dir", board.dir])
+        XCTAssertEqual(r.status, 0, r.err)
+        var status = ""
+        try eventually("lectern status to say the output is disconnected (last: \(status)); log: \(board.log)", timeout: 30, interval: 0.2) {
+            status = try board.lectern(["status"])
+            return status.contains("output: DISCONNECTED")
+        }
+        let json = try Snapshot.fromJSON(Array(try board.lectern(["status", "--json"]).utf8))
+        XCTAssertFalse(json.output.connected)
+        XCTAssertEqual(json.output.losses, 1)
+        // The presenter goes on while the wall is dark: page 2, all green (the display's
+        // front buffer still holds page 1, so page 2 on it means the service drew again).
+        try board.lectern(["next"])
+
+        let back = try Fixtures.run(board.vboard, ["resize", "--run-dir", board.dir, "1920", "1080"])
+        XCTAssertEqual(back.status, 0, back.err)
+        let expected = try Compositor.renderPage(PDFDocument(path: pdf), page: 2, settings: .init(width: 1920, height: 1080))
+        _ = try board.waitForScreen("page 2 on the replugged display") { PixelCompare.differingPixels($0, expected) == 0 }
+        try eventually("lectern status to say the output is back; log: \(board.log)", timeout: 30, interval: 0.2) {
+            connected(try board.lectern(["status"]))
+        }
+        XCTAssertTrue(board.log.contains("is disconnected"), board.log)
+    }
+
+    /// A PDF's own /Trans on a real KMS output: the turn shows frames of the fade (neither
+    /// page, a blend of both) and then the new page exactly.
+    func testAFadeFromThePDFPlaysOnTheRealOutput() throws {
+        let board = try Board(device: "bochs", width: 1920, height: 1080)
+        let pdf = try Fixtures.transitionDeck([Fixtures.red, Fixtures.blue], transitions: [nil, "/S /Fade /D 4"], in: Fixtures.tempDir("board-trans"))
+        let settings = Compositor.Settings(width: 1920, height: 1080)
+        let doc = try PDFDocument(path: pdf)
+        let page1 = try Compositor.renderPage(doc, page: 1, settings: settings), page2 = try Compositor.renderPage(doc, page: 2, settings: settings)
+        let a = page1.pixel(x: 960, y: 540), b = page2.pixel(x: 960, y: 540)
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        _ = try board.waitForScreen("page 1") { PixelCompare.differingPixels($0, page1) == 0 }
+        try board.lectern(["next"])
+        // Between the two colours on every channel, and neither of them: a frame of the fade.
+        func between(_ x: UInt8, _ lo: UInt8, _ hi: UInt8) -> Bool { x >= min(lo, hi) && x <= max(lo, hi) }
+        let mid = try board.waitForScreen(timeout: 20, "a frame of the fade") { f in
+            let p = f.pixel(x: 960, y: 540)
+            return p != a && p != b && between(p.r, a.r, b.r) && between(p.g, a.g, b.g) && between(p.b, a.b, b.b)
+        }
+        XCTAssertTrue(mid.isUniform(PixelRect(x: 240, y: 0, width: 1440, height: 1080), mid.pixel(x: 960, y: 540)), "a fade changes every pixel alike")
+        _ = try board.waitForScreen(timeout: 30, "page 2 when the fade is over") { PixelCompare.differingPixels($0, page2) == 0 }
+    }
+
     func testAModeTheMonitorLacksIsAnErrorListingTheOfferedModes() throws {
         let board = try Board(device: "bochs", width: 1920, height: 1080, lecterndArgs: ["--mode", "1234x567"], waitForService: false)
         let r = try Fixtures.run(board.vboard, ["wait-exit", "--run-dir", board.dir, "--timeout", "120"])

@@ -213,7 +213,9 @@ enum ErrorTable {
         (.nothingToUndo, "0"),
         (.leadOnly, "0"),
         (.tooManyWhiteboards(limit: 99), "the limit (99 of each colour)"),
+        (.transitionOutOfRange, "0"),
         (.removedCoolingDown(retryAfter: 42.5), "ms until the device may join again"),
+        (.volumeOutOfRange(101), "the level sent"),
     ]
 
     static func markdown() -> String {

@@ -190,7 +190,7 @@ final class MessageTests: XCTestCase {
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
         XCTAssertEqual(
             json,
-            #"{"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0}}"#
+            #"{"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
         )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }

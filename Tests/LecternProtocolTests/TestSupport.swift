@@ -115,6 +115,8 @@ func sampleInkMessages() -> [Message] {
         .gotoLabel("A-3"),
         .notesLayout(content: cid(16), layout: .left),
         .notesLayout(content: cid(16), layout: nil),
+        .soundSet(SoundSetting(level: 40)), .soundSet(SoundSetting(muted: true)), .soundSet(SoundSetting(level: 0, muted: false)),
+        .soundSetOK,
         .state(
             Snapshot(
                 revision: 1, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle,

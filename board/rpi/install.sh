@@ -56,7 +56,7 @@ else
     if ! getent passwd lectern >/dev/null; then
         adduser --system --group --quiet --home /var/lib/lectern --no-create-home lectern
     fi
-    for g in video render; do
+    for g in video render audio; do
         if getent group "$g" >/dev/null; then adduser --quiet lectern "$g"; fi
     done
 

@@ -136,7 +136,7 @@ def recv_exact(s, n):
     return b
 
 
-def vnc_resize(path, w, h, timeout=10.0):
+def vnc_resize(path, w, h, timeout=10.0, same=False):
     s = connect(path, timeout)
     try:
         version = recv_exact(s, 12)
@@ -154,6 +154,8 @@ def vnc_resize(path, w, h, timeout=10.0):
             raise OSError("VNC security handshake failed")
         s.sendall(b"\x01")  # ClientInit: shared
         cur_w, cur_h = struct.unpack(">HH", recv_exact(s, 4))
+        if same:
+            w, h = cur_w, cur_h
         recv_exact(s, 16)
         name_len = struct.unpack(">I", recv_exact(s, 4))[0]
         recv_exact(s, name_len)
@@ -243,6 +245,15 @@ def main(argv):
     elif len(argv) == 4 and argv[0] == "vnc-resize":
         cw, ch = vnc_resize(argv[1], int(argv[2]), int(argv[3]))
         print("%dx%d -> %sx%s" % (cw, ch, argv[2], argv[3]))
+    elif len(argv) == 2 and argv[0] == "vnc-prime":
+        # QEMU forwards a size only when it differs from the last one asked for, and that
+        # starts as 0x0: `boot` asks for the current size once, so 0x0 later is a change.
+        cw, ch = vnc_resize(argv[1], 0, 0, same=True)
+        print("%dx%d" % (cw, ch))
+    elif len(argv) == 2 and argv[0] == "vnc-unplug":
+        # 0x0: virtio-gpu disables its output, the guest sees the connector disconnected.
+        cw, ch = vnc_resize(argv[1], 0, 0)
+        print("%dx%d -> unplugged" % (cw, ch))
     elif len(argv) in (1, 2) and argv[0] == "uevents":
         uevents(argv[1] if len(argv) == 2 else None)
     elif len(argv) == 3 and argv[0] == "extract-vmlinux":

@@ -70,6 +70,8 @@ export const COMMANDS = Object.freeze([
   [0x75, 'ink-fetch',          'client'],
   [0x76, 'ink-page',           'server'],
   [0x77, 'whiteboard-new',     'client'],
+  [0xA0, 'sound-set',          'client'],
+  [0xA1, 'sound-set-ok',       'server'],
   [0xC0, 'clip-loop',          'client'],
   [0xC1, 'clip-loop-ok',       'server'],
 ]);
@@ -142,7 +144,9 @@ export const ERRORS = Object.freeze([
   [0x0808, 'nothingToUndo'],
   [0x0809, 'leadOnly'],
   [0x080A, 'tooManyWhiteboards'],
+  [0x0A01, 'transitionOutOfRange'],
   [0x0C00, 'removedCoolingDown'],
+  [0x0D00, 'volumeOutOfRange'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
@@ -160,5 +164,5 @@ export const MAX_FRAME = 0x110000;          // 1 MiB + 64 KiB, header included
 export const MAX_CHUNK = 1 << 20;           // data in one upload-chunk
 export const PROTOCOL_VERSION = 1;
 export const ROLE = { presenter: 1, moderator: 2 };
-export const SIGNAL = { next: 0x01, prev: 0x02, goto: 0x03, blank: 0xF0, unblank: 0xF1, handOver: 0xFD, takeBack: 0xFE, giveBack: 0xFF };
+export const SIGNAL = { next: 0x01, prev: 0x02, goto: 0x03, blank: 0xF0, unblank: 0xF1, handOver: 0xFD, takeBack: 0xFE, giveBack: 0xFF, transitions: 0x10 };
 export const MODERATE = { grant: 1, withdraw: 2, reject: 3, kick: 4, dndOn: 5, dndOff: 6 };

@@ -5,7 +5,9 @@ import { renderFloor } from './floor-view.js';
 import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
+import { renderSound } from './sound-control.js';
 import { renderConsole } from './console-view.js';
+import { renderOutputAlert } from './output-alert.js';
 import { renderLayout } from './presenter-layout.js';
 
 export function renderAll() {
@@ -14,6 +16,8 @@ export function renderAll() {
   renderFiles();
   renderModerator();
   renderClip();
+  renderSound();
   renderConsole();
+  renderOutputAlert();
   renderLayout();
 }

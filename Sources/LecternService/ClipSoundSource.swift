@@ -1,0 +1,48 @@
+import Foundation
+import LecternSound
+import LecternVideo
+
+/// Where clips' sound comes from and goes to: the device `audio_device` resolved to at
+/// start (`SoundDevice`), and the room's volume. For each clip it opens the clip's sound
+/// and the device; a clip without sound, no device, or a device that can't be opened gives
+/// none — the clip plays silent, with one log line, and no one is sent an error.
+final class ClipSoundSource: @unchecked Sendable {
+    let pcm: String?
+    let level = SoundLevel()
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var lastFailure: String?
+
+    init(audioDevice: String, log: @escaping @Sendable (String) -> Void, cards: String? = nil) {
+        let resolved = cards.map { SoundDevice.resolve(audioDevice, cards: $0) } ?? SoundDevice.resolve(audioDevice)
+        pcm = resolved.pcm
+        self.log = log
+        log(resolved.log)
+    }
+
+    /// The clip's sound on the device, or nil (silent).
+    func open(clip path: String) -> SoundTrack? {
+        guard let pcm else { return nil }
+        let (decoder, whyNot) = AudioDecoder.open(path: path)
+        guard let decoder else {
+            log("clip without sound (\(whyNot ?? "?")): it plays silent")
+            return nil
+        }
+        do {
+            let sink = try ALSASink(name: pcm)
+            lock.withLock { lastFailure = nil }
+            log("clip sound: \(decoder.description) on \(pcm)")
+            return SoundTrack(decoder: decoder, sink: sink, level: level)
+        } catch {
+            decoder.close()
+            // One line per change of trouble, not one per clip.
+            let text = "\(error)"
+            if lock.withLock({
+                defer { lastFailure = text }; return lastFailure != text
+            }) {
+                log("sound device unavailable, clips play silent: \(text)")
+            }
+            return nil
+        }
+    }
+}
