@@ -31,7 +31,7 @@ extension Service {
     func metricsReading(_ snapshot: Snapshot) -> ServiceMetrics.Reading {
         let out = output!
         return ServiceMetrics.Reading(
-            outputConnected: (out as? KMSOutput)?.isConnected ?? true,
+            outputConnected: snapshot.output.connected,   // the room's output status (docs/protocol.md §21)
             outputVirtual: out is VirtualDisplay,
             mode: out.mode,
             snapshot: snapshot,

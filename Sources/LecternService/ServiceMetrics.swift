@@ -136,6 +136,7 @@ final class ServiceMetrics: @unchecked Sendable {
         }
         gauge("lectern_output_connected", r.outputConnected ? 1 : 0)
         gauge("lectern_output_virtual", r.outputVirtual ? 1 : 0)
+        gauge("lectern_output_losses", Double(r.snapshot.output.losses))
         gauge("lectern_output_width_pixels", Double(r.mode.width))
         gauge("lectern_output_height_pixels", Double(r.mode.height))
         gauge("lectern_output_refresh_hertz", Double(r.mode.refresh))
@@ -158,6 +159,7 @@ final class ServiceMetrics: @unchecked Sendable {
     /// What each metric means, for the exposition's `# HELP` lines (and docs/config.md).
     static let help: [String: String] = [
         "lectern_output_connected": "1 when a display is connected to the output (KMS), 0 when it is unplugged; the virtual display is always 1.",
+        "lectern_output_losses": "Times the display was lost from the output since the service started.",
         "lectern_output_virtual": "1 when the output is the in-memory virtual display (no projector), 0 for KMS.",
         "lectern_output_width_pixels": "Width of the output's mode.",
         "lectern_output_height_pixels": "Height of the output's mode.",
