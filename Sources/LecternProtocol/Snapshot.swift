@@ -18,6 +18,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var screen: ScreenSnapshot
     /// The presenter console: slide label and step, the talk timer (§20). Never notes.
     public var console: ConsoleSnapshot?
+    /// The audience: viewers, the lock, polls and questions (§24). A viewer's is filtered.
+    public var audience: AudienceSnapshot?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
@@ -32,7 +34,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, audience }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -42,6 +44,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(devices, forKey: .devices)
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
+        try c.encode(audience, forKey: .audience)
     }
 
     /// Compact JSON with sorted keys (the wire form).

@@ -18,6 +18,8 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var holder: Holder?
     /// The talk timer (absent in states saved before it existed).
     public var timer: TalkTimer?
+    /// The audience's polls, questions and settings (absent before §24; nil once the meeting ended).
+    public var audience: AudienceSaved?
 
     public init(screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil) {
         self.timer = timer

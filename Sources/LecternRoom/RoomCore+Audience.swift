@@ -1,0 +1,207 @@
+import LecternProtocol
+
+/// What the room keeps of the audience (§24): who is watching, the polls, the questions,
+/// the navigation lock and download permission, and since when nobody is in the room.
+struct AudienceRoom {
+    var viewers = Audience()
+    var polls = PollBook()
+    var questions = AudienceQuestions()
+    var navigation = ViewerNavigation()
+    /// Since when no device and no viewer is connected (the idle end of the meeting).
+    var emptySince: Double?
+
+    var count: Int { viewers.count }
+
+    /// Whether there is anything the end of a meeting would clear.
+    var hasMeeting: Bool { !polls.polls.isEmpty || !questions.questions.isEmpty || navigation != ViewerNavigation() }
+
+    var saved: AudienceSaved? {
+        guard hasMeeting || !viewers.savedTokens.isEmpty else { return nil }
+        return AudienceSaved(polls: polls, questions: questions, navigation: navigation, viewers: viewers.savedTokens)
+    }
+
+    mutating func restore(_ s: AudienceSaved, now: Double) {
+        polls = s.polls
+        questions = s.questions
+        navigation = s.navigation
+        viewers.restore(tokens: s.viewers)
+    }
+
+    /// The meeting ended: polls, answers, questions and device identities go.
+    mutating func endMeeting() {
+        polls = PollBook()
+        questions = AudienceQuestions()
+        navigation = ViewerNavigation()
+        viewers.forgetIdentities()
+    }
+}
+
+/// The audience as `state.json` keeps it: no names with answers (answers are keyed by a
+/// hash of the device's token), cleared when the meeting ends.
+public struct AudienceSaved: Codable, Equatable, Sendable {
+    public var polls: PollBook
+    public var questions: AudienceQuestions
+    public var navigation: ViewerNavigation
+    /// Viewer tokens (hex) → guest number, so a phone that reconnects after a restart is the same device.
+    public var viewers: [String: Int]
+}
+
+/// The audience in the room: viewers register, follow the state, answer polls and ask
+/// questions; the floor's driver or the moderator runs polls, questions and the lock.
+extension RoomCore {
+    // MARK: registration
+
+    func registerViewer(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
+        let req = Command.register.rawValue
+        if keys.audienceMode == .off { return fail(p, tag: tag, .roleUnavailable(.viewer), request: req) }
+        if keys.audienceMode == .passcode {
+            let tkey = AuthThrottle.key(address: p.address, role: .viewer)
+            if case .wait(let s) = throttle.check(tkey, role: .viewer, now: now) {
+                log(.warning, "register from \(p.address) as viewer throttled: \(Int(s.rounded(.up))) s to wait")
+                return fail(p, tag: tag, .tooManyAttempts(retryAfter: s), request: req)
+            }
+            let ok =
+                RegisterProof.verify(r, challenge: p.challenge, key: keys.presenter)
+                || keys.audience.map { RegisterProof.verify(r, challenge: p.challenge, key: $0) } == true
+            guard ok else {
+                throttle.recordFailure(tkey, role: .viewer, now: now)
+                log(.warning, "wrong audience passcode from \(p.address)")
+                return fail(p, tag: tag, .wrongPasscode, request: req)
+            }
+            throttle.recordSuccess(tkey, now: now)
+        }
+        do {
+            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken)
+            p.viewer = v
+            emit(.registered(p.id))
+            send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
+            log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
+            audience.emptySince = nil
+            send(.state(viewerSnapshot(now: now)), to: p, tag: 0)
+            pushState(viewers: false)
+            if !resumed { persist() }
+        } catch {
+            fail(p, tag: tag, error, request: req)
+        }
+    }
+
+    func viewerLeft(_ p: Peer) {
+        guard p.viewer != nil else { return }
+        audience.viewers.leave(p.id)
+        p.viewer = nil
+        pushState(viewers: false)
+    }
+
+    // MARK: requests
+
+    /// What a viewer may send: state-request, poll answers, questions and votes.
+    func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
+        switch message {
+        case .stateRequest: send(.state(viewerSnapshot(now: now)), to: p, tag: tag)
+        case .pollAnswer, .questionAsk, .questionVote:
+            try audienceRequest(message, from: p, voter: v.voter, name: v.name, tag: tag)
+        default:
+            guard Command(rawValue: command) != nil else { throw LecternError.unknownCommand(command) }
+            throw LecternError.viewerNotAllowed(command)
+        }
+    }
+
+    /// The voter key of a floor device: a hash of its resume token, as for viewers.
+    func voter(of device: DeviceID) -> String {
+        floor.devices[device].map { Audience.voterKey($0.resumeToken) } ?? "device-\(device)"
+    }
+
+    /// The audience's requests from anyone registered (`voter`: the device's identity).
+    /// Returns false when `message` is not one of them.
+    @discardableResult
+    func audienceRequest(_ message: Message, from p: Peer, voter: String, name: String, tag: UInt16) throws -> Bool {
+        switch message {
+        case .pollAnswer(let poll, let a):
+            try audience.polls.answer(poll, a, voter: voter)
+        case .questionAsk(let text, let named):
+            try audience.questions.ask(text, name: named ? name : nil, voter: voter, now: now)
+        case .questionVote(let id):
+            try audience.questions.vote(id, voter: voter)
+        case .pollAsk, .pollClose, .pollShow, .questionMark, .audienceSet:
+            guard let me = p.deviceID else { throw LecternError.viewerNotAllowed(message.command.rawValue) }
+            try requireAudienceHost(me)
+            switch message {
+            case .pollAsk(let d):
+                let id = try audience.polls.ask(d)
+                log(.info, "poll \(id) asked (\(d.kind.rawValue), \(d.answers.count) answers)")
+            case .pollClose(let poll): try audience.polls.close(poll)
+            case .pollShow(let s): try audience.polls.show(s)
+            case .questionMark(let id, let action): try audience.questions.mark(id, action)
+            case .audienceSet(let s): try audienceSet(s, by: me)
+            default: break
+            }
+        default:
+            return false
+        }
+        send(.ok, to: p, tag: tag)
+        // An answer changes only what the presenters and moderator see.
+        if case .pollAnswer = message { pushState(viewers: false) } else { pushState() }
+        persist()
+        return true
+    }
+
+    /// Polls, questions on the wall and the lock: the floor's driver or the moderator.
+    private func requireAudienceHost(_ me: DeviceID) throws(LecternError) {
+        if floor.role(of: me) == .moderator || floor.driver == me { return }
+        throw .audienceOnly
+    }
+
+    private func audienceSet(_ s: AudienceSetting, by me: DeviceID) throws(LecternError) {
+        switch s {
+        case .lock: audience.navigation.locked = true
+        case .unlock: audience.navigation.locked = false
+        case .allowDownload: audience.navigation.download = true
+        case .revokeDownload: audience.navigation.download = false
+        case .endMeeting:
+            // The moderator's; in a room without one, whoever has the floor.
+            guard floor.role(of: me) == .moderator || keys.moderator == nil else { throw .moderatorOnly }
+            audience.endMeeting()
+            log(.info, "meeting ended: polls and questions cleared")
+        }
+    }
+
+    // MARK: the state
+
+    func audienceSnapshot(privileged: Bool) -> AudienceSnapshot? {
+        if keys.audienceMode == .off && !audience.hasMeeting { return nil }
+        return AudienceSnapshot(
+            viewers: audience.count, locked: audience.navigation.locked, download: audience.navigation.download,
+            poll: audience.polls.current?.snapshot(privileged: privileged),
+            questions: audience.questions.ranked(privileged: privileged), wallQuestion: audience.questions.onWall)
+    }
+
+    /// The state a viewer gets: no device names, the audience filtered.
+    func viewerSnapshot(now: Double) -> Snapshot {
+        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.devices = []
+        s.console = consoleSnapshot()
+        s.audience = audienceSnapshot(privileged: false)
+        return s
+    }
+
+    func stateBytes(for p: Peer) -> [UInt8] {
+        p.viewer != nil && !latestViewerState.isEmpty ? latestViewerState : latestState
+    }
+
+    /// Every tick: the meeting ends once nobody has been in the room for `audience_idle_minutes`.
+    func audienceTick() {
+        let occupied = peers.values.contains { $0.isRegistered && !$0.closing } || floor.holder != nil
+        if occupied {
+            audience.emptySince = nil
+            return
+        }
+        let since = audience.emptySince ?? now
+        audience.emptySince = since
+        if audience.hasMeeting, now - since >= Double(config.audienceIdleMinutes) * 60 {
+            audience.endMeeting()
+            log(.info, "room idle for \(config.audienceIdleMinutes) min: the meeting ended, polls and questions cleared")
+            pushState()
+            persist()
+        }
+    }
+}
