@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "lecternd",
             dependencies: [
-                "LecternService", "LecternDisplay",
+                "LecternService", "LecternDisplay", "LecternPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

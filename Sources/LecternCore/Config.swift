@@ -35,6 +35,11 @@ public struct Config: Equatable, Sendable {
     public var pageCacheMB = 96
     /// Seconds a page may take to draw before it is given up (the previous frame stays).
     public var renderBudget = 4.0
+    /// MiB of memory one page may use to draw, in its render worker (RLIMIT_AS beyond
+    /// what the worker maps at start): a page that needs more is not shown. Two workers
+    /// (the wall's, the background's) and the service fit the unit's MemoryMax (640M):
+    /// ≈ 200 MB of service (96 of page cache) + 2 × (≈ 30 MB of worker + 192).
+    public var renderMemoryMB = 192
     /// Seconds of silence after which a peer is considered gone.
     public var keepaliveTimeout = 6.0
     /// TCP port of the web remote (HTTP, and the wire protocol over its WebSocket at `/ws`).

@@ -33,7 +33,8 @@ public enum ConfigReload {
     private static let held: [Held] = [
         Held("port", \.port), Held("floor", \.floor), Held("data_dir", \.dataDir),
         Held("max_clients", \.maxClients), Held("grace_period", \.gracePeriod),
-        Held("page_cache_mb", \.pageCacheMB), Held("render_budget", \.renderBudget), Held("http_port", \.httpPort),
+        Held("page_cache_mb", \.pageCacheMB), Held("render_budget", \.renderBudget), Held("render_memory_mb", \.renderMemoryMB),
+        Held("http_port", \.httpPort),
         Held("max_connections", \.maxConnections), Held("max_connections_per_address", \.maxConnectionsPerAddress),
         Held("connections_reserved_for_devices", \.connectionsReservedForDevices),
         Held("http_head_timeout", \.httpHeadTimeout), Held("http_idle_timeout", \.httpIdleTimeout),

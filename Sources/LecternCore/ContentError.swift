@@ -10,6 +10,9 @@ public enum ContentError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedMedia(detail: String)
     /// The page took longer than the render budget (`seconds`) to draw: it is not shown.
     case tooSlow(page: Int, seconds: Double)
+    /// Drawing the page took more than the renderer may have (`megabytes` of memory, or
+    /// its CPU backstop), or crashed the renderer: it is not shown.
+    case overLimits(page: Int, megabytes: Int)
 
     /// A stable short name (used in logs, tests and the protocol's error detail).
     public var code: String {
@@ -23,6 +26,7 @@ public enum ContentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable: return "unreadable"
         case .unsupportedMedia: return "unsupported-media"
         case .tooSlow: return "too-slow"
+        case .overLimits: return "over-limits"
         }
     }
 
@@ -39,6 +43,9 @@ public enum ContentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooSlow(let p, let s):
             return
                 "Page \(p) takes longer than \(s == s.rounded() ? String(Int(s)) : String(s)) s to draw, so it isn't shown. Simplify it (flatten huge images or patterns) and re-upload."
+        case .overLimits(let p, let mb):
+            return
+                "Page \(p) needs more than the \(mb) MB of memory a page may use to draw (or broke the renderer), so it isn't shown. Simplify it (flatten huge images or patterns) and re-upload."
         }
     }
 }

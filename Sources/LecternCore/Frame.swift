@@ -9,6 +9,8 @@ public final class Frame: @unchecked Sendable {
     public let stride: Int
     public let baseAddress: UnsafeMutableRawPointer
     private let owned: Bool
+    /// Gives the memory back when the frame goes (a frame over a shared mapping: `munmap`).
+    private let release: (() -> Void)?
 
     public var byteCount: Int { stride * height }
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -18,7 +20,7 @@ public final class Frame: @unchecked Sendable {
         precondition(width > 0 && height > 0, "a frame needs pixels")
         self.width = width; self.height = height; self.stride = width * 4
         baseAddress = UnsafeMutableRawPointer.allocate(byteCount: width * 4 * height, alignment: 64)
-        owned = true
+        owned = true; release = nil
         fill(color)
     }
 
@@ -26,10 +28,20 @@ public final class Frame: @unchecked Sendable {
     /// must outlive the frame.
     public init(wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
         self.width = width; self.height = height; self.stride = stride
-        baseAddress = memory; owned = false
+        baseAddress = memory; owned = false; release = nil
     }
 
-    deinit { if owned { baseAddress.deallocate() } }
+    /// A frame over memory it owns but did not allocate (a page rendered by the render
+    /// worker into a shared mapping): `release` gives it back when the frame goes.
+    public init(adopting memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, release: @escaping () -> Void) {
+        self.width = width; self.height = height; self.stride = stride
+        baseAddress = memory; owned = false; self.release = release
+    }
+
+    deinit {
+        if owned { baseAddress.deallocate() }
+        release?()
+    }
 
     @inline(__always) private func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
         (baseAddress + y * stride).assumingMemoryBound(to: UInt32.self)
@@ -74,7 +86,7 @@ public final class Frame: @unchecked Sendable {
     private init(uninitializedWidth width: Int, height: Int) {
         self.width = width; self.height = height; self.stride = width * 4
         baseAddress = UnsafeMutableRawPointer.allocate(byteCount: width * 4 * height, alignment: 64)
-        owned = true
+        owned = true; release = nil
     }
 
     /// True when every pixel of `rect` is `color`.

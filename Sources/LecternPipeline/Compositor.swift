@@ -43,19 +43,19 @@ public final class Compositor: @unchecked Sendable {
     public let budget: Double?
     /// Lets go of an opened document (its render overran: later pages open it afresh).
     private let forget: (String) -> Void
-    /// Pages whose render overran the budget: never rendered again (shown from the cache
-    /// only, if their render finished after all), never prerendered.
-    private var slow: Set<PageRef> = []
-    /// Renders that overran and still run (poppler can't be stopped in-process).
+    /// Pages whose render overran the budget or the worker's limits: never rendered again
+    /// (shown from the cache only, if their render finished after all), never prerendered.
+    public let slow: SlowPages
+    /// Where pages are drawn when there is a budget: nil, on a thread of this process
+    /// (which can't stop poppler: an overrunning render runs on); else in worker
+    /// processes that are killed past it.
+    public let workers: RenderWorkers?
+    /// Renders that overran and still run (in-process only: a worker's are killed).
     private var overrunning = 0
     /// Bounded renders started, and those running now.
     private var attempts = 0
     private var active = 0
 
-    struct PageRef: Hashable {
-        let content: String
-        let page: Int
-    }
     typealias Part = PagePart
 
     /// `documents` opens the document with a content id (throwing `ContentError`);
@@ -64,9 +64,12 @@ public final class Compositor: @unchecked Sendable {
     public init(
         settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20, budget: Double? = nil,
         forget: @escaping (String) -> Void = { _ in },
+        workers: RenderWorkers? = nil, slow: SlowPages = SlowPages(),
         documents: @escaping (String) throws -> PDFDocument
     ) {
         self.settings = settings
+        self.workers = workers
+        self.slow = slow
         self.idle = idle
         self.cache = PageCache(capacityBytes: cacheBytes)
         self.budget = budget
@@ -78,22 +81,28 @@ public final class Compositor: @unchecked Sendable {
     public func resized(width: Int, height: Int) -> Compositor {
         let c = Compositor(
             settings: settings.sized(width: width, height: height), idle: idleScreen, cacheBytes: cache.capacityBytes,
-            budget: budget, forget: forget, documents: documents)
-        lock.lock(); let known = slow; lock.unlock()
-        c.lock.lock(); c.slow = known; c.lock.unlock()
+            budget: budget, forget: forget, workers: workers, slow: slow, documents: documents)
         return c
     }
 
     /// Renders one page of `document` into a new frame of this compositor's size.
     /// `part`: only that part of the page, fitted as a page would be (beamer notes decks).
     public static func renderPage(_ document: PDFDocument, page: Int, settings: Settings, part: PagePart = .whole) throws -> Frame {
+        let frame = Frame(width: settings.width, height: settings.height, color: settings.background)
+        try renderPage(document, page: page, into: frame, settings: settings, part: part)
+        return frame
+    }
+
+    /// Draws one page (or `part` of it) of `document` into `frame` (of the settings'
+    /// size): the background, then the page fitted (what the render worker does in a
+    /// frame it is given).
+    public static func renderPage(_ document: PDFDocument, page: Int, into frame: Frame, settings: Settings, part: PagePart = .whole) throws {
         let shape = part.shape(of: try document.shape(page: page))
         let rect = Fit.rect(
             for: shape, width: settings.width, height: settings.height,
             overscanPercent: settings.overscanPercent)
-        let frame = Frame(width: settings.width, height: settings.height, color: settings.background)
+        frame.fill(settings.background)
         try document.render(page: page, into: frame, rect: rect, part: part)
-        return frame
     }
 
     /// Where page `page` of `content` lands on the output.
@@ -127,11 +136,14 @@ public final class Compositor: @unchecked Sendable {
         }
     }
 
-    /// A page with `look`, from the cache or rendered into it (`rendered` runs then).
-    private func cachedPage(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, rendered: () -> Void = {}) throws -> Frame {
+    /// A page with `look`, from the cache or rendered into it (`rendered` runs then): on
+    /// the wall's worker, or the background one (previews, prerendering).
+    private func cachedPage(
+        _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, rendered: () -> Void = {}
+    ) throws -> Frame {
         let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
         if let f = cache.lookup(key) { return f }
-        let f = try bounded(content, page, look, part: part, key: key)
+        let f = try bounded(content, page, look, part: part, key: key, background: background)
         rendered()
         cache.insert(f, for: key)
         return f
@@ -142,11 +154,16 @@ public final class Compositor: @unchecked Sendable {
     /// forgotten (the overrunning render holds its lock) and `ContentError.tooSlow` is
     /// thrown. The abandoned render runs on; if it ever finishes, its frame goes into the
     /// cache, and its memory back when it ends.
-    private func bounded(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, key: PageCache.Key) throws -> Frame {
+    private func bounded(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, key: PageCache.Key, background: Bool) throws -> Frame {
         guard let budget else { return try Self.renderPage(documents(content), page: page, settings: look, part: part) }
-        let ref = PageRef(content: content, page: page)
-        lock.lock(); let known = slow.contains(ref); lock.unlock()
-        if known { throw ContentError.tooSlow(page: page, seconds: budget) }
+        switch slow.reason(content: content, page: page) {
+        case .slow: throw ContentError.tooSlow(page: page, seconds: budget)
+        case .memory(let mb): throw ContentError.overLimits(page: page, megabytes: mb)
+        case nil: break
+        }
+        if let workers {
+            return try inWorker(background ? workers.background : workers.wall, content, page, look, part: part, budget: budget)
+        }
         let job = RenderJob()
         lock.lock(); attempts += 1; active += 1; lock.unlock()
         // A thread of its own, not a dispatch queue's: a render that never ends must not
@@ -160,16 +177,37 @@ public final class Compositor: @unchecked Sendable {
         thread.name = "lectern.render"
         thread.start()
         if let result = job.wait(seconds: budget) { return try result.get() }
-        lock.lock(); slow.insert(ref); overrunning += 1; lock.unlock()
+        lock.lock(); overrunning += 1; lock.unlock()
+        slow.insert(content: content, page: page)
         forget(content)
         throw ContentError.tooSlow(page: page, seconds: budget)
     }
 
-    /// Whether `page` of `content` overran the render budget.
-    public func isSlow(content: String, page: Int) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return slow.contains(PageRef(content: content, page: page))
+    /// Renders a page in a worker process: past the budget or the worker's limits, the
+    /// worker is killed (a fresh one takes its place) and the page is marked slow.
+    private func inWorker(_ worker: RenderWorker, _ content: String, _ page: Int, _ look: Settings, part: Part, budget: Double) throws -> Frame {
+        let path = try documents(content).path
+        lock.lock(); attempts += 1; active += 1; lock.unlock()
+        defer { lock.lock(); active -= 1; lock.unlock() }
+        do {
+            return try worker.render(path: path, page: page, settings: look, part: part, budget: budget)
+        } catch let e as ContentError {
+            switch e {
+            case .tooSlow: slow.insert(content: content, page: page)
+            case .overLimits(_, let mb): slow.insert(content: content, page: page, reason: .memory(megabytes: max(1, mb)))
+            default: break
+            }
+            throw e
+        }
     }
+
+    /// Stops the page the wall's worker is drawing (a newer screen change overtook the
+    /// show that asked for it): the show gets `RenderWorker.Cancelled`, the page isn't
+    /// marked slow. In-process renders can't be stopped.
+    public func cancelWallRender() { workers?.wall.cancel() }
+
+    /// Whether `page` of `content` overran the render budget.
+    public func isSlow(content: String, page: Int) -> Bool { slow.contains(content: content, page: page) }
 
     /// Renders that overran the budget and are still running.
     public var overrunningRenders: Int { lock.lock(); defer { lock.unlock() }; return overrunning }
@@ -182,7 +220,7 @@ public final class Compositor: @unchecked Sendable {
     /// — sharper and cheaper than scaling the full frame down — and kept in the page cache.
     /// `part`: only that part of the page (a beamer deck's slide or notes half).
     public func preview(content: String, page: Int, width: Int, height: Int, part: PagePart = .whole) throws -> Frame {
-        try cachedPage(content, page, settings.sized(width: width, height: height), part: part)
+        try cachedPage(content, page, settings.sized(width: width, height: height), part: part, background: true)
     }
 
     /// Changes what the idle screen says (room renamed, address changed).
@@ -210,12 +248,12 @@ public final class Compositor: @unchecked Sendable {
             for p in [page + 1, page - 1] where p >= 1 && p <= pageCount {
                 lock.lock()
                 let current = generation == prerenderGeneration
-                let skip = slow.contains(PageRef(content: content, page: p))
                 lock.unlock()
                 guard current else { return }
+                let skip = slow.contains(content: content, page: p)
                 let key = PageCache.Key(content: content, page: p, look: settings.look, part: part)
                 if skip || cache.contains(key) { continue }
-                guard let f = try? bounded(content, p, settings, part: part, key: key) else { continue }
+                guard let f = try? bounded(content, p, settings, part: part, key: key, background: true) else { continue }
                 cache.insert(f, for: key)
                 lock.lock(); prerenders += 1; lock.unlock()
             }
@@ -229,6 +267,27 @@ public final class Compositor: @unchecked Sendable {
     public var prerenderCount: Int { lock.lock(); defer { lock.unlock() }; return prerenders }
     /// Pages rendered on demand (cache misses) so far.
     public var renderCount: Int { lock.lock(); defer { lock.unlock() }; return renders }
+}
+
+/// The render worker processes of a service: the wall's (the pages the room shows) and
+/// the background's (prerendering, page previews), so a bomb among the neighbours or in a
+/// phone's preview never holds up the page the room asked for, and a bomb on the wall
+/// never holds up previews.
+public struct RenderWorkers: Sendable {
+    public let wall: RenderWorker
+    public let background: RenderWorker
+    public init(wall: RenderWorker, background: RenderWorker) { self.wall = wall; self.background = background }
+
+    public init(executable: String, limits: RenderWorker.Limits) {
+        self.init(
+            wall: RenderWorker(name: "wall", executable: executable, limits: limits),
+            background: RenderWorker(name: "background", executable: executable, limits: limits))
+    }
+
+    public func stop() {
+        wall.stop()
+        background.stop()
+    }
 }
 
 /// One bounded render: the renderer finishes it, the waiter waits for it or gives up.

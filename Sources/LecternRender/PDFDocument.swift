@@ -107,8 +107,14 @@ public final class PDFDocument: @unchecked Sendable {
             cairo_translate(cr, Double(rect.x - x0), Double(rect.y - y0))
             cairo_scale(cr, Double(rect.width) / max(r.width, 1e-6), Double(rect.height) / max(r.height, 1e-6))
             cairo_translate(cr, -r.x, -r.y)
+            // poppler and cairo draw a page without what they could not allocate (an image
+            // bigger than the render worker's RLIMIT_AS leaves): that page is not what it
+            // says. malloc leaves ENOMEM in errno, and nothing sets errno back on success.
+            errno = 0
             poppler_page_render(p, cr)
+            let failedAllocation = errno == ENOMEM || cairo_status(cr) == CAIRO_STATUS_NO_MEMORY
             cairo_restore(cr)
+            if failedAllocation { throw ContentError.overLimits(page: page, megabytes: 0) }
 
             // Then the paper behind it, as pdftocairo blends its PNGs onto white.
             cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)

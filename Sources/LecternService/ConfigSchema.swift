@@ -153,6 +153,7 @@ extension ConfigFile {
             },
             "page_cache_mb": int("page_cache_mb", 0...4096) { config.pageCacheMB = $0 },
             "render_budget": number("render_budget", 0.5...60) { config.renderBudget = $0 },
+            "render_memory_mb": int("render_memory_mb", 128...4096) { config.renderMemoryMB = $0 },
             "keepalive_timeout": number("keepalive_timeout", 2...300) { config.keepaliveTimeout = $0 },
             "max_connections": int("max_connections", 16...60000) { config.maxConnections = $0 },
             "max_connections_per_address": int("max_connections_per_address", 2...60000) { config.maxConnectionsPerAddress = $0 },
@@ -270,7 +271,8 @@ extension ConfigFile {
     public static let topKeys = [
         "room", "port", "http_port", "passcode", "moderator_passcode", "audience", "audience_passcode", "audience_idle_minutes", "floor", "data_dir",
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
-        "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "keepalive_timeout", "max_connections", "max_connections_per_address",
+        "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
+        "max_connections_per_address",
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]

@@ -17,6 +17,9 @@ public final class Service: @unchecked Sendable {
         public var host = "0.0.0.0"
         /// Files added to the store at start (the demo deck of `make run`).
         public var preload: [String] = []
+        /// The lecternd that draws pages (`--render-worker`); nil: this process's own
+        /// executable when it is lecternd, else a lecternd beside it (tests, benches).
+        public var renderWorker: String?
         public init() {}
         public init(config: Config) { self.config = config }
     }
@@ -35,6 +38,8 @@ public final class Service: @unchecked Sendable {
     private let webLock = NSLock()
     private var _httpPort: Int?
     private var heartbeat: Heartbeat?
+    /// The render worker processes (nil: pages drawn in-process, see `renderWorkerExecutable`).
+    public private(set) var workers: RenderWorkers?
     private var stopped = false
     var room: Room!
     /// Both listeners' connections, counted together (`ConnectionGate`).
@@ -73,10 +78,25 @@ public final class Service: @unchecked Sendable {
             width: m.width, height: m.height, background: config.background,
             overscanPercent: config.overscanPercent)
         let store = self.store!
+        if let executable = options.renderWorker ?? Self.renderWorkerExecutable() {
+            let w = RenderWorkers(executable: executable, limits: Self.renderLimits(config))
+            // Started now, while the output opens and the listeners bind: the first page
+            // (a restored one) doesn't wait for a worker to load.
+            do {
+                try w.wall.start()
+                try w.background.start()
+            } catch {
+                logger.error("render workers: \(error)")
+            }
+            workers = w
+        } else {
+            logger.warning("no lecternd to run render workers: pages are drawn in this process, and one that overruns its budget can't be stopped")
+        }
         let compositor = Compositor(
             settings: settings, idle: idleScreen(port: config.port),
             cacheBytes: config.pageCacheBytes, budget: config.renderBudget,
-            forget: { id in store.forget(id) },
+            forget: { id in store.forget(id) }, workers: workers,
+            slow: SlowPages(file: config.dataDir + "/slow-pages"),
             documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // After a crash or power cut: the same page as before, at once.
@@ -147,6 +167,7 @@ public final class Service: @unchecked Sendable {
         room?.stop()
         try? group?.syncShutdownGracefully()
         room?.stateWriter?.flush()
+        workers?.stop()
     }
 
     /// Starts the watchdog's `Heartbeat`: `alive` (systemd's WATCHDOG=1) is called every
@@ -157,6 +178,22 @@ public final class Service: @unchecked Sendable {
 }
 
 extension Service {
+    /// The render workers' limits: `render_memory_mb` of address space, and CPU seconds a
+    /// page may use (a backstop behind the wall-clock budget, for a service that stopped
+    /// watching).
+    static func renderLimits(_ config: Config) -> RenderWorker.Limits {
+        RenderWorker.Limits(memoryBytes: config.renderMemoryMB << 20, cpuSeconds: Int(config.renderBudget * 2) + 2)
+    }
+
+    /// This process's executable when it is lecternd (the appliance), else a lecternd in
+    /// the same folder (a test bundle or a bench in .build/debug or .build/release).
+    static func renderWorkerExecutable() -> String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        if (exe as NSString).lastPathComponent == "lecternd" { return "/proc/self/exe" }
+        let sibling = (exe as NSString).deletingLastPathComponent + "/lecternd"
+        return FileManager.default.isExecutableFile(atPath: sibling) ? sibling : nil
+    }
+
     /// The connection caps of `config` (docs/config.md).
     static func connectionLimits(_ config: Config) -> ConnectionGate.Limits {
         ConnectionGate.Limits(

@@ -35,11 +35,21 @@ public final class Stage: @unchecked Sendable {
     /// A ticket for the next `show`: a show presents only while its ticket is the latest
     /// handed out, so a show that a newer one overtook (the room moved on while its page
     /// was rendering) never reaches the output.
+    ///
+    /// A page the wall's render worker is drawing for an older show is stopped (the worker
+    /// killed and replaced): the newer show, and the one after it, don't wait for it.
     public func ticket() -> Int {
-        compositorLock.withLock {
+        let (t, c) = compositorLock.withLock { () -> (Int, Compositor) in
             latestTicket += 1
-            return latestTicket
+            return (latestTicket, _compositor)
         }
+        c.cancelWallRender()
+        return t
+    }
+
+    private func superseded(_ ticket: Int?) -> Bool {
+        guard let ticket else { return false }
+        return compositorLock.withLock { ticket != latestTicket }
     }
 
     /// Renders (or takes from the cache) and presents `scene`; returns once it is on the
@@ -51,9 +61,11 @@ public final class Stage: @unchecked Sendable {
     /// a `ticket`, it throws `ShowSuperseded` (and presents nothing) once a newer ticket
     /// was handed out.
     public func show(_ scene: Scene, ticket: Int? = nil) throws {
-        let frame = try compositor.frame(for: scene)
+        if superseded(ticket) { throw ShowSuperseded() }
+        let frame: Frame
+        do { frame = try compositor.frame(for: scene) } catch is RenderWorker.Cancelled { throw ShowSuperseded() }
         try queue.sync {
-            if let ticket, compositorLock.withLock({ ticket != latestTicket }) { throw ShowSuperseded() }
+            if superseded(ticket) { throw ShowSuperseded() }
             try showLocked(scene, prepared: frame)
         }
     }

@@ -111,8 +111,11 @@ final class StageWorker: @unchecked Sendable {
         }
     }
 
+    /// On a thread of its own, like a show: the preview waits for the background render
+    /// worker (up to the render budget, behind a prerender), not on one of dispatch's few
+    /// threads. The previews in flight per connection are capped by the room.
     func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int, part: PagePart = .whole) {
-        work.async { [self] in
+        let thread = Thread { [self] in
             let compositor = stage.compositor
             let size = Fit.previewSize(
                 width: compositor.settings.width, height: compositor.settings.height,
@@ -124,6 +127,8 @@ final class StageWorker: @unchecked Sendable {
                 report(.previewRendered(id, tag: tag, .failure(LecternError(mapping: error))))
             }
         }
+        thread.name = "lectern.preview"
+        thread.start()
     }
 
     private static func pieces(_ frame: Frame) -> [ScreenshotChunk] {

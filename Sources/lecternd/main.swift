@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LecternCore
 import LecternDisplay
+import LecternPipeline
 import LecternService
 import Logging
 
@@ -23,8 +24,14 @@ struct Lecternd: ParsableCommand {
     @Option(help: "The address to listen on.") var host = "0.0.0.0"
     @Option(name: .customLong("preload"), help: "Add this file to the store at start (repeatable).")
     var preload: [String] = []
+    // The service starts its render workers as `lecternd --render-worker` (RenderWorker):
+    // not for admins, so not in --help.
+    @Flag(help: .hidden) var renderWorker = false
+    @Option(help: .hidden) var renderMemoryMb = 192
+    @Option(help: .hidden) var renderCpuSeconds = 10
 
     func run() throws {
+        if renderWorker { RenderWorkerMain.run(memoryMB: renderMemoryMb, cpuSeconds: renderCpuSeconds) }
         let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)

@@ -57,6 +57,9 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(nofile, c.maxConnections + 32 + 1024)
         XCTAssertLessThanOrEqual(memory, 768, "a 1 GB board needs room for the OS")
         XCTAssertGreaterThanOrEqual(memory, c.pageCacheMB + 256, "the page cache and the frames must fit")
+        // The render workers share the cgroup: each a page's render_memory_mb beyond its
+        // own ≈ 30 MB resident, with the service's ≈ 96 MB beside its page cache.
+        XCTAssertGreaterThanOrEqual(memory, c.pageCacheMB + 96 + 2 * (c.renderMemoryMB + 30), "the service and both render workers must fit")
         XCTAssertGreaterThanOrEqual(tasks, 32)
         XCTAssertLessThanOrEqual(tasks, 512)
     }

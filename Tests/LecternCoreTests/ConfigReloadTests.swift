@@ -67,7 +67,7 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertEqual(
             ConfigReload.restartOnlyKeys,
             [
-                "port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "render_budget", "http_port", "max_connections",
+                "port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "render_budget", "render_memory_mb", "http_port", "max_connections",
                 "max_connections_per_address", "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "display",
             ])
     }

@@ -1,0 +1,264 @@
+import Foundation
+import Glibc
+import LecternCore
+
+/// A page renderer in a process of its own (`lecternd --render-worker`), so a page that
+/// takes too long or too much can be stopped: the service side of it.
+///
+/// One page at a time. Each request goes over a SOCK_SEQPACKET socket pair with a memfd
+/// the worker draws the page into (`SharedFrame`: no pixel is copied). The worker limits
+/// itself (RLIMIT_AS, RLIMIT_CPU) before it reads anything; here, a render past its
+/// wall-clock budget gets the worker SIGKILLed, and a worker that dies (its memory limit,
+/// a crash on a hostile file) is the same: the caller gets `ContentError.tooSlow` or
+/// `.overLimits`, and a fresh worker is started at once, so the next render waits for
+/// nothing more than that start.
+public final class RenderWorker: @unchecked Sendable {
+    public struct Limits: Equatable, Sendable {
+        /// The worker's address space (RLIMIT_AS), bytes.
+        public var memoryBytes: Int
+        /// CPU seconds the worker may use in all (RLIMIT_CPU): a backstop only, the
+        /// wall-clock budget stops a page long before.
+        public var cpuSeconds: Int
+        public init(memoryBytes: Int, cpuSeconds: Int) {
+            self.memoryBytes = memoryBytes; self.cpuSeconds = cpuSeconds
+        }
+    }
+
+    /// Thrown when `cancel()` stopped the render (a newer screen change overtook it).
+    public struct Cancelled: Error, CustomStringConvertible {
+        public var description: String { "the render was cancelled" }
+    }
+
+    /// The worker died on a page (not killed by us): see `render`.
+    private struct Died: Error {}
+
+    public let name: String
+    public let executable: String
+    public let limits: Limits
+    /// One render at a time.
+    private let jobLock = NSLock()
+    /// The process, the socket and the counters (never held while waiting).
+    private let lock = NSLock()
+    private var pid: pid_t = 0
+    private var socket: Int32 = -1
+    private var serial: UInt32 = 0
+    private var busy = false
+    private var cancelled = false
+    /// Bumped by `cancel()`: a render asked for before it doesn't start after it.
+    private var generation = 0
+    private var _spawns = 0
+    private var _kills = 0
+    private var _deaths = 0
+
+    /// `executable` is a lecternd (the service's own: /proc/self/exe).
+    public init(name: String, executable: String, limits: Limits) {
+        self.name = name
+        self.executable = executable
+        self.limits = limits
+    }
+
+    deinit { stop() }
+
+    /// Renders `page` of the PDF at `path` with `settings` into a new frame, within
+    /// `budget` seconds.
+    public func render(path: String, page: Int, settings: Compositor.Settings, part: PagePart = .whole, budget: Double) throws -> Frame {
+        let asked = lock.withLock { generation }
+        jobLock.lock(); defer { jobLock.unlock() }
+        let deadline = MonotonicClock.now() + budget
+        try lock.withLock {
+            if generation != asked { throw Cancelled() }
+            cancelled = false
+            busy = true
+        }
+        defer { lock.withLock { busy = false } }
+
+        let request = RenderWire.Request(
+            serial: 0, path: path, page: page, width: settings.width, height: settings.height,
+            background: settings.background, overscanPercent: settings.overscanPercent, part: part)
+        let buffer = try SharedFrame.make(byteCount: request.byteCount)
+        var keep = false
+        defer { if !keep { SharedFrame.release(buffer) } }
+        // A worker that dies on the page is tried once more, fresh, within the same
+        // budget: one killed from outside just before (an admin, the OOM killer for
+        // another's sake) costs a respawn; a page that breaks the renderer breaks it twice.
+        var reply: RenderWire.Reply?
+        for attempt in 0..<2 where reply == nil {
+            let sent = try send(request, fd: buffer.fd)
+            do {
+                reply = try awaitReply(sent.socket, serial: sent.serial, until: deadline, page: page, budget: budget)
+            } catch is Died where attempt == 0 {
+                continue
+            } catch is Died {
+                throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20)
+            }
+        }
+        guard let reply else { throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20) }
+        if let e = reply.error { throw e }
+        keep = true
+        return SharedFrame.frame(buffer, width: request.width, height: request.height)
+    }
+
+    /// Stops the render in progress, if any (its caller gets `Cancelled`), and any asked
+    /// for before now that has not started.
+    public func cancel() {
+        lock.withLock {
+            generation += 1
+            if busy, pid > 0 {
+                cancelled = true
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    /// Ends the worker (the service stops).
+    public func stop() {
+        lock.lock()
+        let (p, s) = (pid, socket)
+        pid = 0; socket = -1
+        lock.unlock()
+        if p > 0 {
+            kill(p, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(p, &status, 0) < 0 && errno == EINTR {}
+        }
+        if s >= 0 { close(s) }
+    }
+
+    /// Workers started, killed past their budget (or cancelled), and died on their own.
+    public var spawns: Int { lock.withLock { _spawns } }
+    public var kills: Int { lock.withLock { _kills } }
+    public var deaths: Int { lock.withLock { _deaths } }
+    /// Whether a page is being drawn now.
+    public var rendering: Bool { lock.withLock { busy } }
+    /// The worker's process id now (0: none running).
+    public var processID: pid_t { lock.withLock { pid } }
+
+    /// Starts the worker if none runs (the first render, or after `stop`).
+    public func start() throws {
+        jobLock.lock(); defer { jobLock.unlock() }
+        if lock.withLock({ pid }) == 0 { try spawn() }
+    }
+
+    // MARK: the process
+
+    /// Sends `request` (with the next serial) to a running worker, starting one if none
+    /// runs, and once more to a fresh one if the worker had died since the last render.
+    private func send(_ request: RenderWire.Request, fd: Int32) throws -> (socket: Int32, serial: UInt32) {
+        for attempt in 0..<2 {
+            if lock.withLock({ pid }) == 0 { try spawn() }
+            let (s, n) = lock.withLock { () -> (Int32, UInt32) in
+                serial &+= 1
+                return (socket, serial)
+            }
+            var r = request
+            r.serial = n
+            if SeqPacket.send(s, RenderWire.encode(r), fd: fd) { return (s, n) }
+            // Gone since the last render (killed from outside, its CPU backstop): reap it.
+            _ = reap(countAsDeath: attempt == 0)
+        }
+        throw SharedFrame.Failed(description: "the render worker can't be started")
+    }
+
+    /// Waits for the reply to `serial` until `deadline`: past it the worker is killed.
+    private func awaitReply(_ s: Int32, serial: UInt32, until deadline: Double, page: Int, budget: Double) throws -> RenderWire.Reply {
+        while true {
+            let left = deadline - MonotonicClock.now()
+            if left <= 0 {
+                lock.withLock {
+                    busy = false
+                    if pid > 0 { kill(pid, SIGKILL) }
+                    _kills += 1
+                }
+                _ = reap(countAsDeath: false)
+                try? spawn()
+                throw ContentError.tooSlow(page: page, seconds: budget)
+            }
+            var p = pollfd(fd: s, events: Int16(POLLIN), revents: 0)
+            let n = poll(&p, 1, Int32(min(left * 1000 + 1, 3_600_000)))
+            if n < 0 && errno == EINTR { continue }
+            if n == 0 { continue }
+            if let (bytes, fd) = SeqPacket.receive(s, max: RenderWire.maxMessage) {
+                if fd >= 0 { close(fd) }
+                guard let reply = try? RenderWire.decodeReply(bytes), reply.serial == serial else { continue }
+                // Not busy from here: `cancel()` kills no worker that is done. One it
+                // killed just before (the reply was on its way) is replaced now, so the
+                // next render isn't sent to a dying process.
+                let killed = lock.withLock { () -> Bool in
+                    busy = false
+                    return cancelled
+                }
+                if killed {
+                    _ = reap(countAsDeath: false)
+                    try? spawn()
+                }
+                return reply
+            }
+            // The worker died: its memory limit, a crash on the file, or `cancel()`.
+            let wasCancelled = lock.withLock { () -> Bool in
+                busy = false
+                return cancelled
+            }
+            if wasCancelled { lock.withLock { _kills += 1 } }
+            _ = reap(countAsDeath: !wasCancelled)
+            try? spawn()
+            if wasCancelled { throw Cancelled() }
+            throw Died()
+        }
+    }
+
+    /// Waits for the (killed or dead) worker to end and closes its socket.
+    private func reap(countAsDeath: Bool) -> Int32 {
+        lock.lock()
+        let (p, s) = (pid, socket)
+        pid = 0; socket = -1
+        if countAsDeath { _deaths += 1 }
+        lock.unlock()
+        var status: Int32 = 0
+        if p > 0 {
+            kill(p, SIGKILL)
+            while waitpid(p, &status, 0) < 0 && errno == EINTR {}
+        }
+        if s >= 0 { close(s) }
+        return status
+    }
+
+    private func spawn() throws {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw SharedFrame.Failed(description: "socketpair: \(String(cString: strerror(errno)))")
+        }
+        let (mine, theirs) = (fds[0], fds[1])
+        defer { close(theirs) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Their end becomes the worker's descriptor 3 (dup2 clears close-on-exec; their
+        // end is never 3 itself: 0–2 are open, and `mine` was allocated first).
+        posix_spawn_file_actions_adddup2(&actions, theirs, RenderWorkerMain.socketDescriptor)
+        let args = [
+            executable, "--render-worker",
+            "--render-memory-mb", String(limits.memoryBytes >> 20),
+            "--render-cpu-seconds", String(limits.cpuSeconds),
+        ]
+        var env = ProcessInfo.processInfo.environment
+        env["MALLOC_ARENA_MAX"] = "1"   // one thread: one heap (each arena reserves 64 MiB of address space)
+        let envStrings = env.map { "\($0.key)=\($0.value)" }
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, nil, &argv, &envp)
+        guard rc == 0 else {
+            close(mine)
+            throw SharedFrame.Failed(description: "render worker \(executable): \(String(cString: strerror(rc)))")
+        }
+        lock.withLock {
+            pid = child
+            socket = mine
+            _spawns += 1
+        }
+    }
+}
