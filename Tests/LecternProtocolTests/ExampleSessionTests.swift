@@ -202,6 +202,17 @@ enum ErrorTable {
         (.unknownLabel("A-9"), "0"),
         (.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes), "the limit in bytes"),
         (.badTimer("A talk lasts from a second to 24 hours."), "0"),
+        (.viewerNotAllowed(0x06), "the command byte refused"),
+        (.audienceFull(250), "the viewer limit"),
+        (.noSuchPoll, "0"),
+        (.pollClosed, "0"),
+        (.badPoll("A multiple-choice poll has 2 to 6 answers (A–F)."), "0"),
+        (.badAnswer("Pick one of the answers."), "0"),
+        (.noSuchQuestion, "0"),
+        (.tooLong("question", limit: 300), "the limit in bytes"),
+        (.tooMany("questions from one device", limit: 10), "the limit"),
+        (.slowDown(retryAfter: 7), "milliseconds to wait"),
+        (.audienceOnly, "0"),
     ]
 
     static func markdown() -> String {

@@ -97,6 +97,16 @@ func sampleMessages() -> [Message] {
         .gotoLabel("A-3"),
         .notesLayout(content: cid(16), layout: .left),
         .notesLayout(content: cid(16), layout: nil),
+        .pollAsk(PollDraft(question: "Best?", kind: .choice, answers: ["A", "B", "C"], correct: 1)),
+        .pollAsk(PollDraft(question: "Yes?", kind: .yesno)),
+        .pollAnswer(poll: 3, .choice(2)),
+        .pollAnswer(poll: 0, .text("fast")),
+        .pollClose(poll: 3),
+        .pollShow(PollShow(poll: 3, results: true, answer: false, picks: [0, 2])),
+        .questionAsk(text: "Why?", named: true),
+        .questionVote(id: 9),
+        .questionMark(id: 9, .hide),
+        .audienceSet(.unlock),
         .state(
             Snapshot(
                 revision: 1, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle,

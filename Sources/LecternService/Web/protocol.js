@@ -58,6 +58,14 @@ export const COMMANDS = Object.freeze([
   [0x64, 'timer',              'client'],
   [0x65, 'goto-label',         'client'],
   [0x66, 'notes-layout',       'client'],
+  [0x80, 'poll-ask',           'client'],
+  [0x81, 'poll-answer',        'client'],
+  [0x82, 'poll-close',         'client'],
+  [0x83, 'poll-show',          'client'],
+  [0x84, 'question-ask',       'client'],
+  [0x85, 'question-vote',      'client'],
+  [0x86, 'question-mark',      'client'],
+  [0x87, 'audience-set',       'client'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -118,6 +126,17 @@ export const ERRORS = Object.freeze([
   [0x0703, 'unknownLabel'],
   [0x0704, 'notesTooLarge'],
   [0x0705, 'badTimer'],
+  [0x0901, 'viewerNotAllowed'],
+  [0x0902, 'audienceFull'],
+  [0x0903, 'noSuchPoll'],
+  [0x0904, 'pollClosed'],
+  [0x0905, 'badPoll'],
+  [0x0906, 'badAnswer'],
+  [0x0907, 'noSuchQuestion'],
+  [0x0908, 'tooLong'],
+  [0x0909, 'tooMany'],
+  [0x090A, 'slowDown'],
+  [0x090B, 'audienceOnly'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
