@@ -100,6 +100,8 @@ public struct PollBook: Codable, Equatable, Sendable {
 
     @discardableResult
     public mutating func ask(_ draft: PollDraft) throws(LecternError) -> UInt32 {
+        var draft = draft
+        if draft.kind == .yesno, draft.answers.isEmpty { draft.answers = ["Yes", "No"] }
         try Poll.validate(draft)
         guard polls.count < AudienceLimits.maxPolls else { throw .tooMany("polls in one meeting", limit: AudienceLimits.maxPolls) }
         if !polls.isEmpty { polls[polls.count - 1].open = false }
