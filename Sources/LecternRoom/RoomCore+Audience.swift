@@ -1,3 +1,4 @@
+import LecternCore
 import LecternProtocol
 
 /// What the room keeps of the audience (§24): who is watching, the polls, the questions,
@@ -128,10 +129,15 @@ extension RoomCore {
             switch message {
             case .pollAsk(let d):
                 let id = try audience.polls.ask(d)
+                updateWallCard()
                 log(.info, "poll \(id) asked (\(d.kind.rawValue), \(d.answers.count) answers)")
             case .pollClose(let poll): try audience.polls.close(poll)
-            case .pollShow(let s): try audience.polls.show(s)
-            case .questionMark(let id, let action): try audience.questions.mark(id, action)
+            case .pollShow(let s):
+                try audience.polls.show(s)
+                updateWallCard()
+            case .questionMark(let id, let action):
+                try audience.questions.mark(id, action)
+                updateWallCard()
             case .audienceSet(let s): try audienceSet(s, by: me)
             default: break
             }
@@ -161,8 +167,35 @@ extension RoomCore {
             // The moderator's; in a room without one, whoever has the floor.
             guard floor.role(of: me) == .moderator || keys.moderator == nil else { throw .moderatorOnly }
             audience.endMeeting()
+            updateWallCard()
             log(.info, "meeting ended: polls and questions cleared")
         }
+    }
+
+    // MARK: the wall
+
+    /// What the wall shows over the page: the question put there, else the results of the
+    /// current poll once shown (the correct bar green once revealed). Never a name.
+    var wallCard: WallCard? {
+        if let q = audience.questions.wallQuestion { return WallCard(title: "Question from the audience", lines: [q.text]) }
+        guard let p = audience.polls.onWall else { return nil }
+        if p.draft.kind == .text {
+            let texts = p.texts
+            return WallCard(title: p.draft.question, lines: p.picks.compactMap { $0 < texts.count ? texts[$0] : nil })
+        }
+        let counts = p.counts
+        return WallCard(
+            title: p.draft.question,
+            bars: p.draft.answers.enumerated().map { i, a in
+                WallCard.Bar(label: a, count: counts[i], highlighted: p.showAnswer && p.draft.correct == i)
+            })
+    }
+
+    /// Puts the card on the wall, or takes it off, when it changed.
+    func updateWallCard() {
+        let card = wallCard
+        guard card != screen.committed.card || screen.running != nil else { return }
+        changeScreen(.card(card), reply: nil)
     }
 
     // MARK: the state
@@ -199,6 +232,7 @@ extension RoomCore {
         audience.emptySince = since
         if audience.hasMeeting, now - since >= Double(config.audienceIdleMinutes) * 60 {
             audience.endMeeting()
+            updateWallCard()
             log(.info, "room idle for \(config.audienceIdleMinutes) min: the meeting ended, polls and questions cleared")
             pushState()
             persist()

@@ -25,7 +25,11 @@ final class StateWriter: @unchecked Sendable {
     func save(_ s: SavedState) {
         lock.withLock { newest = s }
         queue.async { [self] in
-            guard let s = lock.withLock({ () -> SavedState? in defer { newest = nil }; return newest }) else { return }
+            guard
+                let s = lock.withLock({ () -> SavedState? in
+                    defer { newest = nil }; return newest
+                })
+            else { return }
             guard s != last, let data = try? JSONEncoder().encode(s) else { return }
             do { try ContentStore.writeAtomically(data, to: path); last = s } catch {}
         }

@@ -2,6 +2,7 @@ import Foundation
 import LecternClient
 import LecternCore
 import LecternProtocol
+import LecternRender
 import LecternTestSupport
 import XCTest
 
@@ -155,5 +156,82 @@ final class AudienceOverTCPTests: XCTestCase {
         XCTAssertEqual(c.registration?.role, .viewer)
         let p = try pass.connect()
         XCTAssertServerError(.wrongPasscode, try p.register(name: "X", role: .presenter, passcode: "audience-only-1"))
+    }
+
+    /// The wall's chart: each bar's length proportional to its count (the largest fills its
+    /// track), the revealed correct one green; a page turn takes the chart off.
+    func testTheWallChartsBarsAreProportionalToTheCounts() throws {
+        let h = try ServiceHarness(floor: .open)
+        let (a, content) = try presenting(h)
+        let key = try roomKey(h)
+        let counts = [6, 3, 0, 9]
+        _ = try a.request(.pollAsk(PollDraft(question: "How many?", kind: .choice, answers: ["one", "two", "three", "four"], correct: 3)))
+        var viewers: [LecternConnection] = []
+        for (answer, n) in counts.enumerated() {
+            for _ in 0..<n {
+                let v = try viewer(h, key: key)
+                _ = try v.request(.pollAnswer(poll: 0, .choice(answer)))
+                viewers.append(v)
+            }
+        }
+        _ = try a.request(.pollClose(poll: 0))
+        _ = try a.request(.pollShow(PollShow(poll: 0, results: true, answer: true)))
+        let first = try PNG.decode(a.screenshot())
+        let tracks = WallCardDrawing.tracks(n: 4, width: first.width, height: first.height)
+        var wall = first
+        // The ok comes before the stage has drawn the card: wait for it on the output.
+        try eventually("the chart is on the wall") {
+            wall = try PNG.decode(a.screenshot())
+            return wall.pixel(x: tracks[3].x + 2, y: tracks[3].y + tracks[3].height / 2) == WallCardDrawing.correctBar
+        }
+        var lengths: [Int] = []
+        for (i, t) in tracks.enumerated() {
+            let y = t.y + t.height / 2
+            let colour = i == 3 ? WallCardDrawing.correctBar : WallCardDrawing.bar
+            lengths.append((t.x..<t.maxX).filter { wall.pixel(x: $0, y: y) == colour }.count)
+            XCTAssertEqual((t.x..<t.maxX).filter { wall.pixel(x: $0, y: y) == (i == 3 ? WallCardDrawing.bar : WallCardDrawing.correctBar) }.count, 0)
+        }
+        let full = tracks[0].width
+        for (i, c) in counts.enumerated() {
+            XCTAssertEqual(Double(lengths[i]), Double(full * c / 9), accuracy: 1, "bar \(i): \(lengths)")
+        }
+        // A page turn takes the chart off: the wall is the page again, exactly.
+        try a.control(.next)   // control-ok comes once the page is shown
+        let page = try PNG.decode(a.screenshot())
+        XCTAssertEqual(PixelCompare.differingPixels(page, try h.expectedFrame(pdf: try pdfPath(h, content), page: 2)), 0)
+    }
+
+    /// Open text: only the answers the presenter picked reach the wall (the frame is the
+    /// page with exactly that card over it) and the viewers.
+    func testPickedOpenTextAnswersAppearOnTheWall() throws {
+        let h = try ServiceHarness(floor: .open)
+        let (a, content) = try presenting(h)
+        let key = try roomKey(h)
+        _ = try a.request(.pollAsk(PollDraft(question: "One word for today?", kind: .text)))
+        let words = ["insightful", "long", "rude words here"]
+        var viewers: [LecternConnection] = []
+        for w in words {
+            let v = try viewer(h, key: key)
+            _ = try v.request(.pollAnswer(poll: 0, .text(w)))
+            viewers.append(v)
+        }
+        XCTAssertEqual(try a.state().audience?.poll?.texts, words)
+        _ = try a.request(.pollShow(PollShow(poll: 0, results: true, answer: false, picks: [0, 1])))
+        XCTAssertEqual(try viewers[2].waitForState { $0.audience?.poll?.showResults == true }.audience?.poll?.texts, ["insightful", "long"])
+        let expected = try h.expectedFrame(pdf: try pdfPath(h, content), page: 1).clone()
+        WallCardDrawing.draw(WallCard(title: "One word for today?", lines: ["insightful", "long"]), into: expected)
+        var wall = expected
+        try eventually("the card is on the wall") {
+            wall = try PNG.decode(a.screenshot())
+            return PixelCompare.differingPixels(wall, expected) == 0
+        }
+        XCTAssertEqual(PixelCompare.differingPixels(wall, expected), 0, "the page with the picked answers over it")
+        let withAll = try h.expectedFrame(pdf: try pdfPath(h, content), page: 1).clone()
+        WallCardDrawing.draw(WallCard(title: "One word for today?", lines: words), into: withAll)
+        XCTAssertGreaterThan(PixelCompare.differingPixels(wall, withAll), 100, "the unpicked answer is not on the wall")
+    }
+
+    func pdfPath(_ h: ServiceHarness, _ content: ContentID) throws -> String {
+        h.dir + "/data/content/" + content.hex
     }
 }
