@@ -99,12 +99,31 @@ extension RoomCore {
     func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
         switch message {
         case .stateRequest: send(.state(viewerSnapshot(now: now)), to: p, tag: tag)
+        case .pagePreview(let r): try viewerPage(r, peer: p, tag: tag)
         case .pollAnswer, .questionAsk, .questionVote:
             try audienceRequest(message, from: p, voter: v.voter, name: v.name, tag: tag)
         default:
             guard Command(rawValue: command) != nil else { throw LecternError.unknownCommand(command) }
             throw LecternError.viewerNotAllowed(command)
         }
+    }
+
+    /// A viewer's picture of the slide: only the deck on the wall, not while it is blanked;
+    /// the live page while locked, any page of it once unlocked; never the notes half.
+    /// Rendered at the device's size by the same pipeline, from the page cache when there.
+    func viewerPage(_ r: PagePreviewRequest, peer p: Peer, tag: UInt16) throws {
+        let live = screen.committed
+        guard let c = live.content, c.id == r.content, c.kind == .pdf, live.blank == .none, screen.clip == nil else {
+            throw LecternError(.notYourContent, message: "Viewers see the slide on the wall, and only while it is shown.")
+        }
+        guard !r.notesHalf else { throw LecternError.notesPrivate }
+        let page = max(1, Int(r.page))
+        guard page <= live.pageCount else { throw LecternError.pageOutOfRange(page: UInt32(page), pageCount: UInt32(live.pageCount)) }
+        guard page == live.page || !audience.navigation.locked else {
+            throw LecternError(.viewerNotAllowed, detail: UInt64(Command.pagePreview.rawValue), message: "The presenter has locked navigation: you follow the live page.")
+        }
+        try takePictureSlot(p)
+        emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight), part: live.part))
     }
 
     /// The voter key of a floor device: a hash of its resume token, as for viewers.

@@ -57,9 +57,21 @@ final class AudienceOverTCPTests: XCTestCase {
         XCTAssertEqual(try a.state().audience?.viewers, 1)
         XCTAssertFalse(try a.state().devices.contains { $0.name == "Zoe" }, "a viewer is not a floor device")
 
-        // Unlock and lock again: the viewers are told.
+        // The slide at the phone's size, as the pipeline renders it; the live page only while locked.
+        let phone = try PNG.decode(v.pagePreview(content, page: 3, maxWidth: 400))
+        XCTAssertEqual(phone.width, 400)
+        let pdf = h.dir + "/data/content/" + content.hex
+        XCTAssertEqual(PixelCompare.differingPixels(phone, try h.expectedFrame(pdf: pdf, page: 3, width: 400, height: 225)), 0)
+        XCTAssertServerError(.viewerNotAllowed, try v.pagePreview(content, page: 1, maxWidth: 400))
+        XCTAssertServerError(.notesPrivate, try v.pagePreview(content, page: 3, maxWidth: 400, notesHalf: true))
+
+        // Unlock and lock again: the viewers are told; unlocked they may fetch any page of the deck.
         _ = try a.request(.audienceSet(.unlock))
         XCTAssertEqual(try v.waitForState { $0.audience?.locked == false }.audience?.locked, false)
+        XCTAssertEqual(try PNG.decode(v.pagePreview(content, page: 1, maxWidth: 400)).width, 400)
+        try a.control(.blank(white: true))
+        XCTAssertServerError(.notYourContent, try v.pagePreview(content, page: 3, maxWidth: 400), "nothing while the wall is blanked")
+        try a.control(.unblank)
         _ = try a.request(.audienceSet(.lock))
         XCTAssertEqual(try v.waitForState { $0.audience?.locked == true }.audience?.locked, true)
     }
