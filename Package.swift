@@ -106,7 +106,9 @@ let package = Package(
 
         .executableTarget(
             name: "lectern-bench",
-            dependencies: ["LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
+            dependencies: [
+                "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternTestSupport",
+            ]),
 
         // MARK: tests
         .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternService", "LecternClient"]),

@@ -33,7 +33,7 @@ public final class LecternConnection: @unchecked Sendable {
     private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     private let channel: Channel
-    private let inbox = Inbox()
+    let inbox = Inbox()
     public let hello: Hello
     public private(set) var deviceID: DeviceID = 0xFF
     public private(set) var registration: RegisterOK?

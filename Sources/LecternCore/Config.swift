@@ -16,6 +16,9 @@ public struct Config: Equatable, Sendable {
     public var audiencePasscode = ""
     /// Minutes without any device or viewer after which the meeting ends (polls and questions cleared).
     public var audienceIdleMinutes = 120
+    /// Whether every presenter may draw on the wall (else: the holder, the moderator and
+    /// those they allow).
+    public var inkEveryone = false
     public var dataDir = "/var/lib/lectern"
     /// Seconds a dropped floor holder's content stays on screen, waiting for them.
     public var gracePeriod = 60.0

@@ -106,8 +106,9 @@ public final class Compositor: @unchecked Sendable {
     }
 
     /// Where page `page` of `content` lands on the output.
-    public func pageRect(content: String, page: Int) throws -> PixelRect {
-        let shape = try documents(content).shape(page: page)
+    /// `part`: only that part of the page is shown (then that part is the page's box).
+    public func pageRect(content: String, page: Int, part: PagePart = .whole) throws -> PixelRect {
+        let shape = Whiteboard.background(content) != nil ? Whiteboard.shape : part.shape(of: try documents(content).shape(page: page))
         return Fit.rect(
             for: shape, width: settings.width, height: settings.height,
             overscanPercent: settings.overscanPercent)
@@ -146,6 +147,11 @@ public final class Compositor: @unchecked Sendable {
     private func cachedPage(
         _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, rendered: () -> Void = {}
     ) throws -> Frame {
+        if let board = Whiteboard.background(content) {   // a whiteboard: nothing to render
+            let f = Frame(width: look.width, height: look.height, color: look.background)
+            f.fill(Fit.rect(for: Whiteboard.shape, width: look.width, height: look.height, overscanPercent: look.overscanPercent), board)
+            return f
+        }
         let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
         if let f = cache.lookup(key) { return f }
         let f = try bounded(content, page, look, part: part, key: key, background: background)

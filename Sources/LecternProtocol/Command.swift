@@ -19,11 +19,13 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case hello, ping, pong, ok, error, state, stateRequest
     case clipPlay, clipPlayOK, clipPause, clipPauseOK, clipStop, clipStopOK, clipSeek, clipSeekOK, clipResume, clipResumeOK
     case present, presentOK, clear
+    case pointer, strokeBegin, strokePoints, strokeEnd
     case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
     case screenshotRequest, screenshotData
     case pagePreview
     case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
     case pollAsk, pollAnswer, pollClose, pollShow, questionAsk, questionVote, questionMark, audienceSet
+    case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -82,7 +84,19 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .present: Definition(0x30, "present", .client)
         case .presentOK: Definition(0x31, "present-ok", .server)
         case .clear: Definition(0x32, "clear", .client)
-        // 0x34/0x35 reserved for annotation
+        // pointer and ink (§22; 0x34/0x35 were reserved for annotation)
+        case .pointer: Definition(0x34, "pointer", .client)
+        case .strokeBegin: Definition(0x35, "stroke-begin", .client)
+        case .strokePoints: Definition(0x36, "stroke-points", .client)
+        case .strokeEnd: Definition(0x37, "stroke-end", .client)
+        case .strokeOK: Definition(0x70, "stroke-ok", .server)
+        case .inkUndo: Definition(0x71, "ink-undo", .client)
+        case .inkErase: Definition(0x72, "ink-erase", .client)
+        case .inkClear: Definition(0x73, "ink-clear", .client)
+        case .inkAllow: Definition(0x74, "ink-allow", .client)
+        case .inkFetch: Definition(0x75, "ink-fetch", .client)
+        case .inkPage: Definition(0x76, "ink-page", .server)
+        case .whiteboardNew: Definition(0x77, "whiteboard-new", .client)
         // uploads (new, replace vPresent's 0x28–0x2B temporary socket)
         case .uploadBegin: Definition(0x38, "upload-begin", .client)
         case .uploadReady: Definition(0x39, "upload-ready", .server)

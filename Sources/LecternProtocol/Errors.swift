@@ -24,6 +24,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
         case notesPrivate, badNotesFile, unknownLabel, notesTooLarge, badTimer
         case viewerNotAllowed, audienceFull, noSuchPoll, pollClosed, badPoll, badAnswer, noSuchQuestion, tooLong, tooMany, slowDown, audienceOnly
+        case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly, tooManyWhiteboards
     }
 
     struct Definition: Sendable {
@@ -115,6 +116,17 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .tooMany: Definition(0x0909)
         case .slowDown: Definition(0x090A)
         case .audienceOnly: Definition(0x090B, message: "Only the presenter with the floor or the moderator can do that.")
+        // 0x08xx pointer and ink (§22)
+        case .notAllowedToDraw: Definition(0x0801, message: "Ask the presenter or the moderator to let you draw.")
+        case .tooManyDrawers: Definition(0x0802)
+        case .nothingToInk: Definition(0x0803, message: "Ink goes on a page — show a PDF page or a whiteboard first.")
+        case .strokeTooLong: Definition(0x0804)
+        case .pageInkFull: Definition(0x0805)
+        case .roomInkFull: Definition(0x0806)
+        case .noStroke: Definition(0x0807, message: "No stroke is in progress — send stroke-begin first.")
+        case .nothingToUndo: Definition(0x0808, message: "You have no strokes on this page to undo.")
+        case .leadOnly: Definition(0x0809, message: "Only the presenter with the floor or the moderator can do that.")
+        case .tooManyWhiteboards: Definition(0x080A)
         }
     }
 
@@ -196,6 +208,17 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let tooMany = ErrorCode(.tooMany)
     public static let slowDown = ErrorCode(.slowDown)
     public static let audienceOnly = ErrorCode(.audienceOnly)
+
+    public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
+    public static let tooManyDrawers = ErrorCode(.tooManyDrawers)
+    public static let nothingToInk = ErrorCode(.nothingToInk)
+    public static let strokeTooLong = ErrorCode(.strokeTooLong)
+    public static let pageInkFull = ErrorCode(.pageInkFull)
+    public static let roomInkFull = ErrorCode(.roomInkFull)
+    public static let noStroke = ErrorCode(.noStroke)
+    public static let nothingToUndo = ErrorCode(.nothingToUndo)
+    public static let leadOnly = ErrorCode(.leadOnly)
+    public static let tooManyWhiteboards = ErrorCode(.tooManyWhiteboards)
 
     private struct Entry: Sendable {
         let name: String
@@ -432,6 +455,29 @@ extension LecternError {
             message: "One question at a time — try again in \(max(1, Int(seconds.rounded(.up)))) s.")
     }
     public static let audienceOnly = LecternError(standard: .audienceOnly)
+    // pointer and ink
+    public static let notAllowedToDraw = LecternError(standard: .notAllowedToDraw)
+    public static func tooManyDrawers(limit: Int) -> LecternError {
+        LecternError(.tooManyDrawers, detail: UInt64(limit), message: "\(limit) people are drawing already — wait until one of them is done.")
+    }
+    public static let nothingToInk = LecternError(standard: .nothingToInk)
+    public static func strokeTooLong(limit: Int) -> LecternError {
+        LecternError(.strokeTooLong, detail: UInt64(limit), message: "A stroke has at most \(limit) points — end it and start a new one.")
+    }
+    public static func pageInkFull(strokes: Int, points: Int) -> LecternError {
+        LecternError(
+            .pageInkFull, detail: UInt64(strokes),
+            message: "This page is full of ink (at most \(strokes) strokes and \(points) points) — erase or clear some first.")
+    }
+    public static func roomInkFull(points: Int) -> LecternError {
+        LecternError(.roomInkFull, detail: UInt64(points), message: "The room holds at most \(points) points of ink — clear some pages first.")
+    }
+    public static let noStroke = LecternError(standard: .noStroke)
+    public static let nothingToUndo = LecternError(standard: .nothingToUndo)
+    public static let leadOnly = LecternError(standard: .leadOnly)
+    public static func tooManyWhiteboards(limit: Int) -> LecternError {
+        LecternError(.tooManyWhiteboards, detail: UInt64(limit), message: "This meeting has \(limit) whiteboards of that colour already — go back to one of them.")
+    }
 }
 
 func formatSeconds(_ s: Double) -> String {

@@ -55,6 +55,8 @@ public enum Message: Equatable, Sendable {
     case screenshotData(ScreenshotChunk)
     // page preview (answered with screenshot-data)
     case pagePreview(PagePreviewRequest)
+    // pointer and ink (§22)
+    case ink(InkMessage)
     // the presenter console (§20)
     case notesRequest(NotesRequest)
     case notes(NotesReply)
@@ -121,6 +123,7 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
+        case .ink(let i): i.command
         case .notesRequest: .notesRequest
         case .notes: .notes
         case .notesEdit: .notesEdit
@@ -168,8 +171,9 @@ public enum Message: Equatable, Sendable {
         case .clipSeek: .clipSeekOK
         case .clipResume: .clipResumeOK
         case .present: .presentOK
-        case .floorRelease, .floorModerate, .clear: .ok
+        case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
         case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet: .ok
+        case .whiteboardNew: .presentOK
         default: nil
         }
     }
@@ -215,6 +219,7 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest(let mw, let mh): Body.screenshotRequest(mw, mh, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
+        case .ink(let i): i.encode(&w)
         case .notesRequest(let n): Body.notesRequest(n, &w)
         case .notes(let n): Body.notes(n, &w)
         case .notesEdit(let e): Body.notesEdit(e, &w)
@@ -300,6 +305,9 @@ public enum Message: Equatable, Sendable {
         case .screenshotRequest: m = try Body.screenshotRequest(&r)
         case .screenshotData: m = .screenshotData(try Body.screenshotData(&r))
         case .pagePreview: m = .pagePreview(try Body.pagePreview(&r))
+        case .pointer, .strokeBegin, .strokePoints, .strokeEnd, .strokeOK, .inkUndo, .inkErase, .inkClear, .inkAllow, .inkFetch,
+            .inkPage, .whiteboardNew:
+            m = .ink(try InkMessage.decode(command, &r))
         case .notesRequest: m = .notesRequest(try Body.notesRequest(&r))
         case .notes: m = .notes(try Body.notes(&r))
         case .notesEdit: m = .notesEdit(try Body.notesEdit(&r))

@@ -16,6 +16,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     /// Every device in the room, by ascending id (including a holder in its grace period).
     public var devices: [DeviceSnapshot]
     public var screen: ScreenSnapshot
+    /// The pointer and ink (§22): filled in by the room, always present in its states.
+    public var ink: InkSnapshot?
     /// The presenter console: slide label and step, the talk timer (§20). Never notes.
     public var console: ConsoleSnapshot?
     /// The audience: viewers, the lock, polls and questions (§24). A viewer's is filtered.
@@ -34,7 +36,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, audience }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, audience }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -45,6 +47,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
         try c.encode(audience, forKey: .audience)
+        try c.encode(ink, forKey: .ink)
     }
 
     /// Compact JSON with sorted keys (the wire form).

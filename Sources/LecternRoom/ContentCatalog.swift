@@ -42,6 +42,9 @@ public struct ContentCatalog: Sendable {
 
     public subscript(_ id: ContentID) -> ContentEntry? { entries[id] }
 
+    /// Sets the entry of a deck that is not a file (the whiteboards, whose page count grows).
+    public mutating func set(_ entry: ContentEntry) { entries[entry.id] = entry }
+
     /// Adds `entry` unless the store already had the file (the first name stays).
     public mutating func add(_ entry: ContentEntry) {
         if entries[entry.id] == nil { entries[entry.id] = entry }

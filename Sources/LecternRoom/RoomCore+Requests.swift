@@ -80,6 +80,7 @@ extension RoomCore {
             try takePictureSlot(p)
             emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh)))
         case .pagePreview(let r): try pagePreview(r, by: me, peer: p, tag: tag)
+        case .ink(let m): try inkRequest(m, command: command, from: p, device: me, tag: tag)
         case .notesRequest(let r): try notesRequest(r, by: me, peer: p, tag: tag)
         case .notesEdit(let e): try notesEdit(e, by: me, peer: p, tag: tag)
         case .notesFile(let content, let file): try notesFile(content, file, by: me, peer: p, tag: tag)

@@ -8,7 +8,7 @@ extension RoomCore {
     func present(_ content: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
         guard let item = catalog[content] else { throw LecternError.unknownContent }
-        try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
+        try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil)
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
         let n = max(1, Int(page))
         guard n <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(n), pageCount: UInt32(item.pages)) }
@@ -97,7 +97,7 @@ extension RoomCore {
     func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
         guard let item = catalog[content] else { throw LecternError.unknownContent }
-        try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content))
+        try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil)
         guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
         let serial = screen.newClipSerial()

@@ -34,6 +34,10 @@ public final class RoomCore {
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
+    /// Every page's strokes and who may draw (RoomCore+Ink).
+    var ink = InkBoard()
+    /// Where the page sits on the output (from the stage), for the state's `ink.box`.
+    var pageBox: InkSnapshot.Box?
     var revision: UInt64 = 0
     /// The newest state push, encoded once for everyone (sent late to those not reading).
     var latestState: [UInt8] = []
@@ -100,6 +104,9 @@ public final class RoomCore {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
             }
         case .shown(let op, let error): shown(op: op, error: error)
+        case .pageBox(let box):
+            // A hotplug moved the page: devices are told; before a shown, its push tells them.
+            if box != pageBox { pageBox = box; if screen.running == nil, inkPageOnScreen != nil { pushState() } }
         case .clipOpened(let serial, let result): clipOpened(serial, result)
         case .clipProgressed(let serial, let progress): clipProgressed(serial, progress)
         case .clipEnded(let serial, let ending): clipEnded(serial, ending)
@@ -129,7 +136,12 @@ public final class RoomCore {
     /// waiting (in the grace period) to resume with their token.
     public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
         self.now = now
+        restoreWhiteboards(saved.whiteboards)
         if let model { screen.restore(model) }
+        if let i = saved.ink {
+            ink = InkBoard(restoring: i)
+            showAllInk()
+        }
         if let t = saved.timer { timer = t }
         if let a = saved.audience { audience.restore(a, now: now) }
         if let h = saved.holder, let token = saved.holderToken {
@@ -148,6 +160,7 @@ public final class RoomCore {
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.ink = inkSnapshot
         s.console = consoleSnapshot()
         s.audience = audienceSnapshot(privileged: true)
         return s
@@ -164,7 +177,7 @@ public final class RoomCore {
     }
 
     func persist() {
-        var s = SavedState(screen: screen.committed, floor: floor, timer: timer)
+        var s = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts)
         s.audience = audience.saved
         emit(.persist(s))
     }
@@ -228,6 +241,7 @@ public final class RoomCore {
                 }
             case .deviceLeft(let id):
                 ledger.removeOwner(id)
+                inkDeviceLeft(id)
             case .stateChanged:
                 // One transition, one snapshot: while the idle screen is being shown the
                 // push waits for it (`shown` pushes), so no snapshot has the floor free and

@@ -54,6 +54,13 @@ public enum RoomEffect: Equatable, Sendable {
     /// Keep these notes with the upload `content` (replacing what was kept).
     case saveNotes(ContentID, DeckNotes)
 
+    // MARK: pointer and ink
+    /// What the wall draws over `page` when it is on screen (replaces what it drew before).
+    case inkPage(InkPageRef, InkLayer)
+    /// Device `device` points at `point` of `page` (`lifted`: the dot fades). The wall keeps
+    /// only the newest position of each pointer and draws it at the next refresh.
+    case pointer(DeviceID, page: InkPageRef, InkPoint, lifted: Bool)
+
     // MARK: the rest
     /// Save what must survive a restart.
     case persist(SavedState)

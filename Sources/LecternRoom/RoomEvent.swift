@@ -28,6 +28,9 @@ public enum RoomEvent: Sendable {
     // MARK: the screen
     /// The stage finished showing the scene of screen change `op` (nil) or could not (error).
     case shown(op: Int, error: LecternError?)
+    /// Where the page on the output sits now, as shares of the output (nil: no page shown),
+    /// reported before `shown`: devices map their touches with it (§22.6 `ink.box`).
+    case pageBox(InkSnapshot.Box?)
     /// The clip of play `serial` was opened (its length), or could not be.
     case clipOpened(serial: Int, Result<ClipFacts, LecternError>)
     /// The clip of play `serial` changed (state, position, frame counts).

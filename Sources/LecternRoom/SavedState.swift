@@ -20,9 +20,15 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var timer: TalkTimer?
     /// The audience's polls, questions and settings (absent before §24; nil once the meeting ended).
     public var audience: AudienceSaved?
+    /// Every page's finished strokes and who may draw (absent in files of older versions).
+    public var ink: InkBoard.Saved?
+    /// Whiteboards of the meeting: white ones, black ones (absent: none).
+    public var whiteboards: [Int]?
 
-    public init(screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil) {
+    public init(screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil) {
         self.timer = timer
+        self.ink = ink
+        self.whiteboards = whiteboards
         content = screen.content?.id.hex
         page = screen.page
         blank = screen.blank.rawValue
@@ -37,6 +43,13 @@ public struct SavedState: Codable, Equatable, Sendable {
     public func screen(in catalog: ContentCatalog) -> CommittedScreen? {
         let blankValue = ScreenSnapshot.Blank(rawValue: blank) ?? .none
         guard let hex = content else { return blankValue == .none ? nil : CommittedScreen(blank: blankValue) }
+        if Whiteboard.background(hex) != nil, let id = ContentID(hex: hex), let counts = whiteboards, counts.count == 2 {
+            let black = hex == Whiteboard.blackHex
+            let n = min(counts[black ? 1 : 0], Whiteboard.maxBoards)
+            guard page >= 1, page <= n else { return nil }
+            return CommittedScreen(
+                content: ContentSnapshot(id: id, name: Whiteboard.name(black: black), kind: .pdf), page: page, pageCount: n, blank: blankValue)
+        }
         guard let id = ContentID(hex: hex), let item = catalog[id], item.kind == .pdf,
             page >= 1, page <= item.pages
         else { return nil }

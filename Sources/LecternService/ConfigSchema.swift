@@ -160,6 +160,10 @@ extension ConfigFile {
             "connections_reserved_for_devices": int("connections_reserved_for_devices", 0...60000) { config.connectionsReservedForDevices = $0 },
             "http_head_timeout": number("http_head_timeout", 1...120) { config.httpHeadTimeout = $0 },
             "http_idle_timeout": number("http_idle_timeout", 1...3600) { config.httpIdleTimeout = $0 },
+            "ink_everyone": { v, _ in
+                guard let b = v.bool else { return "'ink_everyone' must be true or false, not \(describe(v))" }
+                config.inkEveryone = b; return nil
+            },
             "display": { v, _ in
                 guard let t = v.table else {
                     return "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not \(describe(v))"
@@ -273,7 +277,7 @@ extension ConfigFile {
         "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "display",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan"]]
 }

@@ -117,6 +117,13 @@ final class Room: @unchecked Sendable {
     func restore(_ saved: SavedState, screen: CommittedScreen?) {
         loop.preconditionInEventLoop()
         carry(core.restore(saved, screen: screen, now: clock()))
+        feed(.pageBox(stageWorker.stage.pageBox))
+    }
+
+    /// The output's mode changed: where the page sits goes to the room (`ink.box`).
+    func pageBoxChanged() {
+        let box = stageWorker.stage.pageBox
+        loop.execute { self.feed(.pageBox(box)) }
     }
 
     func snapshot() -> Snapshot { core.snapshot(now: clock()) }
@@ -184,6 +191,9 @@ final class Room: @unchecked Sendable {
                 stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h, part: part)
             case .saveNotes(let content, let notes):
                 do { try store.saveNotes(notes, for: content.hex) } catch { logger.warning("notes of \(content.hex.prefix(12)) not saved: \(error)") }
+            case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
+            case .pointer(let device, let page, let point, let lifted):
+                stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
             case .persist(let state): stateWriter?.save(state)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             }

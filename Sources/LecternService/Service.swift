@@ -114,9 +114,10 @@ public final class Service: @unchecked Sendable {
 
         if output.wantsHotplugEvents {
             let stage = self.stage!, logger = self.logger
-            hotplug = try HotplugMonitor { fields in
+            hotplug = try HotplugMonitor { [weak self] fields in
                 logger.info("display event: \(fields["ACTION"] ?? "?") \(fields["DEVNAME"] ?? "")")
                 do { try stage.displayChanged() } catch { logger.error("display: \(error)") }
+                self?.room?.pageBoxChanged()
             }
         }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LecternCore
 import LecternPipeline
+import LecternProtocol
 import LecternRender
 import LecternVideo
 
@@ -20,10 +21,19 @@ public final class Stage: @unchecked Sendable {
     private var presented: Frame?
     /// The latest `ticket()` handed out (under `compositorLock`).
     private var latestTicket = 0
+    /// The pointer and ink drawn over the page (a compositing step after the page frame).
+    public let ink = InkOverlay()
+    /// Where the page on the output sits (on `queue`), for the ink; nil when no page is shown.
+    private var inkRect: PixelRect?
+    /// The overlay version last presented (on `queue`), and whether that frame was a step
+    /// of an animation (a trail or a fade: the next refresh draws the next step).
+    private var inkDrawn = -1
+    private var inkAnimated = false
 
     public init(output: Output, compositor: Compositor) {
         self.output = output
         self._compositor = compositor
+        startInkRefresh()
     }
 
     /// The frame pipeline for the output's current mode.
@@ -82,7 +92,14 @@ public final class Stage: @unchecked Sendable {
         } else {
             frame = try _compositor.frame(for: scene)
         }
-        try output.present(frame)
+        if case .page(let content, let page) = scene {
+            inkRect = try? _compositor.pageRect(content: content, page: page)
+        } else if case .pagePart(let content, let page, let part) = scene {   // the ink's box is the part shown
+            inkRect = try? _compositor.pageRect(content: content, page: page, part: part)
+        } else {
+            inkRect = nil
+        }
+        try present(frame, scene: scene)
         current = scene
         presented = frame
         if case .page(let content, let page) = scene {
@@ -152,10 +169,69 @@ public final class Stage: @unchecked Sendable {
         try queue.sync {
             let mode = output.mode
             if let f = presented, f.width == mode.width, f.height == mode.height {
-                try output.present(f)
+                try present(f, scene: current)
             } else {
                 try showLocked(current)
             }
+        }
+    }
+
+    // MARK: ink
+
+    /// Where the page on the output sits, as shares of the output (nil: no page shown).
+    public var pageBox: InkSnapshot.Box? {
+        queue.sync {
+            let m = output.mode
+            return inkRect.map {
+                InkSnapshot.Box(
+                    x: Double($0.x) / Double(m.width), y: Double($0.y) / Double(m.height),
+                    width: Double($0.width) / Double(m.width), height: Double($0.height) / Double(m.height))
+            }
+        }
+    }
+
+    /// Presents `frame` with the ink of `scene` drawn over it (into the output's buffer,
+    /// not into `frame`, which may be the page cache's).
+    private func present(_ frame: Frame, scene: Scene) throws {
+        let version = ink.currentVersion
+        if let rect = inkRect, ink.hasInk(scene) {
+            try output.present { f in inkDrawn = ink.compose(scene, base: frame, into: f, rect: rect) }
+        } else {
+            try output.present(frame)
+            inkDrawn = version
+        }
+    }
+
+    /// The display loop of the ink: when the overlay changed (a pointer moved, a stroke
+    /// grew) or a pointer is fading, presents the page frame again with the newest ink, at
+    /// most once a refresh (a present waits for it). The page is not rendered again.
+    private func startInkRefresh() {
+        let overlay = ink
+        let thread = Thread { [weak self] in
+            var seen = -1
+            while true {
+                overlay.wait(after: seen, timeout: 0.5)
+                guard let stage = self else { return }
+                seen = stage.redrawInk()
+            }
+        }
+        thread.name = "lectern.ink"
+        thread.start()
+    }
+
+    /// Presents the ink again if it changed or moves; returns the version now on the output
+    /// (or the one to wait past).
+    private func redrawInk() -> Int {
+        if playLock.withLock({ playing != nil }) { return ink.currentVersion }   // a clip holds the output
+        return queue.sync {
+            let version = ink.currentVersion
+            let animating = ink.animating(current)
+            guard let f = presented, inkRect != nil, version != inkDrawn || animating || inkAnimated else { return version }
+            let mode = output.mode
+            guard f.width == mode.width, f.height == mode.height else { return version }
+            try? present(f, scene: current)
+            inkAnimated = animating
+            return animating ? -1 : inkDrawn
         }
     }
 

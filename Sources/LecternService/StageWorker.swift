@@ -35,6 +35,7 @@ final class StageWorker: @unchecked Sendable {
         let thread = Thread { [self] in
             do {
                 try stage.show(scene, ticket: ticket)
+                report(.pageBox(stage.pageBox))
                 report(.shown(op: op, error: nil))
             } catch {
                 report(.shown(op: op, error: LecternError(mapping: error)))

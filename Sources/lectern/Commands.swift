@@ -35,6 +35,12 @@ func describe(_ s: Snapshot) -> String {
     } else {
         lines.append("screen: idle\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
     }
+    if let ink = s.ink, ink.strokes > 0 || !ink.allowed.isEmpty {
+        let pages = ink.pages.map { "\($0.content.prefix(8)) p\($0.page): \($0.strokes)" }.joined(separator: ", ")
+        lines.append(
+            "ink: \(ink.strokes) stroke\(ink.strokes == 1 ? "" : "s")\(pages.isEmpty ? "" : " (\(pages))")"
+                + (ink.allowed.isEmpty ? "" : "  may draw: " + ink.allowed.map { who($0) }.joined(separator: ", ")))
+    }
     if let console = s.console { lines.append(describeTimer(console.timer)) }
     lines.append("devices: " + s.devices.map { "\($0.id) \($0.name) [\($0.role)\($0.connected ? "" : ", away")]" }.joined(separator: "; "))
     return lines.joined(separator: "\n")

@@ -46,7 +46,8 @@ enum ExampleSession {
         }
         func state(_ revision: UInt64, _ screen: ScreenSnapshot, note: String) {
             step += 1
-            let s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
+            var s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
+            s.ink = InkSnapshot()   // as the room fills it in: no ink yet (§22.6)
             let m = Message.state(s)
             let bytes = m.encode(tag: 0, deviceID: 0)
             out.append(
@@ -213,6 +214,16 @@ enum ErrorTable {
         (.tooMany("questions from one device", limit: 10), "the limit"),
         (.slowDown(retryAfter: 7), "milliseconds to wait"),
         (.audienceOnly, "0"),
+        (.notAllowedToDraw, "0"),
+        (.tooManyDrawers(limit: 4), "the limit (4)"),
+        (.nothingToInk, "0"),
+        (.strokeTooLong(limit: 1000), "points a stroke may have"),
+        (.pageInkFull(strokes: 500, points: 50_000), "strokes a page may have"),
+        (.roomInkFull(points: 200_000), "points the room may hold"),
+        (.noStroke, "0"),
+        (.nothingToUndo, "0"),
+        (.leadOnly, "0"),
+        (.tooManyWhiteboards(limit: 99), "the limit (99 of each colour)"),
     ]
 
     static func markdown() -> String {

@@ -107,7 +107,7 @@ final class MessageTests: XCTestCase {
     }
 
     func testUnknownCommandsAndSignalsKeepTheConnection() {
-        for c: UInt8 in [0x00, 0x0F, 0x34, 0x35, 0x42, 0x2A, 0xFF] {
+        for c: UInt8 in [0x00, 0x0F, 0x33, 0x7F, 0x42, 0x2A, 0xFF] {   // 0x34/0x35 are the pointer and stroke-begin since §22
             do {
                 _ = try Message.decode(header: FrameHeader(command: c, deviceID: 1, tag: 1, length: 8), body: [])
                 XCTFail("0x\(String(c, radix: 16)) decoded")
@@ -150,7 +150,7 @@ final class MessageTests: XCTestCase {
                 XCTAssertTrue([.unknownCommand, .malformedBody, .unknownSignal, .invalidTarget].contains(error.code), "\(error)")
             }
         }
-        XCTAssertGreaterThan(decoded, 100, "some random bodies are valid (empty-body commands, pings, ...)")
+        XCTAssertGreaterThan(decoded, 80, "some random bodies are valid (empty-body commands, pings, ...)")
     }
 
     func testFailureRepliesPickTheVPresentCommands() {
@@ -189,7 +189,7 @@ final class MessageTests: XCTestCase {
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
         XCTAssertEqual(
             json,
-            #"{"audience":null,"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0}}"#
+            #"{"audience":null,"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0}}"#
         )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }

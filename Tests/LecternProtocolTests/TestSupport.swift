@@ -1,4 +1,5 @@
 import XCTest
+import LecternCore
 @testable import LecternProtocol
 
 /// A deterministic pseudo-random generator (SplitMix64) for fuzzing.
@@ -83,6 +84,22 @@ func sampleMessages() -> [Message] {
         .screenshotData(ScreenshotChunk(width: 1920, height: 1080, totalSize: 100, offset: 50, data: Array(repeating: 1, count: 50))),
         .pagePreview(PagePreviewRequest(content: cid(11), page: 70_000, maxWidth: 480, maxHeight: 0)),
         .pagePreview(PagePreviewRequest(content: cid(12), page: 0, maxWidth: 0, maxHeight: 65_535)),
+    ] + sampleInkMessages()
+}
+
+/// One or more of every pointer and ink message (§22).
+func sampleInkMessages() -> [Message] {
+    let p = [InkPoint(x: 0, y: 65_535), InkPoint(x: 32_768, y: 1)]
+    return [
+        .ink(.pointer(InkPoint(x: 16_384, y: 32_768), lifted: false)), .ink(.pointer(InkPoint(x: 65_535, y: 0), lifted: true)),
+        .ink(.strokeBegin(StrokeBegin(tool: .highlighter, width: .thick, colorIndex: 8, points: p))),
+        .ink(.strokeBegin(StrokeBegin())), .ink(.strokePoints(p)), .ink(.strokeEnd([])), .ink(.strokeEnd(p)),
+        .ink(.strokeOK(StrokeOK(strokeID: 70_000, strokesOnPage: 500))), .ink(.undo), .ink(.erase),
+        .ink(.clear(deck: false)), .ink(.clear(deck: true)), .ink(.allow(device: 7, on: true)), .ink(.allow(device: 254, on: false)),
+        .ink(.fetch(content: cid(13), page: 3)), .ink(.fetch(content: nil, page: 0)),
+        .ink(.page([])),
+        .ink(.page([InkStroke(id: 9, author: 3, color: RGB(1, 2, 3), tool: .pen, width: .thin, points: p)])),
+        .ink(.whiteboard(black: true)),
         .pagePreview(PagePreviewRequest(content: cid(12), page: 3, maxWidth: 320, maxHeight: 0, notesHalf: true)),
         .notesRequest(NotesRequest(content: cid(13), page: 0)),
         .notes(

@@ -84,7 +84,7 @@ final class WebServerTests: XCTestCase {
         "lectern.js", "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js",
         "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
-        "console-view.js", "console-wire.js",
+        "console-view.js", "console-wire.js", "ink-tool.js",
     ]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:

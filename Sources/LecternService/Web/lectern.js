@@ -7,7 +7,7 @@
 // sha256.js, crypto.js (passcode key and proofs) · link.js (the WebSocket) · upload.js.
 // The page: state.js · session.js (joining, resuming, leaving) · notices.js · the views
 // (screen-, floor-, files-, clip-, moderator-view.js; views.js draws them all) ·
-// preview.js · next-slide.js · drive.js · and here, the wiring.
+// preview.js · next-slide.js · drive.js · ink-tool.js (pointer and pen) · and here, the wiring.
 
 import { utf8, hex, fromHex } from './bytes.js';
 import { COMMANDS, ERRORS, C, ERR, MODERATE, SIGNAL } from './protocol.js';
@@ -24,6 +24,7 @@ import { renderClip } from './clip-view.js';
 import { renderModerator } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
+import { setupInk, inkTool } from './ink-tool.js';
 import { withNotesFiles } from './console-view.js';
 
 // ── wiring ──
@@ -93,6 +94,7 @@ function init() {
   $('clip-stop').addEventListener('click', () => act(() => app.link.request(C.clipStop, new Uint8Array(0))));
   $('clip-position').addEventListener('change', (e) => act(() => app.link.request(C.clipSeek, encodeClipSeek(Number(e.target.value)))));
   setupSwipe();
+  setupInk();
   // Countdowns (grace period, clip position) tick locally between state pushes.
   setInterval(() => {
     if (app.phase !== 'in' || !app.state) return;
@@ -121,7 +123,7 @@ function init() {
 // For the browser tests and for people poking at the console.
 const api = {
   render: renderAll, sha256, hmacSha256, pbkdf2Sha256, deriveKey, registerMAC, registerProof, hex, fromHex,
-  utf8: (s) => utf8.encode(s), app, protocol: { COMMANDS, ERRORS, C, ERR },
+  utf8: (s) => utf8.encode(s), app, protocol: { COMMANDS, ERRORS, C, ERR }, ink: inkTool,
 };
 if (typeof window !== 'undefined') window.Lectern = api;
 if (typeof document !== 'undefined') {

@@ -42,6 +42,10 @@ export const COMMANDS = Object.freeze([
   [0x30, 'present',            'client'],
   [0x31, 'present-ok',         'server'],
   [0x32, 'clear',              'client'],
+  [0x34, 'pointer',            'client'],
+  [0x35, 'stroke-begin',       'client'],
+  [0x36, 'stroke-points',      'client'],
+  [0x37, 'stroke-end',         'client'],
   [0x38, 'upload-begin',       'client'],
   [0x39, 'upload-ready',       'server'],
   [0x3A, 'upload-chunk',       'client'],
@@ -66,6 +70,14 @@ export const COMMANDS = Object.freeze([
   [0x85, 'question-vote',      'client'],
   [0x86, 'question-mark',      'client'],
   [0x87, 'audience-set',       'client'],
+  [0x70, 'stroke-ok',          'server'],
+  [0x71, 'ink-undo',           'client'],
+  [0x72, 'ink-erase',          'client'],
+  [0x73, 'ink-clear',          'client'],
+  [0x74, 'ink-allow',          'client'],
+  [0x75, 'ink-fetch',          'client'],
+  [0x76, 'ink-page',           'server'],
+  [0x77, 'whiteboard-new',     'client'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -137,6 +149,16 @@ export const ERRORS = Object.freeze([
   [0x0909, 'tooMany'],
   [0x090A, 'slowDown'],
   [0x090B, 'audienceOnly'],
+  [0x0801, 'notAllowedToDraw'],
+  [0x0802, 'tooManyDrawers'],
+  [0x0803, 'nothingToInk'],
+  [0x0804, 'strokeTooLong'],
+  [0x0805, 'pageInkFull'],
+  [0x0806, 'roomInkFull'],
+  [0x0807, 'noStroke'],
+  [0x0808, 'nothingToUndo'],
+  [0x0809, 'leadOnly'],
+  [0x080A, 'tooManyWhiteboards'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -173,10 +173,10 @@ export async function leave() {
 
 function onState(s) {
   if (app.state && s.revision < app.state.revision) return;
-  const screenBefore = app.state ? JSON.stringify(app.state.screen) : '';
+  const screenBefore = app.state ? JSON.stringify(app.state.screen) + JSON.stringify(app.state.ink) : '';
   app.state = s;
   app.stateAt = Date.now();
   renderAll();
-  if (JSON.stringify(s.screen) !== screenBefore) refreshPreview();
+  if (JSON.stringify(s.screen) + JSON.stringify(s.ink) !== screenBefore) refreshPreview();   // ink changes the picture too
   refreshNext();
 }

@@ -1,0 +1,163 @@
+import Foundation
+import LecternCore
+import LecternRender
+
+/// The wall's ink: what to draw over each page (the room's strokes, `InkLayer`) and where
+/// each pointer is, kept for the stage's display loop. A compositing step of its own, after
+/// the page frame: it draws into the frame being presented (never into the cached page
+/// frame) and never asks for the page to be rendered again.
+///
+/// Pointer positions never queue up: `point` overwrites the pointer's newest position and
+/// wakes the display loop, which draws whatever is newest at its next refresh.
+public final class InkOverlay: @unchecked Sendable {
+    public struct Key: Hashable, Sendable {
+        public var content: String
+        public var page: Int
+        public init(content: String, page: Int) { self.content = content; self.page = page }
+        public init?(_ scene: Scene) {
+            switch scene {
+            case .page(let c, let p), .pagePart(let c, let p, _): content = c; page = p
+            default: return nil
+            }
+        }
+    }
+
+    private let cond = NSCondition()
+    private var layers: [Key: InkLayer] = [:]
+    /// Bumped when a page's finished strokes change other than by new ones at the end (an
+    /// undo, an erase, a clear): its composed frame is then stale. New strokes at the end
+    /// are drawn onto the composed frame, not the whole page again.
+    private var finishedVersions: [Key: Int] = [:]
+    /// Page frames with their finished strokes drawn, newest last: a page turn to one of
+    /// them, and every refresh while a stroke grows or a pointer moves, copies it instead of
+    /// drawing every stroke again.
+    private var composed: [Composed] = []
+    private static let composedKept = 3
+    private final class Composed {
+        let key: Key
+        let epoch: Int
+        weak var base: Frame?
+        let rect: PixelRect
+        let frame: Frame
+        /// How many of the page's finished strokes are drawn in `frame`, and the last one's id.
+        var count: Int
+        var lastID: UInt32?
+        init(key: Key, epoch: Int, base: Frame, rect: PixelRect, frame: Frame, strokes: [InkStroke]) {
+            self.key = key; self.epoch = epoch; self.base = base; self.rect = rect; self.frame = frame
+            count = strokes.count; lastID = strokes.last?.id
+        }
+        /// Whether `strokes` are those drawn, maybe with more after them.
+        func isPrefix(of strokes: [InkStroke]) -> Bool {
+            strokes.count >= count && (count == 0 || strokes[count - 1].id == lastID)
+        }
+    }
+
+    private var pointers: [UInt8: (page: Key, trace: InkPointerTrace)] = [:]
+    /// Bumped by every change; the display loop draws when it differs from what it drew.
+    private var version = 0
+    private let clock: @Sendable () -> Double
+
+    public init(clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) { self.clock = clock }
+
+    /// What to draw over `page` from now on (an empty layer: nothing).
+    public func setLayer(_ layer: InkLayer, for page: Key) {
+        cond.lock()
+        let old = layers[page]?.strokes ?? []
+        let appended = layer.strokes.count >= old.count && (old.isEmpty || layer.strokes[old.count - 1].id == old.last?.id)
+        if !appended {
+            finishedVersions[page, default: 0] += 1
+            composed.removeAll { $0.key == page }
+        }
+        layers[page] = layer.isEmpty ? nil : layer
+        version += 1
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// Pointer `device` is at `point` of `page` now (or lifted there).
+    public func point(_ device: UInt8, page: Key, _ point: InkPoint, lifted: Bool) {
+        let now = clock()
+        cond.lock()
+        var entry: (page: Key, trace: InkPointerTrace) = (page, InkPointerTrace())
+        if let old = pointers[device], old.page == page { entry = old }
+        if lifted {
+            if entry.trace.samples.isEmpty { entry.trace.move(to: point, at: now) }
+            entry.trace.lift(at: now)
+        } else {
+            entry.trace.move(to: point, at: now)
+        }
+        pointers[device] = entry
+        version += 1
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// A number that changes whenever the overlay does.
+    public var currentVersion: Int { cond.lock(); defer { cond.unlock() }; return version }
+
+    /// Whether the picture over `scene` changes by itself (a pointer's trail or fade).
+    public func animating(_ scene: Scene) -> Bool {
+        guard let key = Key(scene) else { return false }
+        let now = clock()
+        cond.lock(); defer { cond.unlock() }
+        return pointers.values.contains { $0.page == key && $0.trace.animating(now: now) }
+    }
+
+    /// Whether anything is to be drawn over `scene` now.
+    public func hasInk(_ scene: Scene) -> Bool {
+        guard let key = Key(scene) else { return false }
+        let now = clock()
+        cond.lock(); defer { cond.unlock() }
+        return layers[key] != nil || pointers.values.contains { $0.page == key && $0.trace.visible(now: now) }
+    }
+
+    /// Waits until the overlay changed since `version` or `timeout` seconds passed.
+    public func wait(after version: Int, timeout: Double) {
+        cond.lock(); defer { cond.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while self.version == version { if !cond.wait(until: deadline) { return } }
+    }
+
+    /// Fills `frame` with `base` (the page frame of `scene`, its page at `rect`) and the ink
+    /// over it; returns the overlay version drawn. The finished strokes come from a kept
+    /// composed frame when there is one; strokes in progress and pointers are drawn fresh.
+    @discardableResult
+    public func compose(_ scene: Scene, base: Frame, into frame: Frame, rect: PixelRect) -> Int {
+        guard let key = Key(scene) else {
+            frame.copy(from: base)
+            return currentVersion
+        }
+        let now = clock()
+        cond.lock()
+        let layer = layers[key]
+        let finished = finishedVersions[key, default: 0]
+        for (d, p) in pointers where !p.trace.visible(now: now) { pointers[d] = nil }
+        let trails = pointers.sorted { $0.key < $1.key }.filter { $0.value.page == key }.map { $0.value.trace.trail(now: now) }
+        let strokes = layer?.strokes ?? []
+        let kept = composed.last { $0.key == key && $0.epoch == finished && $0.base === base && $0.rect == rect && $0.isPrefix(of: strokes) }
+        let v = version
+        cond.unlock()
+        // Only the stage's display loop composes (one at a time): a kept frame is changed here alone.
+        if let kept {
+            if kept.count < strokes.count {
+                InkPainter.paint(strokes: Array(strokes[kept.count...]), pointers: [], into: kept.frame, rect: rect)
+                kept.count = strokes.count
+                kept.lastID = strokes.last?.id
+            }
+            frame.copy(from: kept.frame)
+        } else if !strokes.isEmpty {
+            let c = base.clone()
+            InkPainter.paint(strokes: strokes, pointers: [], into: c, rect: rect)
+            frame.copy(from: c)
+            cond.lock()
+            composed.removeAll { $0.key == key || $0.base == nil }
+            composed.append(Composed(key: key, epoch: finished, base: base, rect: rect, frame: c, strokes: strokes))
+            if composed.count > Self.composedKept { composed.removeFirst(composed.count - Self.composedKept) }
+            cond.unlock()
+        } else {
+            frame.copy(from: base)
+        }
+        InkPainter.paint(strokes: layer?.live ?? [], pointers: trails, into: frame, rect: rect)
+        return v
+    }
+}

@@ -1,0 +1,130 @@
+import LecternCore
+import LecternProtocol
+
+/// The pointer and shared ink (docs/protocol.md §22): who may point and draw is decided
+/// here from the floor; the strokes are the `InkBoard`'s; the wall gets what to draw as
+/// `inkPage` and `pointer` effects.
+extension RoomCore {
+    /// The page on screen, if ink can go on what is shown (a PDF page, no clip, not blanked).
+    var inkPageOnScreen: InkPageRef? {
+        guard screen.clip == nil else { return nil }
+        switch screen.committed.scene {
+        case .page(let content, let page), .pagePart(let content, let page, _): return InkPageRef(content: content, page: page)
+        default: return nil
+        }
+    }
+
+    /// Whether `device` holds (or drives) the floor, or is the moderator.
+    func isLead(_ device: DeviceID) -> Bool {
+        floor.holder == device || floor.driver == device || floor.role(of: device) == .moderator
+    }
+
+    func who(_ device: DeviceID) -> InkBoard.Who {
+        InkBoard.Who(device: device, lead: isLead(device), everyoneDraws: config.inkEveryone)
+    }
+
+    func inkRequest(_ m: InkMessage, command: UInt8, from p: Peer, device me: DeviceID, tag: UInt16) throws {
+        switch m {
+        case .pointer(let point, let lifted):
+            guard isLead(me) else { throw LecternError.leadOnly }
+            guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
+            emit(.pointer(me, page: page, point, lifted: lifted))
+        case .strokeBegin(let b):
+            guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
+            let before = ink.slots
+            let unfinished = ink.openPage(of: me)
+            let allowed = ink.allowed, everyone = config.inkEveryone   // not read from inside its own mutation
+            try ink.begin(
+                who(me), on: page, tool: b.tool, width: b.width, colorIndex: b.colorIndex, points: b.points,
+                stillDrawing: { [self] d in floor.devices[d]?.isConnected == true && (isLead(d) || everyone || allowed.contains(d)) })
+            if let unfinished { inkChanged(unfinished) }   // the stroke left open was finished
+            showInk(on: page)
+            if before != ink.slots && unfinished == nil { pushState() }
+        case .strokePoints(let points):
+            showInk(on: try ink.append(me, points: points))
+        case .strokeEnd(let points):
+            let page = ink.openPage(of: me)
+            let stroke: InkStroke
+            do { stroke = try ink.end(me, points: points) } catch {
+                // Too many points at the end: the stroke is kept as it was, and the error told.
+                if let page, error.code != .noStroke { _ = try? ink.end(me, points: []); inkChanged(page) }
+                throw error
+            }
+            let onPage = page.map { ink.strokes(on: $0).count } ?? 0
+            send(.ink(.strokeOK(StrokeOK(strokeID: stroke.id, strokesOnPage: UInt16(clamping: onPage)))), to: p, tag: tag)
+            if let page { inkChanged(page) }
+        case .undo:
+            guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
+            _ = try ink.undo(me, on: page)
+            send(.ok, to: p, tag: tag)
+            inkChanged(page)
+        case .erase:
+            guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
+            _ = try ink.erase(me, on: page)
+            send(.ok, to: p, tag: tag)
+            inkChanged(page)
+        case .clear(let deck):
+            guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
+            let touched = deck ? Set(ink.pages.keys.filter { $0.content == page.content }).union([page]) : [page]
+            let n = deck ? try ink.clear(who(me), deck: page.content) : try ink.clear(who(me), page: page)
+            send(.ok, to: p, tag: tag)
+            log(.info, "ink cleared by device \(me): \(n) stroke\(n == 1 ? "" : "s") on \(deck ? "the deck" : "page \(page.page)")")
+            for t in touched.sorted() { showInk(on: t) }
+            pushState()
+            persist()
+        case .allow(let target, let on):
+            guard floor.devices[target] != nil else { throw LecternError.noSuchDevice(target) }
+            try ink.allow(who(me), target, on)
+            send(.ok, to: p, tag: tag)
+            pushState()
+            persist()
+        case .fetch(let content, let page):
+            let ref: InkPageRef
+            if let content {
+                ref = InkPageRef(content: content.hex, page: Int(page))
+            } else {
+                guard let onScreen = inkPageOnScreen else { throw LecternError.nothingToInk }
+                ref = onScreen
+            }
+            send(.ink(.page(ink.strokes(on: ref))), to: p, tag: tag)
+        case .whiteboard(let black):
+            try newWhiteboard(black: black, by: me, peer: p, tag: tag)
+        case .strokeOK, .page:
+            throw LecternError.unknownCommand(command)
+        }
+    }
+
+    /// A page's ink changed for good: the wall redraws it, devices see the counts, it is saved.
+    func inkChanged(_ page: InkPageRef) {
+        showInk(on: page)
+        pushState()
+        persist()
+    }
+
+    /// Tells the wall what to draw on `page`.
+    func showInk(on page: InkPageRef) { emit(.inkPage(page, ink.layer(for: page))) }
+
+    /// Every page's ink, for the wall (after a restart).
+    func showAllInk() {
+        for page in ink.pages.keys.sorted() { showInk(on: page) }
+    }
+
+    /// A device left the room: its stroke in progress is kept, its colour and permission go.
+    func inkDeviceLeft(_ id: DeviceID) {
+        let page = ink.openPage(of: id)
+        let hadPermission = ink.allowed.contains(id) || ink.slots.contains(id)
+        ink.forget(id)
+        if let page { showInk(on: page) }
+        if hadPermission || page != nil { persist() }
+    }
+
+    var inkSnapshot: InkSnapshot {
+        InkSnapshot(
+            pages: ink.pages.keys.sorted().map { InkSnapshot.Page(content: $0.content, page: $0.page, strokes: ink.pages[$0]!.count) },
+            drawers: ink.slots.enumerated().compactMap { i, d in
+                d.map { InkSnapshot.Drawer(device: $0, color: InkPalette.drawerColor(slot: i).description) }
+            },
+            allowed: ink.allowed.sorted(), everyone: config.inkEveryone, strokes: ink.strokeCount, points: ink.totalPoints,
+            box: inkPageOnScreen == nil ? nil : pageBox, whiteboards: whiteboardCounts ?? [0, 0])
+    }
+}
