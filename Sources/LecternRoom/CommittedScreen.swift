@@ -33,7 +33,7 @@ public struct CommittedScreen: Equatable, Sendable {
         return baseScene
     }
 
-    var baseScene: Scene {
+    public var baseScene: Scene {
         switch blank {
         case .black: return .blank(.black)
         case .white: return .blank(.white)

@@ -100,6 +100,14 @@ extension RoomCore {
         switch message {
         case .stateRequest: send(.state(viewerSnapshot(now: now)), to: p, tag: tag)
         case .pagePreview(let r): try viewerPage(r, peer: p, tag: tag)
+        case .ink(.fetch(let content, let page)):
+            // The ink of the page on the wall (of any page of its deck once unlocked), read-only.
+            guard let live = inkPageOnScreen else { throw LecternError.nothingToInk }
+            let ref = content.map { InkPageRef(content: $0.hex, page: Int(page)) } ?? live
+            guard ref == live || (!audience.navigation.locked && ref.content == live.content) else {
+                throw LecternError.viewerNotAllowed(command)
+            }
+            send(.ink(.page(ink.strokes(on: ref))), to: p, tag: tag)
         case .pollAnswer, .questionAsk, .questionVote:
             try audienceRequest(message, from: p, voter: v.voter, name: v.name, tag: tag)
         default:
@@ -231,6 +239,7 @@ extension RoomCore {
     func viewerSnapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
         s.devices = []
+        s.ink = inkSnapshot
         s.console = consoleSnapshot()
         s.audience = audienceSnapshot(privileged: false)
         return s

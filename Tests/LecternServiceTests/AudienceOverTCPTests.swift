@@ -243,6 +243,19 @@ final class AudienceOverTCPTests: XCTestCase {
         XCTAssertGreaterThan(PixelCompare.differingPixels(wall, withAll), 100, "the unpicked answer is not on the wall")
     }
 
+    /// Viewers see the ink: the state's ink object and the strokes of the live page, read-only.
+    func testViewersGetTheInkOfTheLivePageButCantDraw() throws {
+        let h = try ServiceHarness(floor: .open)
+        let (a, content) = try presenting(h)
+        let v = try viewer(h)
+        try a.draw([InkPoint(x: 1000, y: 1000), InkPoint(x: 5000, y: 5000), InkPoint(x: 9000, y: 2000)])
+        XCTAssertEqual(try v.waitForState { ($0.ink?.strokes ?? 0) > 0 }.ink?.strokes, 1)
+        XCTAssertEqual(try v.inkStrokes().count, 1)
+        XCTAssertServerError(.viewerNotAllowed, try v.inkStrokes(content: content, page: 2), "locked: the live page only")
+        XCTAssertServerError(.viewerNotAllowed, try v.draw([InkPoint(x: 2000, y: 2000), InkPoint(x: 3000, y: 3000)]))
+        XCTAssertServerError(.viewerNotAllowed, try v.inkClear())
+    }
+
     func pdfPath(_ h: ServiceHarness, _ content: ContentID) throws -> String {
         h.dir + "/data/content/" + content.hex
     }
