@@ -6,6 +6,7 @@ import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
 import { renderConsole } from './console-view.js';
+import { renderAudience } from './audience-panel.js';
 
 export function renderAll() {
   renderScreen();
@@ -14,4 +15,5 @@ export function renderAll() {
   renderModerator();
   renderClip();
   renderConsole();
+  renderAudience();
 }
