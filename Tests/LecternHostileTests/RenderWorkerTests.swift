@@ -216,7 +216,7 @@ extension RenderWorkerTests {
         try eventually("a worker is drawing the bomb", timeout: 10) { workers.contains { Orphans.cpuTicks($0) > 20 } }
         daemon.kill(SIGKILL)
         _ = daemon.waitForExit()
-        try eventually("no worker outlives the service by more than its CPU backstop", timeout: 8) {
+        try eventually("no worker outlives the service by more than its orphan watch", timeout: 8) {
             workers.allSatisfy { !Orphans.alive($0) }
         }
     }
