@@ -85,26 +85,33 @@ public struct AudienceSnapshot: Codable, Equatable, Sendable {
     public var locked: Bool
     /// Viewers may download the deck on screen.
     public var download: Bool
+    /// While they may and a PDF is on the wall: the web remote's address of the deck
+    /// ("/download/<token>"); null otherwise.
+    public var downloadURL: String?
     /// The newest poll (open or closed), or null.
     public var poll: PollSnapshot?
     /// Audience questions, most votes first (then oldest first).
     public var questions: [QuestionSnapshot]
     /// The question shown on the wall, or null.
     public var wallQuestion: UInt32?
-    public init(viewers: Int, locked: Bool, download: Bool, poll: PollSnapshot?, questions: [QuestionSnapshot], wallQuestion: UInt32?) {
+    public init(
+        viewers: Int, locked: Bool, download: Bool, downloadURL: String? = nil, poll: PollSnapshot?, questions: [QuestionSnapshot], wallQuestion: UInt32?
+    ) {
         self.viewers = viewers
         self.locked = locked
         self.download = download
+        self.downloadURL = downloadURL
         self.poll = poll
         self.questions = questions
         self.wallQuestion = wallQuestion
     }
-    enum CodingKeys: String, CodingKey { case viewers, locked, download, poll, questions, wallQuestion }
+    enum CodingKeys: String, CodingKey { case viewers, locked, download, downloadURL, poll, questions, wallQuestion }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(viewers, forKey: .viewers)
         try c.encode(locked, forKey: .locked)
         try c.encode(download, forKey: .download)
+        try c.encode(downloadURL, forKey: .downloadURL)
         try c.encode(poll, forKey: .poll)
         try c.encode(questions, forKey: .questions)
         try c.encode(wallQuestion, forKey: .wallQuestion)

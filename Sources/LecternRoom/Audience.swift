@@ -36,6 +36,12 @@ public struct Audience: Sendable {
             t = token
             resumed = true
         } else {
+            // Bounded: past 4 × capacity identities, those not connected now are forgotten
+            // (a phone that comes back after that is a new device).
+            if known.count >= 4 * capacity {
+                let connected = Set(byConnection.values.map(\.token))
+                known = known.filter { connected.contains($0.key) }
+            }
             t = ResumeToken.random()
             known[t] = nextGuest
             nextGuest += 1

@@ -188,8 +188,12 @@ extension RoomCore {
         switch s {
         case .lock: audience.navigation.locked = true
         case .unlock: audience.navigation.locked = false
-        case .allowDownload: audience.navigation.download = true
-        case .revokeDownload: audience.navigation.download = false
+        case .allowDownload:
+            if !audience.navigation.download { audience.navigation.downloadToken = hexString(randomBytes(16)) }
+            audience.navigation.download = true
+        case .revokeDownload:
+            audience.navigation.download = false
+            audience.navigation.downloadToken = nil
         case .endMeeting:
             // The moderator's; in a room without one, whoever has the floor.
             guard floor.role(of: me) == .moderator || keys.moderator == nil else { throw .moderatorOnly }
@@ -225,12 +229,21 @@ extension RoomCore {
         changeScreen(.card(card), reply: nil)
     }
 
+    /// The deck viewers may download now: (token, content id hex, file name), or nil.
+    public var downloadOffer: (token: String, content: String, name: String)? {
+        guard audience.navigation.download, let t = audience.navigation.downloadToken,
+            let c = screen.committed.content, c.kind == .pdf
+        else { return nil }
+        return (t, c.id.hex, c.name)
+    }
+
     // MARK: the state
 
     func audienceSnapshot(privileged: Bool) -> AudienceSnapshot? {
         if keys.audienceMode == .off && !audience.hasMeeting { return nil }
         return AudienceSnapshot(
             viewers: audience.count, locked: audience.navigation.locked, download: audience.navigation.download,
+            downloadURL: downloadOffer.map { "/download/\($0.token)" },
             poll: audience.polls.current?.snapshot(privileged: privileged),
             questions: audience.questions.ranked(privileged: privileged), wallQuestion: audience.questions.onWall)
     }

@@ -5,5 +5,7 @@
 public struct ViewerNavigation: Codable, Equatable, Sendable {
     public var locked = true
     public var download = false
+    /// The download address's secret while downloads are allowed (§24.5); a new one each time.
+    public var downloadToken: String?
     public init() {}
 }

@@ -157,6 +157,13 @@ final class Room: @unchecked Sendable {
         feeding = true
         while !events.isEmpty { carry(core.handle(events.removeFirst(), now: clock())) }
         feeding = false
+        offerDownload()
+    }
+
+    /// The deck the web server may hand out now (§24.5), from the core's decision.
+    let download = DeckDownload()
+    private func offerDownload() {
+        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.path(of: $0.content), name: $0.name) })
     }
 
     // MARK: effects out

@@ -55,4 +55,36 @@ final class AudiencePageTests: XCTestCase {
         try shoot(laptop, "audience-presenter", width: 1366, height: 768)
         try phone.close()
     }
+
+    /// The deck's download (§24.5): only while allowed, only with the room's token (which
+    /// only registered devices get in their state), the bytes of the deck on the wall;
+    /// revoked, the same link answers 403.
+    func testTheDeckDownloadIsAllowedRevokedAndEnforcedOverHTTP() throws {
+        let h = try ServiceHarness.web(floor: .open, browsers: false)
+        let a = try h.connect()
+        try a.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
+        _ = try a.requestFloor()
+        let pdf = try Fixtures.numberedDeck(count: 3, in: Fixtures.tempDir("download"), name: "Quarterly review.pdf")
+        try a.present(try a.upload(path: pdf).content, page: 1)
+        let v = try h.connect()
+        try v.register(name: "", role: .viewer, passcode: ServiceHarness.presenterPass)
+        XCTAssertNil(try v.state().audience?.downloadURL, "not offered before it is allowed")
+        XCTAssertEqual(try HTTP.send("GET", h.url + "download/00000000000000000000000000000000").status, 403)
+
+        _ = try a.request(.audienceSet(.allowDownload))
+        let url = try XCTUnwrap(try v.waitForState { $0.audience?.downloadURL != nil }.audience?.downloadURL)
+        let got = try HTTP.send("GET", h.url + url.dropFirst())
+        XCTAssertEqual(got.status, 200)
+        XCTAssertEqual(got.headers["content-type"], "application/pdf")
+        XCTAssertTrue(got.headers["content-disposition"]?.contains("Quarterly review.pdf") == true)
+        XCTAssertEqual(got.body, try Data(contentsOf: URL(fileURLWithPath: pdf)), "the deck as presented, byte for byte")
+        XCTAssertEqual(try HTTP.send("GET", h.url + "download/" + String(repeating: "0", count: 32)).status, 403, "a guessed token gets nothing")
+        XCTAssertThrowsError(try v.request(.audienceSet(.allowDownload))) {
+            XCTAssertEqual(($0 as? LecternConnection.ClientError)?.lecternError?.code, .viewerNotAllowed)
+        }
+
+        _ = try a.request(.audienceSet(.revokeDownload))
+        XCTAssertNil(try v.waitForState { $0.audience?.downloadURL == nil }.audience?.downloadURL)
+        XCTAssertEqual(try HTTP.send("GET", h.url + url.dropFirst()).status, 403, "revoked: the old link is dead")
+    }
 }

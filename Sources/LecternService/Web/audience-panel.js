@@ -45,7 +45,9 @@ export function renderAudience() {
   h.textContent = 'Audience · ' + a.viewers + ' following';
   const lock = button(a.locked ? 'Let them browse' : 'Lock to live',
     () => send(C.audienceSet, new Uint8Array([a.locked ? 2 : 1])));
-  const parts = [h, lock];
+  const dl = button(a.download ? 'Stop downloads' : 'Allow download of the slides',
+    () => send(C.audienceSet, new Uint8Array([a.download ? 4 : 3])));
+  const parts = [h, lock, dl];
   const p = a.poll;
   if (p) {
     const ph = document.createElement('h3');

@@ -95,7 +95,8 @@ function render() {
   $('live-note').textContent = live ? (app.own ? 'browsing' : 'live') : '';
   if (live && !blank) showSlide(scr.content.id, page);
   $('browse').hidden = a.locked || !live;
-  $('download').hidden = true;   // the download itself is not served yet
+  $('download').hidden = !a.downloadURL;
+  if (a.downloadURL) $('download').href = a.downloadURL;
   renderPoll($('poll'), a.poll, app.mine, send);
   const list = $('questions');
   list.replaceChildren(...(a.questions || []).map((q) => {
