@@ -10,6 +10,11 @@ struct AudienceRoom {
     var navigation = ViewerNavigation()
     /// Since when no device and no viewer is connected (the idle end of the meeting).
     var emptySince: Double?
+    /// Live results: pushed at most every `resultsInterval` (a burst of answers costs a few
+    /// pushes, not one each); one owed is sent by the next tick.
+    var lastResultsPush = -Double.infinity
+    var resultsPushOwed = false
+    static let resultsInterval = 0.25
 
     var count: Int { viewers.count }
 
@@ -172,8 +177,12 @@ extension RoomCore {
             return false
         }
         send(.ok, to: p, tag: tag)
-        // An answer changes only what the presenters and moderator see.
-        if case .pollAnswer = message { pushState(viewers: false) } else { pushState() }
+        // An answer changes only what the presenters and moderator see, and is paced.
+        if case .pollAnswer = message {
+            if now - audience.lastResultsPush >= AudienceRoom.resultsInterval { pushResults() } else { audience.resultsPushOwed = true }
+        } else {
+            pushState()
+        }
         persist()
         return true
     }
@@ -262,8 +271,15 @@ extension RoomCore {
         p.viewer != nil && !latestViewerState.isEmpty ? latestViewerState : latestState
     }
 
-    /// Every tick: the meeting ends once nobody has been in the room for `audience_idle_minutes`.
+    func pushResults() {
+        audience.lastResultsPush = now
+        audience.resultsPushOwed = false
+        pushState(viewers: false)
+    }
+
+    /// Every tick: live results owed go out; the meeting ends once nobody has been in the room for `audience_idle_minutes`.
     func audienceTick() {
+        if audience.resultsPushOwed { pushResults() }
         let occupied = peers.values.contains { $0.isRegistered && !$0.closing } || floor.holder != nil
         if occupied {
             audience.emptySince = nil

@@ -223,4 +223,23 @@ final class AudienceCoreTests: XCTestCase {
         XCTAssertEqual(a?.poll?.counts, [1, 0])
         XCTAssertEqual(a?.questions.map(\.text), ["Still there?"])
     }
+
+    /// A burst of answers costs a few pushes to the presenters, not one each; the last
+    /// counts reach them by the next tick; viewers get none of these pushes.
+    func testLiveResultsArePacedAndReachThePresenterByTheNextTick() {
+        let (h, ana) = presenting()
+        for i in 0..<40 { view(h, ConnectionID(100 + i)) }
+        h.send(.pollAsk(PollDraft(question: "Q?", kind: .yesno)), from: 1, device: ana)
+        var toAna: [Snapshot] = [], toViewer: [Snapshot] = []
+        for i in 0..<40 {
+            let e = h.send(.pollAnswer(poll: 0, .choice(i % 2)), from: ConnectionID(100 + i))
+            toAna += H.states(to: 1, e)
+            toViewer += H.states(to: 100, e)
+        }
+        XCTAssertLessThanOrEqual(toAna.count, 2, "paced: one push, the rest owed")
+        XCTAssertEqual(toViewer.count, 0)
+        let tick = h.handle(.tick)
+        XCTAssertEqual(H.states(to: 1, tick).last?.audience?.poll?.counts, [20, 20])
+        XCTAssertTrue(H.states(to: 100, tick).isEmpty)
+    }
 }
