@@ -31,6 +31,12 @@ test: deps format-check
 	    grep -E ': error: |failed \(|Fatal error|Exited with (signal|unexpected)|Crash' .build/test-output/test.log | tail -40; \
 	  fi; exit $$rc
 
+# The web remote through Wi-Fi outages of 3, 12, 20 and 40 s (make test runs 3 and 12 s).
+.PHONY: test-outages
+test-outages: deps
+	$(SWIFT) build --build-tests
+	LECTERN_OUTAGES=3,12,20,40 $(SWIFT) test --skip-build --filter LecternWebTests.OutageTests
+
 # The house layout (.swift-format: 4 spaces, lines up to 180, no lint rules): `make format`
 # rewrites the tree, `make format-check` (part of `make test`) fails on any file it would change.
 FORMATTED := Sources Tests Package.swift

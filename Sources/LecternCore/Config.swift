@@ -22,6 +22,9 @@ public struct Config: Equatable, Sendable {
     public var dataDir = "/var/lib/lectern"
     /// Seconds a dropped floor holder's content stays on screen, waiting for them.
     public var gracePeriod = 60.0
+    /// Seconds a presenter the moderator removed can't join again from the same address
+    /// under the same name (0: no cool-down).
+    public var removeCooldown = 60.0
     /// Plain passcodes shorter than this are refused (hashes can't be measured).
     public var passcodeMinLength = 6
     /// Largest upload, in MiB.

@@ -26,6 +26,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
     case pollAsk, pollAnswer, pollClose, pollShow, questionAsk, questionVote, questionMark, audienceSet
     case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
+    case clipLoop, clipLoopOK
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -78,6 +79,8 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .clipStopOK: Definition(0x25, "clip-stop-ok", .server)
         case .clipSeek: Definition(0x26, "clip-seek", .client)
         case .clipSeekOK: Definition(0x27, "clip-seek-ok", .server)
+        case .clipLoop: Definition(0xC0, "clip-loop", .client)
+        case .clipLoopOK: Definition(0xC1, "clip-loop-ok", .server)
         case .clipResume: Definition(0x28, "clip-resume", .client)
         case .clipResumeOK: Definition(0x29, "clip-resume-ok", .server)
         // content on screen (0x30/0x31 reuse vPresent's PDF numbers)

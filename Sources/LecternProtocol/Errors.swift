@@ -25,6 +25,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case notesPrivate, badNotesFile, unknownLabel, notesTooLarge, badTimer
         case viewerNotAllowed, audienceFull, noSuchPoll, pollClosed, badPoll, badAnswer, noSuchQuestion, tooLong, tooMany, slowDown, audienceOnly
         case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly, tooManyWhiteboards
+        case removedCoolingDown
     }
 
     struct Definition: Sendable {
@@ -127,6 +128,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .nothingToUndo: Definition(0x0808, message: "You have no strokes on this page to undo.")
         case .leadOnly: Definition(0x0809, message: "Only the presenter with the floor or the moderator can do that.")
         case .tooManyWhiteboards: Definition(0x080A)
+        // 0x0Cxx the web remote's room rules
+        case .removedCoolingDown: Definition(0x0C00)
         }
     }
 
@@ -208,6 +211,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let tooMany = ErrorCode(.tooMany)
     public static let slowDown = ErrorCode(.slowDown)
     public static let audienceOnly = ErrorCode(.audienceOnly)
+    public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)
@@ -334,6 +338,14 @@ extension LecternError {
     }
     public static let invalidName = LecternError(standard: .invalidName)
     public static let kicked = LecternError(standard: .kicked)
+
+    /// A presenter the moderator removed, joining again too soon (config `remove_cooldown`).
+    public static func removedCoolingDown(retryAfter seconds: Double) -> LecternError {
+        let s = max(1, Int(seconds.rounded(.up)))
+        return LecternError(
+            .removedCoolingDown, detail: UInt64(max(0, seconds) * 1000),
+            message: "The moderator removed you from the room — you can join again in \(s) s.")
+    }
     public static let replaced = LecternError(standard: .replaced)
 
     // the floor

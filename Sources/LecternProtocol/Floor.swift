@@ -106,6 +106,7 @@ public final class Floor {
     }
     public func connection(of id: DeviceID) -> ConnectionID? { devices[id]?.connection }
     public func role(of id: DeviceID) -> Role? { devices[id]?.role }
+    public func name(of id: DeviceID) -> String? { devices[id]?.name }
     /// Connected devices (for broadcasting).
     public var connectedDevices: [Device] { devices.values.filter(\.isConnected).sorted { $0.id < $1.id } }
     public var hasConnectedModerator: Bool { devices.values.contains { $0.role == .moderator && $0.isConnected } }

@@ -36,6 +36,9 @@ public enum Message: Equatable, Sendable {
     case clipStopOK
     case clipSeek(positionMs: UInt32)
     case clipSeekOK
+    /// Loop the clip on screen from now on, or not (0xC0): it then ends at its end.
+    case clipLoop(Bool)
+    case clipLoopOK
     case clipResume
     case clipResumeOK
     // content on screen
@@ -51,7 +54,8 @@ public enum Message: Equatable, Sendable {
     case uploadProgress(content: ContentID, stored: UInt64)
     // screenshot
     /// The output's frame, at most `maxWidth`×`maxHeight` (0, 0: the output's size, exactly).
-    case screenshotRequest(maxWidth: UInt16 = 0, maxHeight: UInt16 = 0)
+    /// `jpeg`: a JPEG is welcome instead of the PNG where it is smaller (a photographic frame).
+    case screenshotRequest(maxWidth: UInt16 = 0, maxHeight: UInt16 = 0, jpeg: Bool = false)
     case screenshotData(ScreenshotChunk)
     // page preview (answered with screenshot-data)
     case pagePreview(PagePreviewRequest)
@@ -109,6 +113,8 @@ public enum Message: Equatable, Sendable {
         case .clipStopOK: .clipStopOK
         case .clipSeek: .clipSeek
         case .clipSeekOK: .clipSeekOK
+        case .clipLoop: .clipLoop
+        case .clipLoopOK: .clipLoopOK
         case .clipResume: .clipResume
         case .clipResumeOK: .clipResumeOK
         case .present: .present
@@ -169,6 +175,7 @@ public enum Message: Equatable, Sendable {
         case .clipPause: .clipPauseOK
         case .clipStop: .clipStopOK
         case .clipSeek: .clipSeekOK
+        case .clipLoop: .clipLoopOK
         case .clipResume: .clipResumeOK
         case .present: .presentOK
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
@@ -209,6 +216,7 @@ public enum Message: Equatable, Sendable {
         case .control(let s): Body.control(s, &w)
         case .clipPlay(let c, let loop): Body.clipPlay(c, loop, &w)
         case .clipSeek(let ms): Body.clipSeek(ms, &w)
+        case .clipLoop(let on): w.u8(on ? 1 : 0)
         case .present(let c, let page): Body.present(c, page, &w)
         case .uploadBegin(let b): Body.uploadBegin(b, &w)
         case .uploadReady(let r): Body.uploadReady(r, &w)
@@ -216,7 +224,7 @@ public enum Message: Equatable, Sendable {
         case .uploadFinish(let c): Body.uploadFinish(c, &w)
         case .uploadStored(let s): Body.uploadStored(s, &w)
         case .uploadProgress(let c, let stored): Body.uploadProgress(c, stored, &w)
-        case .screenshotRequest(let mw, let mh): Body.screenshotRequest(mw, mh, &w)
+        case .screenshotRequest(let mw, let mh, let jpeg): Body.screenshotRequest(mw, mh, jpeg, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .ink(let i): i.encode(&w)
@@ -237,7 +245,7 @@ public enum Message: Equatable, Sendable {
         case .audienceSet(let s): w.u8(s.rawValue)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-            .presentOK, .clear:
+            .presentOK, .clear, .clipLoopOK:
             break   // no body
         }
         return w.bytes
@@ -295,6 +303,7 @@ public enum Message: Equatable, Sendable {
         case .control: m = .control(try Body.control(&r))
         case .clipPlay: m = try Body.clipPlay(&r)
         case .clipSeek: m = .clipSeek(positionMs: try Body.clipSeek(&r))
+        case .clipLoop: m = .clipLoop(try Body.flag(&r, "clip-loop"))
         case .present: m = try Body.present(&r)
         case .uploadBegin: m = .uploadBegin(try Body.uploadBegin(&r))
         case .uploadReady: m = .uploadReady(try Body.uploadReady(&r))
@@ -336,6 +345,7 @@ public enum Message: Equatable, Sendable {
         case .clipStop: m = .clipStop
         case .clipStopOK: m = .clipStopOK
         case .clipSeekOK: m = .clipSeekOK
+        case .clipLoopOK: m = .clipLoopOK
         case .clipResume: m = .clipResume
         case .clipResumeOK: m = .clipResumeOK
         case .presentOK: m = .presentOK

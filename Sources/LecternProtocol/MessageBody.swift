@@ -186,6 +186,13 @@ enum Body {
     static func clipSeek(_ ms: UInt32, _ w: inout ByteWriter) { w.u32(ms) }
     static func clipSeek(_ r: inout ByteReader) throws -> UInt32 { try r.u32() }
 
+    // A u8 that is 0 or 1 (clip-loop).
+    static func flag(_ r: inout ByteReader, _ what: String) throws -> Bool {
+        let v = try r.u8()
+        guard v <= 1 else { throw WireError.invalid("\(what) takes 0 or 1, not \(v)") }
+        return v == 1
+    }
+
     // present (0x30)
     static func present(_ c: ContentID, _ page: UInt32, _ w: inout ByteWriter) {
         w.bytes(c.bytes); w.u32(page)
@@ -270,13 +277,19 @@ enum Body {
     }
 
     // screenshot-request (0x50): empty for the full frame (as in the first version)
-    static func screenshotRequest(_ maxWidth: UInt16, _ maxHeight: UInt16, _ w: inout ByteWriter) {
-        if maxWidth != 0 || maxHeight != 0 { w.u16(maxWidth); w.u16(maxHeight) }
+    // 5 bytes when a JPEG is welcome: the flags byte after the size (bit 0: JPEG).
+    static func screenshotRequest(_ maxWidth: UInt16, _ maxHeight: UInt16, _ jpeg: Bool, _ w: inout ByteWriter) {
+        if maxWidth != 0 || maxHeight != 0 || jpeg { w.u16(maxWidth); w.u16(maxHeight) }
+        if jpeg { w.u8(1) }
     }
     static func screenshotRequest(_ r: inout ByteReader) throws -> Message {
         if r.isAtEnd { return .screenshotRequest() }
         let mw = try r.u16()
-        return .screenshotRequest(maxWidth: mw, maxHeight: try r.u16())
+        let mh = try r.u16()
+        if r.isAtEnd { return .screenshotRequest(maxWidth: mw, maxHeight: mh) }
+        let flags = try r.u8()
+        guard flags == 1 else { throw WireError.invalid("screenshot flags \(flags): only bit 0 (JPEG) is defined, and a flags byte of 0 is left out") }
+        return .screenshotRequest(maxWidth: mw, maxHeight: mh, jpeg: flags & 1 != 0)
     }
 
     // screenshot-data (0x51)

@@ -34,6 +34,14 @@ public enum ProtocolLimits {
     public static let registerTimeoutSeconds: Double = 30
     /// The server sends an upload-progress message every this many bytes received.
     public static let uploadProgressInterval: UInt64 = 4 << 20
+    /// The finest upload-progress step: a file's progress comes every 1/16 of it, but not
+    /// more often than every 64 KiB, and at least every `uploadProgressInterval`.
+    public static let uploadProgressMinimumStep: UInt64 = 64 << 10
+
+    /// The upload-progress step for a file of `size` bytes (docs/protocol.md §12.1).
+    public static func uploadProgressStep(size: UInt64) -> UInt64 {
+        min(uploadProgressInterval, max(uploadProgressMinimumStep, size / 16))
+    }
 
     // MARK: what one connection may cost (docs/protocol.md, "Limits")
 

@@ -13,14 +13,15 @@ public struct UploadSession: Equatable, Sendable {
     public let progressInterval: UInt64
 
     /// `alreadyStored`: bytes of this file the store kept from an earlier attempt.
-    public init(begin: UploadBegin, alreadyStored: UInt64, progressInterval: UInt64 = ProtocolLimits.uploadProgressInterval) {
+    /// `progressInterval`: nil for the protocol's step for the file's size.
+    public init(begin: UploadBegin, alreadyStored: UInt64, progressInterval: UInt64? = nil) {
         self.content = begin.content
         self.size = begin.size
         self.name = begin.name
         self.kind = begin.kind
         self.stored = min(alreadyStored, begin.size)
         self.lastProgress = self.stored
-        self.progressInterval = max(1, progressInterval)
+        self.progressInterval = max(1, progressInterval ?? ProtocolLimits.uploadProgressStep(size: begin.size))
     }
 
     /// Validates an upload-begin against the limits. `freeQuota` is what the quota still
@@ -36,7 +37,8 @@ public struct UploadSession: Equatable, Sendable {
 
     /// Accounts for a chunk. Throws `wrongOffset` unless it starts at `stored`, and
     /// `beyondDeclaredSize` if it runs past the announced size. Returns the new stored
-    /// count when an upload-progress message is due (every `progressInterval` bytes and
+    /// count when an upload-progress message is due (every `progressInterval` bytes —
+    /// 1/16 of the file, from 64 KiB to 4 MiB — and
     /// at the end), else nil.
     public mutating func accept(offset: UInt64, count: Int) throws(LecternError) -> UInt64? {
         guard offset == stored else { throw .wrongOffset(expected: stored) }

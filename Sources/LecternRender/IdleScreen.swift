@@ -52,22 +52,55 @@ public struct IdleScreen: Equatable, Sendable {
         defer { c.finish() }
         c.setColor(textColor)
         let h = Double(area.height)
-        var y = Double(area.y) + h * 0.30
-        y +=
-            Self.text(
-                c.cr, room.isEmpty ? "Lectern" : room, bold: true, size: h / 9,
-                x: Double(area.x), y: y, width: Double(area.width)) + h * 0.06
-        y +=
-            Self.text(
-                c.cr, connectLine, bold: false, size: h / 22,
-                x: Double(area.x), y: y, width: Double(area.width)) + h * 0.02
-        if let url {
-            y += Self.text(c.cr, url, bold: false, size: h / 22, x: Double(area.x), y: y, width: Double(area.width))
+        var y = Double(area.y) + h * (url == nil ? 0.30 : 0.22)
+        for line in lines(width: Double(area.width), height: h) {
+            y += h * line.spaceBefore
+            y += Self.text(c.cr, line.text, bold: line.bold, size: line.size, x: Double(area.x), y: y, width: Double(area.width))
         }
         _ = Self.text(
             c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",
             bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * 0.08,
             width: Double(area.width))
+    }
+
+    /// One line of the idle screen's text: its size in pixels (of an area `height` high).
+    public struct Line: Equatable, Sendable {
+        public var text: String
+        public var size: Double
+        public var bold: Bool
+        /// Space above it, as a fraction of the area's height.
+        public var spaceBefore: Double
+    }
+
+    /// What a person types, as short as a browser takes it: "192.0.2.7:8080" for
+    /// "http://192.0.2.7:8080/".
+    public var typedURL: String? {
+        guard var u = url else { return nil }
+        if u.hasPrefix("http://") { u.removeFirst("http://".count) }
+        if u.hasSuffix("/") { u.removeLast() }
+        return u
+    }
+
+    /// The lines, top to bottom. With the web remote on, the biggest is the address a
+    /// person types in a phone's browser (sized to fit the width); the room's name is above
+    /// it, the protocol's addresses and port (for the CLI and apps) small below.
+    public func lines(width: Double, height h: Double) -> [Line] {
+        let name = room.isEmpty ? "Lectern" : room
+        guard let typed = typedURL else {
+            return [
+                Line(text: name, size: h / 9, bold: true, spaceBefore: 0),
+                Line(text: connectLine, size: h / 22, bold: false, spaceBefore: 0.06),
+            ]
+        }
+        // DejaVu Sans Bold: about 0.64 em a character (digits, dots, colon).
+        let fit = width / (0.64 * Double(max(1, typed.count)))
+        let urlSize = min(h / 8, fit)
+        return [
+            Line(text: name, size: min(h / 13, urlSize * 0.8), bold: true, spaceBefore: 0),
+            Line(text: "To present, open in a browser:", size: h / 26, bold: false, spaceBefore: 0.07),
+            Line(text: typed, size: urlSize, bold: true, spaceBefore: 0.01),
+            Line(text: connectLine, size: h / 36, bold: false, spaceBefore: 0.06),
+        ]
     }
 
     /// Lays out one centred, ellipsised line; returns its height in pixels.

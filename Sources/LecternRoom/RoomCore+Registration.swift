@@ -23,6 +23,10 @@ extension RoomCore {
             log(.warning, "wrong \(r.role) passcode from \(p.address) (device '\(r.name)')")
             return fail(p, tag: tag, .wrongPasscode, request: req)
         }
+        if r.role == .presenter, let left = removals.remaining(address: p.address, name: r.name, now: now) {
+            log(.info, "presenter '\(r.name)' from \(p.address) refused: removed by the moderator \(Int(left.rounded(.up))) s ago at most")
+            return fail(p, tag: tag, .removedCoolingDown(retryAfter: left), request: req)
+        }
         throttle.recordSuccess(tkey, now: now)
         do {
             let reg = try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now)

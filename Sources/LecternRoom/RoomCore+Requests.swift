@@ -53,7 +53,12 @@ extension RoomCore {
             send(.ok, to: p, tag: tag)
             apply(ev)
         case .floorModerate(let action, let target):
+            // Who is removed, for the cool-down: their connection's address and name.
+            let removed =
+                action == .kick && floor.role(of: target) == .presenter
+                ? floor.connection(of: target).flatMap(live).map { ($0.address, floor.name(of: target) ?? "") } : nil
             let ev = try floor.moderate(action, target: target, by: me, now: now)
+            if let (address, name) = removed { removals.removed(address: address, name: name, now: now) }
             send(.ok, to: p, tag: tag)
             apply(ev)
         case .control(let signal):
@@ -71,14 +76,14 @@ extension RoomCore {
             changeScreen(.idle, reply: ScreenReply(peer: p.id, tag: tag, request: .clear, ok: .ok))
         case .clipPlay(let content, let loop):
             try playClip(content, looping: loop, by: me, peer: p, tag: tag)
-        case .clipPause, .clipResume, .clipSeek, .clipStop:
+        case .clipPause, .clipResume, .clipSeek, .clipStop, .clipLoop:
             try steerClip(message, by: me, peer: p, tag: tag)
         case .uploadBegin(let b): try uploadBegin(b, peer: p, device: me, tag: tag)
         case .uploadChunk(let ch): try uploadChunk(ch, peer: p)
         case .uploadFinish(let content): try uploadFinish(content, peer: p, device: me, tag: tag)
-        case .screenshotRequest(let mw, let mh):
+        case .screenshotRequest(let mw, let mh, let jpeg):
             try takePictureSlot(p)
-            emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh)))
+            emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh), jpeg: jpeg))
         case .pagePreview(let r): try pagePreview(r, by: me, peer: p, tag: tag)
         case .ink(let m): try inkRequest(m, command: command, from: p, device: me, tag: tag)
         case .notesRequest(let r): try notesRequest(r, by: me, peer: p, tag: tag)

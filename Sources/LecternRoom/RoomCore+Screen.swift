@@ -155,6 +155,13 @@ extension RoomCore {
             emit(.steerClip(serial: c.serial, .resume)); send(.clipResumeOK, to: p, tag: tag)
             clipAsked(.playing)
         case .clipStop: emit(.steerClip(serial: c.serial, .stop)); send(.clipStopOK, to: p, tag: tag)
+        case .clipLoop(let on):
+            emit(.steerClip(serial: c.serial, .loop(on)))
+            send(.clipLoopOK, to: p, tag: tag)
+            if c.loop != on {
+                screen.clip?.loop = on
+                pushState()
+            }
         case .clipSeek(let ms):
             let durationMs = UInt64(max(0, c.duration) * 1000)
             guard UInt64(ms) <= durationMs else {

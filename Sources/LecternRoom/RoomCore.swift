@@ -30,6 +30,7 @@ public final class RoomCore {
     let serverName: String
     public let floor: Floor
     var throttle = AuthThrottle()
+    var removals: RemovalCooldown
     var peers: [ConnectionID: Peer] = [:]
     var catalog: ContentCatalog
     var ledger: UploadLedger
@@ -76,6 +77,7 @@ public final class RoomCore {
         self.serverName = serverName
         self.catalog = catalog
         ledger = UploadLedger(parts: parts, storeBytes: storeBytes)
+        removals = RemovalCooldown(seconds: config.removeCooldown)
         floor = Floor(
             config: FloorConfig(
                 floorMode: config.floor,
@@ -130,6 +132,7 @@ public final class RoomCore {
     public func reload(_ config: Config, keys: Keys) {
         self.config = config
         self.keys = keys
+        removals.seconds = config.removeCooldown
     }
 
     /// After a restart: the screen the stage already shows again, and the floor holder

@@ -46,7 +46,8 @@ public enum RoomEffect: Equatable, Sendable {
 
     // MARK: pictures
     /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.
-    case screenshot(ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int)
+    /// `jpeg`: a JPEG may answer where it is smaller than the PNG.
+    case screenshot(ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int, jpeg: Bool = false)
     /// Render a page as the output would show it, small; report `.previewRendered`.
     case renderPreview(ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int, part: PagePart)
 
@@ -71,6 +72,8 @@ public enum RoomEffect: Equatable, Sendable {
 public enum ClipCommand: Equatable, Sendable {
     case pause, resume, stop
     case seek(Double)
+    /// Loop from now on, or end at the end.
+    case loop(Bool)
 }
 
 /// What an upload-finish hands to the storing worker.

@@ -30,7 +30,7 @@ struct ScreenQueue {
         let serial: Int
         let content: ContentSnapshot
         let duration: Double
-        let loop: Bool
+        var loop: Bool
         var progress: ClipProgress
         /// Paused or playing as the last pause/resume asked: what the state shows from the
         /// moment the command is taken (the player's reports may lag behind it).

@@ -140,6 +140,7 @@ extension ConfigFile {
                 config.dataDir = s; return nil
             },
             "grace_period": number("grace_period", 0...3600) { config.gracePeriod = $0 },
+            "remove_cooldown": number("remove_cooldown", 0...3600) { config.removeCooldown = $0 },
             "passcode_min_length": int("passcode_min_length", 4...128) { config.passcodeMinLength = $0 },
             "max_upload_mb": { v, line in
                 uploadLine = line; return int("max_upload_mb", 1...65536) { config.maxUploadMB = $0 }(v, line)
@@ -274,7 +275,7 @@ extension ConfigFile {
     /// Every key the file may have, for suggestions and docs/config.md.
     public static let topKeys = [
         "room", "port", "http_port", "passcode", "moderator_passcode", "audience", "audience_passcode", "audience_idle_minutes", "floor", "data_dir",
-        "grace_period", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
+        "grace_period", "remove_cooldown", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "ink_everyone", "display",

@@ -80,12 +80,15 @@ final class Room: @unchecked Sendable {
 
     struct KeyError: Error, CustomStringConvertible { let description: String }
 
+    /// The room's keys from the config's passcodes; plain ones salted with the data
+    /// directory's kept secret, so that they are the same after a restart.
     static func keys(_ config: Config) throws -> RoomCore.Keys {
+        let secret = SaltSecret.load(dataDir: config.dataDir)
         let p: PasscodeHash
-        do { p = try PasscodeHash.fromConfig(config.passcode) } catch { throw KeyError(description: "passcode: \(error)") }
+        do { p = try PlainPasscodeSalt.key(config: config.passcode, role: .presenter, secret: secret) } catch { throw KeyError(description: "passcode: \(error)") }
         var m: PasscodeHash?
         if !config.moderatorPasscode.isEmpty {
-            do { m = try PasscodeHash.fromConfig(config.moderatorPasscode) } catch {
+            do { m = try PlainPasscodeSalt.key(config: config.moderatorPasscode, role: .moderator, secret: secret) } catch {
                 throw KeyError(description: "moderator_passcode: \(error)")
             }
         }
@@ -193,7 +196,7 @@ final class Room: @unchecked Sendable {
             case .checkProof(let id, let tag, let begin, let challenge):
                 uploadWorker.checkProof(id, tag: tag, begin, challenge: challenge)
             case .finishUpload(let id, let tag, let writer, let upload): uploadWorker.finish(id, tag: tag, writer: writer, upload)
-            case .screenshot(let id, let tag, let w, let h): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h)
+            case .screenshot(let id, let tag, let w, let h, let jpeg): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h, jpeg: jpeg)
             case .renderPreview(let id, let tag, let content, let page, let w, let h, let part):
                 stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h, part: part)
             case .saveNotes(let content, let notes):

@@ -90,6 +90,7 @@ final class StageWorker: @unchecked Sendable {
         case .resume: control.resume()
         case .stop: control.stop()
         case .seek(let s): control.seek(to: s)
+        case .loop(let on): control.setLoop(on)
         }
     }
 
@@ -103,13 +104,21 @@ final class StageWorker: @unchecked Sendable {
 
     /// The output's frame, exactly, or scaled down like a page preview (the web remote's
     /// live picture on a phone needs a tenth of the pixels).
-    func screenshot(_ id: ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int) {
+    /// `jpeg`: the smaller of the PNG and a JPEG (a photo is a fraction as JPEG; text and
+    /// flat colour are smaller, and sharper, as PNG).
+    func screenshot(_ id: ConnectionID, tag: UInt16, maxWidth: Int, maxHeight: Int, jpeg: Bool = false) {
         work.async { [self] in
             let full = stage.screenshot()
             let size = Fit.previewSize(width: full.width, height: full.height, maxWidth: maxWidth, maxHeight: maxHeight)
             let frame = full.scaled(width: size.width, height: size.height)
-            report(.screenshotTaken(id, tag: tag, Self.pieces(frame)))
+            report(.screenshotTaken(id, tag: tag, jpeg ? Self.smallerPieces(frame) : Self.pieces(frame)))
         }
+    }
+
+    private static func smallerPieces(_ frame: Frame) -> [ScreenshotChunk] {
+        let png = [UInt8](PNG.encode(frame))
+        let bytes = JPEG.encode(frame).flatMap { $0.count < png.count ? $0 : nil } ?? png
+        return ScreenshotChunk.split(png: bytes, width: UInt32(frame.width), height: UInt32(frame.height))
     }
 
     /// On a thread of its own, like a show: the preview waits for the background render

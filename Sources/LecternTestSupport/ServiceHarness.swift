@@ -13,7 +13,7 @@ import LecternService
 public final class ServiceHarness {
     public static let presenterPass = "presenter-pass-1"
     public static let moderatorPass = "moderator-pass-1"
-    public let service: Service
+    public private(set) var service: Service
     /// The test's folder: the service's data is in `dir + "/data"`, fixtures may go beside it.
     public let dir: String
     private var teardown: [() -> Void] = []
@@ -41,6 +41,18 @@ public final class ServiceHarness {
     deinit {
         for body in teardown.reversed() { body() }
         service.stop()
+    }
+
+    /// Stops the service and starts it again on the same config and data directory, as a
+    /// restart of the appliance would (its ports may change: reach it through a FlakyProxy
+    /// and retarget that).
+    /// `tweak` changes the config for the new start (a passcode an admin changed).
+    public func restart(tweak: (inout Config) -> Void = { _ in }) throws {
+        service.stop()
+        var o = service.options
+        tweak(&o.config)
+        service = Service(options: o)
+        try service.start()
     }
 
     /// Keeps `object` (a browser driver) for the harness's life; `teardown` runs before the

@@ -55,6 +55,7 @@ public final class PlaybackControl: @unchecked Sendable {
     private var wantPause = false
     private var wantStop = false
     private var seekTarget: Double?
+    private var loopOverride: Bool?
     private var commands = 0
     private var _status = PlaybackStatus()
     private var onChange: (@Sendable (PlaybackStatus) -> Void)?
@@ -69,6 +70,8 @@ public final class PlaybackControl: @unchecked Sendable {
     /// the frame is shown and playback stays paused).
     public func seek(to seconds: Double) { command { $0.seekTarget = seconds } }
     public func stop() { command { $0.wantStop = true } }
+    /// Loop from now on, or end at the end (the play's `loop` until this is called).
+    public func setLoop(_ on: Bool) { command { $0.loopOverride = on } }
 
     public var status: PlaybackStatus { cond.lock(); defer { cond.unlock() }; return _status }
 
@@ -91,6 +94,9 @@ public final class PlaybackControl: @unchecked Sendable {
     }
 
     var serial: Int { cond.lock(); defer { cond.unlock() }; return commands }
+
+    /// The loop setting asked for during the play, if any.
+    var loopAsked: Bool? { cond.lock(); defer { cond.unlock() }; return loopOverride }
 
     /// Blocks while paused with nothing else asked.
     func waitWhilePaused() {
@@ -234,7 +240,10 @@ private struct Player {
                     frame = f
                 } else {
                     if let why = decoder.readError { return .failed("the clip is damaged: \(why)") }
-                    if loop && shownThisPass > 0 {
+                    // Loop as asked during the play (clip-loop), else as the play began.
+                    let looping = control.loopAsked ?? loop
+                    control.update { $0.loop = looping }
+                    if looping && shownThisPass > 0 {
                         try decoder.seek(to: 0)
                         if let last = lastSeen { pacer.shift(by: last.time + last.duration) }
                         shownThisPass = 0

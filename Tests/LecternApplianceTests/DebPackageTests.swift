@@ -61,7 +61,7 @@ final class DebPackageTests: XCTestCase {
         }
         for p in [
             "adduser", "libpoppler-glib8", "libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0", "libdrm2",
-            "libavformat59", "libavcodec59", "libswscale6", "libavutil57", "libqrencode4", "fonts-dejavu-core",
+            "libavformat59", "libavcodec59", "libswscale6", "libavutil57", "libqrencode4", "libjpeg62-turbo", "fonts-dejavu-core",
         ] {
             XCTAssertTrue(depends.contains(Substring(p)), "Depends lacks \(p)")
         }

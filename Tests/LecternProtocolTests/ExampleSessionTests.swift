@@ -224,6 +224,7 @@ enum ErrorTable {
         (.nothingToUndo, "0"),
         (.leadOnly, "0"),
         (.tooManyWhiteboards(limit: 99), "the limit (99 of each colour)"),
+        (.removedCoolingDown(retryAfter: 42.5), "ms until the device may join again"),
     ]
 
     static func markdown() -> String {

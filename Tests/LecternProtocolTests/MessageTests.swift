@@ -40,6 +40,7 @@ final class MessageTests: XCTestCase {
         // screenshot-request: empty for the full frame (as before), or u16 max width, u16 max height.
         XCTAssertEqual(Message.screenshotRequest().encodeBody(), [])
         XCTAssertEqual(Message.screenshotRequest(maxWidth: 640, maxHeight: 0x0102).encodeBody(), [0x02, 0x80, 0x01, 0x02])
+        XCTAssertEqual(Message.screenshotRequest(maxWidth: 640, maxHeight: 0, jpeg: true).encodeBody(), [0x02, 0x80, 0x00, 0x00, 0x01])
     }
 
     func testTruncatedBodiesAreMalformed() {
@@ -60,7 +61,7 @@ final class MessageTests: XCTestCase {
                 do {
                     let got = try Message.decode(header: header, body: Array(body.prefix(n)))
                     if [.screenshotData, .uploadChunk, .notesEdit, .notesFile].contains(m.command) { continue }
-                    if m.command == .screenshotRequest && n == 0 { continue }   // empty: the full frame
+                    if m.command == .screenshotRequest && (n == 0 || n == 4) { continue }   // empty: the full frame; 4: no flags
                     XCTFail("\(m.command) decoded from \(n) of \(body.count) bytes: \(got)")
                 } catch {
                     XCTAssertEqual(error.code, .malformedBody, "\(m.command) at \(n)")

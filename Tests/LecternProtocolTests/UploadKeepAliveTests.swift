@@ -20,7 +20,7 @@ final class UploadTests: XCTestCase {
     }
 
     func testChunksResumeAndFinish() throws {
-        var s = UploadSession(begin: begin(size: 10 << 20), alreadyStored: 3 << 20)
+        var s = UploadSession(begin: begin(size: 10 << 20), alreadyStored: 3 << 20, progressInterval: 4 << 20)
         XCTAssertEqual(s.stored, 3 << 20)
         assertThrowsCode(.wrongOffset) { try s.accept(offset: 0, count: 10) }
         XCTAssertNil(try s.accept(offset: 3 << 20, count: 1 << 20))
@@ -32,6 +32,17 @@ final class UploadTests: XCTestCase {
         XCTAssertNil(try s.accept(offset: 7 << 20, count: 2 << 20))
         XCTAssertEqual(try s.accept(offset: 9 << 20, count: 1 << 20), 10 << 20, "progress at the end")
         XCTAssertNoThrow(try s.checkFinish())
+    }
+
+    /// Progress comes every 1/16 of the file, 64 KiB to 4 MiB (docs/protocol.md §12.1).
+    func testTheProgressStepFollowsTheFilesSize() throws {
+        XCTAssertEqual(ProtocolLimits.uploadProgressStep(size: 3000), 64 << 10)
+        XCTAssertEqual(ProtocolLimits.uploadProgressStep(size: 16 << 20), 1 << 20)
+        XCTAssertEqual(ProtocolLimits.uploadProgressStep(size: 500 << 20), 4 << 20)
+        var s = UploadSession(begin: begin(size: 2 << 20), alreadyStored: 0)
+        XCTAssertEqual(s.progressInterval, 128 << 10)
+        XCTAssertNil(try s.accept(offset: 0, count: 100 << 10))
+        XCTAssertEqual(try s.accept(offset: 100 << 10, count: 100 << 10), 200 << 10)
     }
 
     func testPlan() {

@@ -8,6 +8,24 @@ import LecternTestSupport
 import XCTest
 
 final class AuthOverTCPTests: XCTestCase {
+    /// Plain passcodes keep their salt across a restart (the data directory's secret, owner
+    /// only), so a key a client kept still proves the passcode afterwards.
+    func testAPlainPasscodeKeepsItsSaltAcrossARestart() throws {
+        let h = try ServiceHarness()
+        let before = try h.connect().hello
+        let path = h.dir + "/data/passcode-salt.key"
+        var st = stat()
+        XCTAssertEqual(stat(path, &st), 0, "the salt secret is kept in the data directory")
+        XCTAssertEqual(st.st_mode & 0o777, 0o600, "owner only")
+        XCTAssertEqual(st.st_size, 32)
+        try h.restart()
+        let c = try h.connect()
+        XCTAssertEqual(c.hello.presenter, before.presenter, "the presenter salt after a restart")
+        XCTAssertEqual(c.hello.moderator, before.moderator, "the moderator salt after a restart")
+        XCTAssertNotEqual(c.hello.presenter?.salt, c.hello.moderator?.salt)
+        try c.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
+    }
+
     func testWrongPasscodeIsOneClearErrorAndTheConnectionStays() throws {
         let h = try ServiceHarness()
         let c = try h.connect()

@@ -71,6 +71,36 @@ final class ClipOverTCPTests: XCTestCase {
         XCTAssertServerError(.floorTaken, try b.request(.clipPlay(content: short.content, loop: false)))
     }
 
+    /// clip-loop mid-play: a clip started once loops when asked (its position wraps to the
+    /// start), and ends at its end once looping is turned off again; the state says so.
+    func testLoopCanBeTurnedOnAndOffMidPlay() throws {
+        let h = try ServiceHarness(floor: .open)
+        let a = try h.presenter("A")
+        _ = try a.requestFloor()
+        let dir = Fixtures.tempDir("clips")
+        let deck = try Fixtures.numberedDeck(count: 3, in: dir)
+        try a.present(try a.upload(path: deck).content, page: 2)
+        let clip = try a.upload(path: try Fixtures.clip(in: dir, seconds: 2))
+        _ = try a.request(.clipPlay(content: clip.content, loop: false))
+        _ = try a.waitForState { $0.screen.clip?.state == .playing && $0.screen.clip?.loop == false }
+        XCTAssertEqual(try a.request(.clipLoop(true)), .clipLoopOK)
+        XCTAssertEqual(try a.waitForState { $0.screen.clip?.loop == true }.screen.clip?.loop, true)
+        // Past its end and still on screen, from the start again.
+        var highest: UInt32 = 0
+        _ = try a.waitForState(timeout: 15) { s in
+            guard let c = s.screen.clip else { return false }
+            if c.positionMs > highest { highest = c.positionMs }
+            return highest >= 1000 && c.positionMs < highest - 500
+        }
+        XCTAssertNotNil(try h.connect().hello, "still serving")
+        XCTAssertNotNil(try a.waitForState { _ in true }.screen.clip, "the clip looped instead of ending")
+        // Looping off: it ends at its end, back on the slide it interrupted.
+        _ = try a.request(.clipLoop(false))
+        let after = try a.waitForState(timeout: 15) { $0.screen.clip == nil }
+        XCTAssertEqual(after.screen.page, 2)
+        XCTAssertServerError(.noClip, try a.request(.clipLoop(true)))
+    }
+
     /// upload-stored and upload-ready (status 1) carry the clip's length, as the state shows it.
     func testUploadStoredAndReadyCarryTheClipsDuration() throws {
         let h = try ServiceHarness(floor: .open)

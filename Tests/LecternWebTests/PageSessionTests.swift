@@ -57,12 +57,15 @@ final class PageSessionTests: XCTestCase {
         try b.execute(
             "window.Lectern.app.files.push({id: '\(String(repeating: "ab", count: 32))', name: 'intro.mp4', kind: 'clip', pages: 0, durationMs: 61000}); window.Lectern.render();")
         _ = try b.wait(for: "#clip-card")
+        // Play in an open room takes the floor, after asking: cancelled, Finn keeps it.
         try b.click("#file-list button[data-action=play]")
-        let taken = LecternError.floorTaken(holder: other.deviceID).message
-        try b.poll("floorTaken for play") { try toast() == taken }
-        try b.execute("document.getElementById('toast').textContent = ''")
-        try b.click("#clip-pause")
-        try b.poll("floorTaken for pause") { try toast() == taken }
+        _ = try b.wait(for: "#confirm-dialog")
+        XCTAssertEqual(try b.text("#confirm-text"), "Take the floor from Finn and show intro.mp4?")
+        try b.click("#confirm-no")
+        try b.poll("the dialog closed") { try b.execute("return document.getElementById('confirm-dialog').open") as? Bool == false }
+        XCTAssertEqual(try h.snapshot().floor.holder, other.deviceID)
+        // With no clip on screen, its controls are off (not just dimmed).
+        XCTAssertEqual(try b.execute("return ['clip-toggle', 'clip-stop', 'clip-position'].map((i) => document.getElementById(i).disabled)") as? [Bool], [true, true, true])
         // The room is full (2 devices: Eve and Finn).
         let c = try h.browser(width: 360, height: 740)
         try h.join(c, name: "Gus")

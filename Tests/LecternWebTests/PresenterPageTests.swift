@@ -107,6 +107,8 @@ final class PresenterPageTests: XCTestCase {
 
         try b.type(try XCTUnwrap(b.find("#file-input")), clip)
         let play = try b.wait(for: "#file-list button[data-action=play]", timeout: 30)
+        let list = try b.text("#file-list")
+        XCTAssertTrue(list.contains("clip, 0:30"), "the clip's duration in the list: \(list)")
         XCTAssertEqual(try b.execute("return document.getElementById('upload-bar').value") as? Double, 1)
         XCTAssertTrue(try b.displayed(XCTUnwrap(b.find("#clip-card"))))
         try b.click(play)
@@ -122,20 +124,28 @@ final class PresenterPageTests: XCTestCase {
         }
         XCTAssertEqual(try b.text("#clip-state"), "Playing")
 
-        try b.click("#clip-pause")
+        XCTAssertEqual(try b.text("#clip-toggle"), "Pause")
+        try b.click("#clip-toggle")
         try b.poll("paused on the service") { try h.snapshot().screen.clip?.state == .paused }
-        try b.poll("paused in the page") { try b.text("#clip-state") == "Paused" }
+        try b.poll("paused in the page") { try b.text("#clip-state") == "Paused" && b.text("#clip-toggle") == "Play" }
+        try shoot(b, "clip-paused", width: 1366, height: 768)
 
         // Seek by the bar: what a finger lifting off the slider does.
         try b.execute("const r = document.getElementById('clip-position'); r.value = '4000'; r.dispatchEvent(new Event('change'))")
         try b.poll("the service at 4 s") { (try h.snapshot().screen.clip?.positionMs ?? 0) >= 3900 }
         XCTAssertEqual(try b.execute("return document.getElementById('clip-time').textContent") as? String, "0:04 / 0:30")
 
-        try b.click("#clip-resume")
+        try b.click("#clip-toggle")
         try b.poll("playing again") { try h.snapshot().screen.clip?.state == .playing }
+        // Loop, mid-play: the service loops the clip from now on; the box stays ticked.
+        XCTAssertEqual(try h.snapshot().screen.clip?.loop, false)
+        try b.click("label:has(#clip-loop)")
+        try b.poll("looping on the service") { try h.snapshot().screen.clip?.loop == true }
+        try b.poll("the box ticked") { try b.execute("return document.getElementById('clip-loop').checked") as? Bool == true }
         try b.click("#clip-stop")
         try b.poll("the clip gone") { try h.snapshot().screen.clip == nil }
         try b.poll("the page says so") { try b.text("#clip-state") == "No clip on screen" }
+        XCTAssertEqual(try b.execute("return document.getElementById('clip-toggle').disabled") as? Bool, true, "no clip: its controls are off")
 
         // Swipe: a finger moving left on the picture is next, right is previous.
         try b.type(try XCTUnwrap(b.find("#file-input")), pdf)
@@ -165,6 +175,13 @@ final class PresenterPageTests: XCTestCase {
         try b.poll("unblank") { try h.snapshot().screen.blank == .none }
         try swipe(-150)
         try h.assertOutputShows(pdf: pdf, page: 2)
+
+        // A clip started from a page ends back on that page (and its controls go off).
+        try b.click("#file-list button[data-action=play]")
+        try b.poll("the clip playing again") { try h.snapshot().screen.clip?.state == .playing }
+        try b.click("#clip-stop")
+        try h.assertOutputShows(pdf: pdf, page: 2)
+        try b.poll("the page label back on the deck") { try b.text("#page-label") == "2 / 3" }
 
         // Release the floor.
         try b.click("#floor-release")

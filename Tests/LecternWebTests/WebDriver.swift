@@ -244,7 +244,11 @@ final class WebSession {
 
     func click(_ css: String, timeout: Double = 20) throws { try click(try wait(for: css, timeout: timeout)) }
 
-    func type(_ e: Element, _ text: String) throws { try call("POST", "/element/\(e.id)/value", ["text": text]) }
+    func type(_ e: Element, _ text: String) throws {
+        // Centre it first, as for a click: the page's bottom bar must not cover a field.
+        try execute("if (arguments[0].type !== 'file') arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", [elementArg(e)])
+        try call("POST", "/element/\(e.id)/value", ["text": text])
+    }
 
     func clear(_ e: Element) throws { try call("POST", "/element/\(e.id)/clear") }
 

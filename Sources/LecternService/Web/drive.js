@@ -23,8 +23,10 @@ export function onKey(e) {
   const t = e.target;
   const tag = t && t.tagName;
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable)) return;
-  // Space on a focused button presses that button; leave it to the button.
-  if (tag === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
+  // Space on a focused button presses that button; leave it to the button. Except the page
+  // turns: after a click on Previous, Space is still "next" (what a clicker sends).
+  const turn = tag === 'BUTTON' && (t.id === 'prev' || t.id === 'next');
+  if (tag === 'BUTTON' && (e.key === ' ' || e.key === 'Enter') && !(turn && e.key === ' ')) return;
   const screen = app.state && app.state.screen;
   switch (e.key) {
     case 'ArrowRight': case 'ArrowDown': case 'PageDown': case ' ': case 'Spacebar':

@@ -6,6 +6,7 @@ import { toast, describe } from './notices.js';
 import { upload } from './upload.js';
 import { ConnectionLost } from './link.js';
 import { clock, renderClip } from './clip-view.js';
+import { UploadSpeed } from './upload-speed.js';
 
 export function renderFiles() {
   const list = $('file-list');
@@ -49,10 +50,17 @@ async function uploadOne(file) {
   const bar = $('upload-bar'), text = $('upload-text');
   $('upload-box').hidden = false;
   app.uploading = true;
+  const speed = new UploadSpeed();
   const report = (phase, done, total) => {
     const pct = total ? Math.floor(100 * done / total) : 100;
+    if (phase === 'hash') {
+      bar.removeAttribute('value');   // indeterminate while reading: nothing sent yet
+      text.textContent = 'Reading ' + file.name + ' · ' + pct + ' %';
+      return;
+    }
     bar.value = total ? done / total : 1;
-    text.textContent = (phase === 'hash' ? 'Reading ' : phase === 'verify' ? 'Checking ' : 'Uploading ') + file.name + ' · ' + pct + ' %';
+    if (phase === 'verify') { text.textContent = 'Checking ' + file.name + '…'; return; }
+    text.textContent = 'Uploading ' + file.name + ' · ' + pct + ' %' + speed.describe(done, total);
   };
   try {
     for (let attempt = 0; ; attempt++) {

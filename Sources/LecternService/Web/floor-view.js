@@ -4,6 +4,7 @@
 import { $ } from './dom.js';
 import { app, me, isModerator, deviceName } from './state.js';
 import { toast } from './notices.js';
+import { onFloorChange } from './go-live.js';
 
 function floorSummary() {
   const s = app.state, f = s.floor, id = me();
@@ -45,7 +46,7 @@ export function renderFloor() {
   $('floor-takeback').hidden = !(holding && f.delegate !== null);
   const dnd = f.doNotDisturb && !isModerator() && !holding && !borrowing;
   $('dnd-note').hidden = !dnd;
-  $('mode-note').textContent = moderated ? 'Moderated room: the moderator decides who presents.' : 'Open room: whoever asks last has the floor.';
+  $('mode-note').textContent = moderated ? 'Moderated room: the moderator decides who presents.' : 'Open room: whoever takes the floor last has it (the newest request wins).';
 }
 
 // floor-granted and floor-withdrawn (§6.3), in words; `who` is the device that caused it.
@@ -70,5 +71,6 @@ const WITHDRAWN = {
 export function onFloorNote(granted, reason, by) {
   const f = (granted ? GRANTED : WITHDRAWN)[reason];
   const who = by ? deviceName(by) : null;
+  onFloorChange(granted);
   toast(f ? f(who) : granted ? 'You have the floor.' : 'You lost the floor.', granted ? 'good' : 'info');
 }

@@ -15,9 +15,10 @@ import { sha256, hmacSha256, pbkdf2Sha256 } from './sha256.js';
 import { deriveKey, registerMAC, registerProof } from './crypto.js';
 import { encodeClipPlay, encodeClipSeek } from './wire.js';
 import { $ } from './dom.js';
-import { app, canDrive, loadSession, NAME_KEY } from './state.js';
+import { app, canDrive, loadSession, NAME_KEY, me, isModerator, deviceName } from './state.js';
+import { confirmTakeover } from './confirm-live.js';
 import { toast, describe, act, banner } from './notices.js';
-import { show, connect, resume, join, leave } from './session.js';
+import { show, connect, resume, join, leave, reconnectNow } from './session.js';
 import { renderAll } from './views.js';
 import { renderFloor } from './floor-view.js';
 import { renderClip } from './clip-view.js';
@@ -26,8 +27,26 @@ import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
 import { setupInk, inkTool } from './ink-tool.js';
 import { withNotesFiles } from './console-view.js';
+import { goLive, lastPages } from './go-live.js';
+import { showPicture } from './presenter-layout.js';
+import { setupAlerts } from './alerts.js';
+import { watchPreview } from './preview.js';
 
 // ── wiring ──
+
+// Someone else is live (holds the floor, with something on the wall): ask before taking
+// the wall from them; a moderated room's presenter only asks, so nothing to confirm.
+async function confirmIfLive(question) {
+  const s = app.state;
+  if (!s || s.floor.holder === null || s.floor.holder === me()) return true;
+  if (s.floorMode === 'moderated' && !isModerator()) return true;
+  return confirmTakeover(question + deviceName(s.floor.holder) + '?');
+}
+
+function fileName(id) {
+  const f = app.files.find((x) => x.id === id);
+  return f ? f.name : 'your file';
+}
 
 function onClick(e) {
   const b = e.target.closest('button');
@@ -36,10 +55,16 @@ function onClick(e) {
   if (!action) return;
   const device = b.dataset.device ? Number(b.dataset.device) : 0;
   switch (action) {
-    case 'present':
-      act(() => app.link.present(b.dataset.content, 1)); break;
-    case 'play':
-      act(() => app.link.request(C.clipPlay, encodeClipPlay(b.dataset.content, $('clip-loop').checked))); break;
+    case 'present': {
+      const id = b.dataset.content;
+      act(() => goLive(fileName(id), () => app.link.present(id, lastPages.get(id) || 1).then(showPicture)));
+      break;
+    }
+    case 'play': {
+      const id = b.dataset.content;
+      act(() => goLive(fileName(id), () => app.link.request(C.clipPlay, encodeClipPlay(id, $('clip-loop').checked)).then(showPicture)));
+      break;
+    }
     case 'grant': act(() => app.link.moderate(MODERATE.grant, device)); break;
     case 'withdraw': act(() => app.link.moderate(MODERATE.withdraw, device)); break;
     case 'reject': act(() => app.link.moderate(MODERATE.reject, device)); break;
@@ -60,6 +85,9 @@ function onClick(e) {
 
 function init() {
   document.addEventListener('keydown', onKey);
+  // Back on the network, or the phone unlocked: reconnect now rather than at the next step.
+  window.addEventListener('online', reconnectNow);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') reconnectNow(); });
   document.addEventListener('click', onClick);
   $('login-form').addEventListener('submit', join);
   $('leave').addEventListener('click', leave);
@@ -68,7 +96,7 @@ function init() {
   $('prev').addEventListener('click', drive.prev);
   $('blank-black').addEventListener('click', () => drive.blank(false));
   $('blank-white').addEventListener('click', () => drive.blank(true));
-  $('clear-screen').addEventListener('click', drive.clear);
+  $('clear-screen').addEventListener('click', async () => { if (!canDrive() || await confirmIfLive('Clear the screen of ')) drive.clear(); });
   $('goto-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const n = parseInt($('goto-page').value, 10);
@@ -78,6 +106,7 @@ function init() {
     $('goto-page').blur();
   });
   $('floor-request').addEventListener('click', () => act(async () => {
+    if (!(await confirmIfLive('Take the floor from '))) return;
     const ack = await app.link.requestFloor();
     if (!ack.holder) toast('You are number ' + ack.position + ' in the queue.', 'info');
   }));
@@ -89,12 +118,24 @@ function init() {
     e.target.value = '';
     if (files.length) withNotesFiles(files, uploadFiles);
   });
-  $('clip-pause').addEventListener('click', () => act(() => app.link.request(C.clipPause, new Uint8Array(0))));
-  $('clip-resume').addEventListener('click', () => act(() => app.link.request(C.clipResume, new Uint8Array(0))));
+  // One Play/Pause toggle: what it does follows the clip's state.
+  $('clip-toggle').addEventListener('click', () => {
+    const clip = app.state && app.state.screen.clip;
+    act(() => app.link.request(clip && clip.state === 'paused' ? C.clipResume : C.clipPause, new Uint8Array(0)));
+  });
+  // Loop mid-play: the clip on screen follows the box at once (clip-loop); with no clip it
+  // is what the next Play uses.
+  $('clip-loop').addEventListener('change', (e) => {
+    const clip = app.state && app.state.screen.clip;
+    app.loopTapped = Date.now();
+    if (clip) act(() => app.link.request(C.clipLoop, new Uint8Array([e.target.checked ? 1 : 0])));
+  });
   $('clip-stop').addEventListener('click', () => act(() => app.link.request(C.clipStop, new Uint8Array(0))));
   $('clip-position').addEventListener('change', (e) => act(() => app.link.request(C.clipSeek, encodeClipSeek(Number(e.target.value)))));
   setupSwipe();
   setupInk();
+  setupAlerts();
+  watchPreview();
   // Countdowns (grace period, clip position) tick locally between state pushes.
   setInterval(() => {
     if (app.phase !== 'in' || !app.state) return;

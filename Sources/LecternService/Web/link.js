@@ -14,6 +14,8 @@ import {
 
 export class ConnectionLost extends Error {}
 
+export const OPEN_TIMEOUT_MS = 8000;
+
 export class Link {
   constructor(url, handlers) {
     this.url = url;
@@ -37,6 +39,9 @@ export class Link {
       ws.onmessage = (ev) => this.received(ev.data);
       ws.onclose = () => this.gone();
       ws.onerror = () => {};
+      // A connection that opens but never says hello (a network that swallows it) is given
+      // up after a while, so the reconnect chain moves on.
+      this.openTimer = setTimeout(() => { if (this.helloWaiter) this.close(); }, OPEN_TIMEOUT_MS);
     });
   }
 
@@ -44,6 +49,7 @@ export class Link {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.watchdog);
+    clearTimeout(this.openTimer);
     // A fatal error the appliance sent before closing says why better than "lost".
     const err = this.fatal || new ConnectionLost('The connection to the appliance was lost.');
     if (this.helloWaiter) { this.helloWaiter.reject(this.fatal || new ConnectionLost("Can't reach the appliance.")); this.helloWaiter = null; }
@@ -128,7 +134,10 @@ export class Link {
         p.got = (p.got || 0) + data.length;
         if (offset + data.length >= total) {
           this.pending.delete(tag);
-          p.resolve({ width, height, png: new Blob(p.pieces, { type: 'image/png' }) });
+          // A JPEG when one was welcome and smaller (it starts FF D8 FF), else a PNG.
+          const head = p.pieces[0] || new Uint8Array(0);
+          const jpeg = head.length > 2 && head[0] === 0xFF && head[1] === 0xD8 && head[2] === 0xFF;
+          p.resolve({ width, height, bytes: p.got, png: new Blob(p.pieces, { type: jpeg ? 'image/jpeg' : 'image/png' }) });
         }
         return;
       }
@@ -185,8 +194,8 @@ export class Link {
   present(id, page = 1) { return this.request(C.present, encodePresent(id, page)); }
 
   // The output's frame; scaled to at most maxWidth × maxHeight when given (§6.8).
-  screenshot(maxWidth = 0, maxHeight = 0) {
-    return this.image(C.screenshotRequest, encodeScreenshotRequest(maxWidth, maxHeight));
+  screenshot(maxWidth = 0, maxHeight = 0, jpeg = false) {
+    return this.image(C.screenshotRequest, encodeScreenshotRequest(maxWidth, maxHeight, jpeg));
   }
 
   // A page of an upload as the output would show it, at most maxWidth × maxHeight (§6.9).

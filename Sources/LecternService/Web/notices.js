@@ -6,9 +6,17 @@ import { ConnectionLost } from './link.js';
 
 let toastTimer = null;
 
+// The toast: in the page's "Messages" region, above the bottom bar, with a button to
+// dismiss it (its text is the message alone: the button is named by its label).
 export function toast(text, kind = 'error') {
   const t = $('toast');
   t.textContent = text;
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'toast-close';
+  close.setAttribute('aria-label', 'Dismiss the message');
+  close.addEventListener('click', () => { clearTimeout(toastTimer); t.className = 'toast'; });
+  t.append(close);
   t.className = 'toast show toast-' + kind;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.className = 'toast'; }, kind === 'error' ? 6000 : 3500);

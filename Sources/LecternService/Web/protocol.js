@@ -78,6 +78,8 @@ export const COMMANDS = Object.freeze([
   [0x75, 'ink-fetch',          'client'],
   [0x76, 'ink-page',           'server'],
   [0x77, 'whiteboard-new',     'client'],
+  [0xC0, 'clip-loop',          'client'],
+  [0xC1, 'clip-loop-ok',       'server'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -159,6 +161,7 @@ export const ERRORS = Object.freeze([
   [0x0808, 'nothingToUndo'],
   [0x0809, 'leadOnly'],
   [0x080A, 'tooManyWhiteboards'],
+  [0x0C00, 'removedCoolingDown'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -13,6 +13,8 @@ import { renderAll } from './views.js';
 import { onFloorNote } from './floor-view.js';
 import { refreshPreview } from './preview.js';
 import { refreshNext } from './next-slide.js';
+import { noteScreen } from './go-live.js';
+import { onQueue } from './alerts.js';
 
 function wsURL() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -31,6 +33,8 @@ export function show(phase) {
   for (const w of app.waiters.splice(0)) w();
 }
 
+// A fresh link becomes the page's link; the one before it is closed, so no connection of
+// this tab stays registered behind its back (a ghost device holding the floor).
 export async function connect() {
   const link = new Link(wsURL(), {
     onState: onState,
@@ -38,14 +42,23 @@ export async function connect() {
     onServerError: (e) => onServerError(link, e),
     onClose: () => onClosed(link),
   });
+  const before = app.link;
   app.link = link;
+  if (before && before !== link) before.close();
   const hello = await link.open();
   app.hello = hello;
   $('room-name').textContent = hello.room;
   $('login-room').textContent = hello.room;
-  document.title = hello.room + ' · Lectern';
+  setTitle();
   $('role-moderator-label').hidden = !hello.moderator;
   return link;
+}
+
+// The tab's title: the room, after a count of what waits for this person, if anything.
+export function setTitle(waiting = app.titleCount || 0) {
+  app.titleCount = waiting;
+  const room = app.hello ? app.hello.room : 'Lectern';
+  document.title = (waiting > 0 ? '(' + waiting + ') ' : '') + room + ' · Lectern';
 }
 
 function onServerError(link, e) {
@@ -53,6 +66,7 @@ function onServerError(link, e) {
   if (e.code === ERR.kicked || e.code === ERR.replaced) {
     // Not to be undone by reconnecting: start over from the form.
     app.session = null; app.files = []; saveSession();
+    cancelReconnect();
     app.goneMessage = e.message;
     return;
   }
@@ -74,43 +88,106 @@ function onClosed(link) {
     show('reconnecting');
     banner((app.goneMessage ? app.goneMessage + ' ' : '') + 'Connection lost — reconnecting…');
     app.goneMessage = null;
+    renderAll();
     scheduleReconnect();
   }
 }
 
+// ── the reconnect chain ──
+// One chain per tab: at most one timer waiting and one attempt under way. An attempt that
+// fails schedules the next step itself (the link's close handler stays out of it while an
+// attempt runs), each step waiting longer, up to 4 s (plus up to a quarter more, so that a
+// room of phones doesn't come back in lock-step after the appliance restarts).
+export const BACKOFF_MS = [500, 1000, 2000, 4000];
+
 function scheduleReconnect() {
-  const delays = [500, 1000, 2000, 4000];
-  const d = delays[Math.min(app.retry, delays.length - 1)];
+  const r = app.reconnect;
+  if (r.timer || r.busy || !app.session) return;
+  const base = BACKOFF_MS[Math.min(app.retry, BACKOFF_MS.length - 1)];
   app.retry++;
-  setTimeout(resume, d);
+  r.timer = setTimeout(() => { r.timer = null; resume(); }, Math.round(base * (1 + Math.random() * 0.25)));
 }
+
+function cancelReconnect() {
+  clearTimeout(app.reconnect.timer);
+  app.reconnect.timer = null;
+}
+
+// The network is back (the browser says so): try now instead of at the next step.
+export function reconnectNow() {
+  if (app.phase !== 'reconnecting' || app.reconnect.busy) return;
+  cancelReconnect();
+  resume();
+}
+
+// What a failed resume means. Only the room's own "no" ends the session: the passcode
+// changed (wrong passcode with the kept key), the role is gone, the protocol moved on.
+// Everything else — a lost connection, `alreadyRegistered`, a full room, the throttle, a
+// time-out — is tried again at the next step, the session kept.
+const ENDS_SESSION = new Set([ERR.wrongPasscode, ERR.roleUnavailable, ERR.unsupportedVersion, ERR.kicked, ERR.replaced]);
+export const PASSCODE_CHANGED = 'The passcode of this room has changed: join again.';
 
 // After a drop (or a reload): a fresh connection, then register again with the key and
 // the resume token kept for this tab.
 export async function resume() {
   const s = app.session;
   if (!s) { show('login'); return; }
+  const r = app.reconnect;
+  if (r.busy) return;
+  cancelReconnect();
+  r.busy = true;
+  let outcome;
+  try {
+    outcome = await resumeOnce(s);
+  } finally {
+    r.busy = false;
+  }
+  if (outcome === 'retry') {
+    if (app.session) { if (app.phase !== 'reconnecting') show('reconnecting'); scheduleReconnect(); }
+  }
+}
+
+async function resumeOnce(s) {
   try {
     await connect();
   } catch (e) {
-    if (app.phase === 'reconnecting') scheduleReconnect(); else showLoginWith('');
-    return;
+    if (e instanceof ConnectionLost) return 'retry';
+    return fail(e);
   }
   const params = s.role === ROLE.moderator ? app.hello.moderator : app.hello.presenter;
   if (!params || params.rounds !== s.rounds || !sameBytes(params.salt, s.salt)) {
     // The passcode changed on the appliance: the kept key is no good any more.
-    app.session = null; saveSession();
-    showLoginWith('The passcode of this room has changed: join again.');
-    return;
+    return end(params ? PASSCODE_CHANGED : describeRoleGone(s.role));
   }
   try {
     const ok = await app.link.register(s.role, s.name, s.key, s.token);
     joined(ok, s);
+    return 'in';
   } catch (e) {
-    if (e instanceof ConnectionLost) { if (app.session) { show('reconnecting'); scheduleReconnect(); } return; }
-    app.session = null; saveSession();
-    showLoginWith(describe(e));
+    return fail(e);
   }
+}
+
+function fail(e) {
+  if (e instanceof ConnectionLost) return 'retry';
+  if (e && ENDS_SESSION.has(e.code)) return end(e.code === ERR.wrongPasscode ? PASSCODE_CHANGED : describe(e));
+  // Not a "no": close this link (it may be registered after all) and try again later.
+  banner(describe(e) + ' Trying again…');
+  const l = app.link;
+  app.link = null;
+  if (l) l.close();
+  return 'retry';
+}
+
+function end(message) {
+  app.session = null; saveSession();
+  cancelReconnect();
+  showLoginWith(message);
+  return 'ended';
+}
+
+function describeRoleGone(role) {
+  return role === ROLE.moderator ? 'This room has no moderators any more: join again.' : 'This room takes no presenters any more: join again.';
 }
 
 function showLoginWith(message) {
@@ -121,6 +198,7 @@ function showLoginWith(message) {
 
 function joined(ok, s) {
   app.retry = 0;
+  cancelReconnect();
   app.session = { name: s.name, role: ok.role, key: s.key, salt: s.salt, rounds: s.rounds, token: ok.token, id: ok.id };
   if (!ok.resumed) app.files = [];   // uploads belong to the device's session (§12.3)
   saveSession();
@@ -146,7 +224,9 @@ export async function join(ev) {
   localStorage.setItem(NAME_KEY, name);
   show('joining');
   try {
-    if (!app.link || !app.link.isOpen) await connect();
+    cancelReconnect();
+    // A link that registered once is never reused: a fresh one (its hello has fresh parameters).
+    if (!app.link || !app.link.isOpen || app.link.device !== 0xFF) await connect();
     const params = role === ROLE.moderator ? app.hello.moderator : app.hello.presenter;
     // No parameters for a role: the room doesn't offer it; the appliance says so in words.
     const key = params ? await deriveKey(passcode, params.salt, params.rounds) : null;
@@ -162,6 +242,7 @@ export async function join(ev) {
 
 export async function leave() {
   const link = app.link;
+  cancelReconnect();
   app.session = null; app.files = [];
   saveSession();
   show('login');
@@ -174,8 +255,11 @@ export async function leave() {
 function onState(s) {
   if (app.state && s.revision < app.state.revision) return;
   const screenBefore = app.state ? JSON.stringify(app.state.screen) + JSON.stringify(app.state.ink) : '';
+  const before = app.state;
   app.state = s;
   app.stateAt = Date.now();
+  noteScreen(s);
+  onQueue(before, s);
   renderAll();
   if (JSON.stringify(s.screen) + JSON.stringify(s.ink) !== screenBefore) refreshPreview();   // ink changes the picture too
   refreshNext();

@@ -20,6 +20,8 @@ export const app = {
   previewAgain: false,
   previewURL: null,
   retry: 0,
+  reconnect: { timer: null, busy: false },   // the one reconnect chain (session.js)
+  titleCount: 0,
   uploading: false,
   armed: new Map(),        // kick buttons waiting for their second tap
   waiters: [],

@@ -8,6 +8,10 @@ import { possessionProof } from './crypto.js';
 import { encodeUploadBegin, decodeUploadReady, encodeUploadChunk, decodeUploadStored } from './wire.js';
 import { ConnectionLost } from './link.js';
 
+// Chunks of 256 KiB (the protocol allows up to MAX_CHUNK): the service confirms what is in
+// the file as each one is written, so the bar moves in small steps on a slow Wi-Fi.
+export const CHUNK = Math.min(MAX_CHUNK, 256 << 10);
+
 // Uploads a File on `link`; resolves to { id, name, kind, pages, durationMs, size }.
 // report(phase, done, total) drives the progress bar.
 export async function upload(link, file, report) {
@@ -36,8 +40,12 @@ export async function upload(link, file, report) {
     return { id: hex(id), name: uploadName(file.name), kind: kind === 2 ? 'clip' : 'pdf', pages, durationMs, size };
   }
 
+  // The bar follows the bytes the appliance says are in the file (upload-progress), not
+  // what the browser took: those may still be in its socket, or on the Wi-Fi.
   let confirmed = offset;
-  link.progress.set(beginTag, (stored) => { confirmed = Math.max(confirmed, stored); });
+  link.progress.set(beginTag, (stored) => {
+    if (stored > confirmed) { confirmed = stored; report('send', confirmed, size); }
+  });
   let chunkError = null;
   const chunkTags = [];
   try {
@@ -46,14 +54,12 @@ export async function upload(link, file, report) {
     while (sent < size) {
       if (chunkError) throw chunkError;
       if (link.closed) throw new ConnectionLost('The connection to the appliance was lost.');
-      // Keep at most a few MiB queued in the browser: the progress bar then tells the
-      // truth, and a dropped connection loses little.
+      // Keep at most a few MiB queued in the browser: a dropped connection loses little.
       if (link.ws.bufferedAmount > (4 << 20)) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        report('send', Math.max(confirmed, sent - link.ws.bufferedAmount), size);
         continue;
       }
-      const end = Math.min(size, sent + MAX_CHUNK);
+      const end = Math.min(size, sent + CHUNK);
       const data = new Uint8Array(await file.slice(sent, end).arrayBuffer());
       const body = encodeUploadChunk(id, sent, data);
       const tag = link.newTag();
@@ -62,13 +68,14 @@ export async function upload(link, file, report) {
       chunkTags.push(tag);
       link.send(C.uploadChunk, body, tag);
       sent = end;
-      report('send', Math.max(confirmed, sent - link.ws.bufferedAmount), size);
     }
-    while (link.ws.bufferedAmount > 0 && !link.closed && !chunkError) {
+    // Every byte handed over: wait for the appliance to confirm the last one (its last
+    // upload-progress comes before the answer to upload-finish, §12.1).
+    while (confirmed < size && !link.closed && !chunkError) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      report('send', Math.max(confirmed, size - link.ws.bufferedAmount), size);
     }
     if (chunkError) throw chunkError;
+    if (link.closed) throw new ConnectionLost('The connection to the appliance was lost.');
     report('verify', size, size);
     let stored;
     try { stored = await link.request(C.uploadFinish, id); } catch (e) { throw chunkError || e; }

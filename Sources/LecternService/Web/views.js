@@ -7,6 +7,7 @@ import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
 import { renderConsole } from './console-view.js';
 import { renderAudience } from './audience-panel.js';
+import { renderLayout } from './presenter-layout.js';
 
 export function renderAll() {
   renderScreen();
@@ -16,4 +17,5 @@ export function renderAll() {
   renderClip();
   renderConsole();
   renderAudience();
+  renderLayout();
 }

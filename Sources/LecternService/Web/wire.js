@@ -149,7 +149,9 @@ export function encodeClipSeek(positionMs) { return new Writer().u32(positionMs)
 
 // ── pictures: screenshot and page preview (§6.8, §6.9), answered with screenshot-data ──
 
-export function encodeScreenshotRequest(maxWidth, maxHeight) {
+// jpeg: a JPEG is welcome where it is smaller than the PNG (flags bit 0, §6.8).
+export function encodeScreenshotRequest(maxWidth, maxHeight, jpeg = false) {
+  if (jpeg) return new Writer().u16(maxWidth).u16(maxHeight).u8(1).done();
   return maxWidth || maxHeight ? new Writer().u16(maxWidth).u16(maxHeight).done() : new Uint8Array(0);
 }
 
