@@ -9,6 +9,13 @@ public struct Config: Equatable, Sendable {
     public var passcode = ""
     public var moderatorPasscode = ""
     public var floor: FloorMode = .moderated
+    /// Who may join as a viewer (§24): "passcode" (the room passcode or `audiencePasscode`),
+    /// "open" (anyone who reaches the room), "off" (nobody).
+    public var audience = "passcode"
+    /// The audience passcode: plain, or a hash made with the presenter passcode's salt and rounds.
+    public var audiencePasscode = ""
+    /// Minutes without any device or viewer after which the meeting ends (polls and questions cleared).
+    public var audienceIdleMinutes = 120
     /// Whether every presenter may draw on the wall (else: the holder, the moderator and
     /// those they allow).
     public var inkEveryone = false

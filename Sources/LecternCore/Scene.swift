@@ -10,6 +10,8 @@ public enum Scene: Equatable, Hashable, Sendable, CustomStringConvertible {
     case pagePart(content: String, page: Int, part: PagePart)
     /// The whole output one colour (blank black or white).
     case blank(RGB)
+    /// A card (a poll's chart, a question) drawn over another scene (§24).
+    indirect case card(WallCard, over: Scene)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum Scene: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .page(let c, let p): return "page \(p) of \(c.prefix(12))"
         case .pagePart(let c, let p, let part): return "page \(p) of \(c.prefix(12)) (\(part.rawValue) half)"
         case .blank(let c): return "blank \(c)"
+        case .card(let card, let base): return "\(card) over \(base)"
         }
     }
 }

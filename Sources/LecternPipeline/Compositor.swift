@@ -134,6 +134,11 @@ public final class Compositor: @unchecked Sendable {
             return try cachedPage(content, page, settings, part: part) {
                 lock.lock(); renders += 1; lock.unlock()
             }
+        case .card(let card, let base):
+            // Drawn on a copy: the cached page stays clean.
+            let f = try frame(for: base).clone()
+            WallCardDrawing.draw(card, into: f, overscanPercent: settings.overscanPercent)
+            return f
         }
     }
 

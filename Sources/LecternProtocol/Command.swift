@@ -24,6 +24,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case screenshotRequest, screenshotData
     case pagePreview
     case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
+    case pollAsk, pollAnswer, pollClose, pollShow, questionAsk, questionVote, questionMark, audienceSet
     case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
     case soundSet, soundSetOK
     case clipLoop, clipLoopOK
@@ -123,6 +124,15 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .timer: Definition(0x64, "timer", .client)
         case .gotoLabel: Definition(0x65, "goto-label", .client)
         case .notesLayout: Definition(0x66, "notes-layout", .client)
+        // the audience (§24)
+        case .pollAsk: Definition(0x80, "poll-ask", .client)
+        case .pollAnswer: Definition(0x81, "poll-answer", .client)
+        case .pollClose: Definition(0x82, "poll-close", .client)
+        case .pollShow: Definition(0x83, "poll-show", .client)
+        case .questionAsk: Definition(0x84, "question-ask", .client)
+        case .questionVote: Definition(0x85, "question-vote", .client)
+        case .questionMark: Definition(0x86, "question-mark", .client)
+        case .audienceSet: Definition(0x87, "audience-set", .client)
         }
     }
 

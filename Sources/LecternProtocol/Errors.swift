@@ -23,6 +23,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case clipsNotSupported, noClip, seekOutOfRange
         case internalError, screenshotUnavailable, shuttingDown, storageFailed, tooManyConnections, busy
         case notesPrivate, badNotesFile, unknownLabel, notesTooLarge, badTimer
+        case viewerNotAllowed, audienceFull, noSuchPoll, pollClosed, badPoll, badAnswer, noSuchQuestion, tooLong, tooMany, slowDown, audienceOnly
         case notAllowedToDraw, tooManyDrawers, nothingToInk, strokeTooLong, pageInkFull, roomInkFull, noStroke, nothingToUndo, leadOnly, tooManyWhiteboards
         case transitionOutOfRange
         case removedCoolingDown
@@ -108,6 +109,18 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .unknownLabel: Definition(0x0703)
         case .notesTooLarge: Definition(0x0704)
         case .badTimer: Definition(0x0705)
+        // 0x09xx the audience
+        case .viewerNotAllowed: Definition(0x0901)
+        case .audienceFull: Definition(0x0902)
+        case .noSuchPoll: Definition(0x0903, message: "There's no such poll.")
+        case .pollClosed: Definition(0x0904, message: "This poll is closed — answers are no longer taken.")
+        case .badPoll: Definition(0x0905)
+        case .badAnswer: Definition(0x0906)
+        case .noSuchQuestion: Definition(0x0907, message: "There's no such question.")
+        case .tooLong: Definition(0x0908)
+        case .tooMany: Definition(0x0909)
+        case .slowDown: Definition(0x090A)
+        case .audienceOnly: Definition(0x090B, message: "Only the presenter with the floor or the moderator can do that.")
         // 0x08xx pointer and ink (§22)
         case .notAllowedToDraw: Definition(0x0801, message: "Ask the presenter or the moderator to let you draw.")
         case .tooManyDrawers: Definition(0x0802)
@@ -194,6 +207,18 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let unknownLabel = ErrorCode(.unknownLabel)
     public static let notesTooLarge = ErrorCode(.notesTooLarge)
     public static let badTimer = ErrorCode(.badTimer)
+    // 0x09xx the audience
+    public static let viewerNotAllowed = ErrorCode(.viewerNotAllowed)
+    public static let audienceFull = ErrorCode(.audienceFull)
+    public static let noSuchPoll = ErrorCode(.noSuchPoll)
+    public static let pollClosed = ErrorCode(.pollClosed)
+    public static let badPoll = ErrorCode(.badPoll)
+    public static let badAnswer = ErrorCode(.badAnswer)
+    public static let noSuchQuestion = ErrorCode(.noSuchQuestion)
+    public static let tooLong = ErrorCode(.tooLong)
+    public static let tooMany = ErrorCode(.tooMany)
+    public static let slowDown = ErrorCode(.slowDown)
+    public static let audienceOnly = ErrorCode(.audienceOnly)
     // 0x0Axx transitions and the output
     public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
     public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
@@ -318,7 +343,8 @@ extension LecternError {
     public static func roleUnavailable(_ role: Role) -> LecternError {
         LecternError(
             .roleUnavailable, detail: UInt64(role.rawValue),
-            message: role == .moderator ? "This room has no moderator passcode set." : "This room doesn't accept presenters.")
+            message: role == .moderator
+                ? "This room has no moderator passcode set." : role == .viewer ? "This room doesn't take an audience." : "This room doesn't accept presenters.")
     }
     public static let invalidName = LecternError(standard: .invalidName)
     public static let kicked = LecternError(standard: .kicked)
@@ -429,6 +455,33 @@ extension LecternError {
         LecternError(.notesTooLarge, detail: UInt64(limit), message: "The notes are longer than the \(humanBytes(UInt64(limit))) limit.")
     }
     public static func badTimer(_ why: String) -> LecternError { LecternError(.badTimer, message: why) }
+
+    // the audience
+    public static func viewerNotAllowed(_ command: UInt8) -> LecternError {
+        LecternError(
+            .viewerNotAllowed, detail: UInt64(command),
+            message: "You joined as a viewer: you can follow, answer polls and ask questions, but not present, turn pages or take the floor.")
+    }
+    public static func audienceFull(_ limit: Int) -> LecternError {
+        LecternError(.audienceFull, detail: UInt64(limit), message: "The audience is full (\(limit) viewers).")
+    }
+    public static let noSuchPoll = LecternError(standard: .noSuchPoll)
+    public static let pollClosed = LecternError(standard: .pollClosed)
+    public static func badPoll(_ why: String) -> LecternError { LecternError(.badPoll, message: why) }
+    public static func badAnswer(_ why: String) -> LecternError { LecternError(.badAnswer, message: why) }
+    public static let noSuchQuestion = LecternError(standard: .noSuchQuestion)
+    public static func tooLong(_ what: String, limit: Int) -> LecternError {
+        LecternError(.tooLong, detail: UInt64(limit), message: "The \(what) is longer than \(limit) bytes.")
+    }
+    public static func tooMany(_ what: String, limit: Int) -> LecternError {
+        LecternError(.tooMany, detail: UInt64(limit), message: "There can be at most \(limit) \(what).")
+    }
+    public static func slowDown(retryAfter seconds: Double) -> LecternError {
+        LecternError(
+            .slowDown, detail: UInt64(max(0, seconds) * 1000),
+            message: "One question at a time — try again in \(max(1, Int(seconds.rounded(.up)))) s.")
+    }
+    public static let audienceOnly = LecternError(standard: .audienceOnly)
     // pointer and ink
     public static let notAllowedToDraw = LecternError(standard: .notAllowedToDraw)
     public static func tooManyDrawers(limit: Int) -> LecternError {

@@ -74,6 +74,16 @@ public enum Message: Equatable, Sendable {
     case gotoLabel(String)
     /// nil: detect from the pages' shape again.
     case notesLayout(content: ContentID, layout: NotesLayout?)
+    // the audience (§24)
+    case pollAsk(PollDraft)
+    /// poll 0: the newest poll.
+    case pollAnswer(poll: UInt32, PollAnswer)
+    case pollClose(poll: UInt32)
+    case pollShow(PollShow)
+    case questionAsk(text: String, named: Bool)
+    case questionVote(id: UInt32)
+    case questionMark(id: UInt32, QuestionAction)
+    case audienceSet(AudienceSetting)
 
     public var command: Command {
         switch self {
@@ -132,6 +142,14 @@ public enum Message: Equatable, Sendable {
         case .timer: .timer
         case .gotoLabel: .gotoLabel
         case .notesLayout: .notesLayout
+        case .pollAsk: .pollAsk
+        case .pollAnswer: .pollAnswer
+        case .pollClose: .pollClose
+        case .pollShow: .pollShow
+        case .questionAsk: .questionAsk
+        case .questionVote: .questionVote
+        case .questionMark: .questionMark
+        case .audienceSet: .audienceSet
         }
     }
 
@@ -167,6 +185,7 @@ public enum Message: Equatable, Sendable {
         case .soundSet: .soundSetOK
         case .present: .presentOK
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
+        case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet: .ok
         case .whiteboardNew: .presentOK
         default: nil
         }
@@ -223,6 +242,14 @@ public enum Message: Equatable, Sendable {
         case .timer(let t): Body.timer(t, &w)
         case .gotoLabel(let label): w.string16(label)
         case .notesLayout(let c, let layout): w.bytes(c.bytes); w.u8(layout?.wireValue ?? 0xFF)
+        case .pollAsk(let d): Body.pollAsk(d, &w)
+        case .pollAnswer(let poll, let a): Body.pollAnswer(poll, a, &w)
+        case .pollClose(let poll): w.u32(poll)
+        case .pollShow(let s): Body.pollShow(s, &w)
+        case .questionAsk(let text, let named): Body.questionAsk(text, named, &w)
+        case .questionVote(let id): w.u32(id)
+        case .questionMark(let id, let a): w.u32(id); w.u8(a.rawValue)
+        case .audienceSet(let s): w.u8(s.rawValue)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK, .clipLoopOK:
@@ -306,6 +333,14 @@ public enum Message: Equatable, Sendable {
         case .timer: m = .timer(try Body.timer(&r))
         case .gotoLabel: m = .gotoLabel(try r.string16(max: ConsoleLimits.maxLabelBytes, field: "label"))
         case .notesLayout: m = try Body.notesLayout(&r)
+        case .pollAsk: m = .pollAsk(try Body.pollAsk(&r))
+        case .pollAnswer: m = try Body.pollAnswer(&r)
+        case .pollClose: m = .pollClose(poll: try r.u32())
+        case .pollShow: m = .pollShow(try Body.pollShow(&r))
+        case .questionAsk: m = try Body.questionAsk(&r)
+        case .questionVote: m = .questionVote(id: try r.u32())
+        case .questionMark: m = try Body.questionMark(&r)
+        case .audienceSet: m = try Body.audienceSet(&r)
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

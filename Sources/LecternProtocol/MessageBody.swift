@@ -18,7 +18,7 @@ enum Body {
     static func register(_ r: inout ByteReader) throws -> RegisterRequest {
         let version = try r.u16()
         let roleByte = try r.u8()
-        guard let role = Role(rawValue: roleByte) else { throw WireError.invalid("role \(roleByte) is not 1 (presenter) or 2 (moderator)") }
+        guard let role = Role(rawValue: roleByte) else { throw WireError.invalid("role \(roleByte) is not 1 (presenter), 2 (moderator) or 3 (viewer)") }
         let proof = try r.bytes(32)
         let tokenLength = try r.u8()
         var token: ResumeToken? = nil
@@ -40,7 +40,7 @@ enum Body {
     static func registerOK(_ r: inout ByteReader) throws -> RegisterOK {
         let id = try r.u8()
         let roleByte = try r.u8()
-        guard let role = Role(rawValue: roleByte) else { throw WireError.invalid("role \(roleByte) is not 1 or 2") }
+        guard let role = Role(rawValue: roleByte) else { throw WireError.invalid("role \(roleByte) is not 1, 2 or 3") }
         let flags = try r.u8()
         guard let token = ResumeToken(bytes: try r.bytes(16)) else { throw WireError.truncated }
         return RegisterOK(deviceID: id, role: role, resumed: flags & 1 != 0, floorRestored: flags & 2 != 0, resumeToken: token)
@@ -76,7 +76,7 @@ enum Body {
         switch outcome {
         case 1: return .holder
         case 2: return .queued(position: position)
-        default: throw WireError.invalid("floor-ack outcome \(outcome) is not 1 or 2")
+        default: throw WireError.invalid("floor-ack outcome \(outcome) is not 1, 2 or 3")
         }
     }
 
@@ -231,7 +231,7 @@ enum Body {
     static func uploadReady(_ r: inout ByteReader) throws -> UploadReady {
         let c = try contentID(&r)
         let s = try r.u8()
-        guard let status = UploadReady.Status(rawValue: s) else { throw WireError.invalid("upload status \(s) is not 1 or 2") }
+        guard let status = UploadReady.Status(rawValue: s) else { throw WireError.invalid("upload status \(s) is not 1, 2 or 3") }
         let offset = try r.u64()
         let k = try kind(try r.u8(), allowZero: true)
         return UploadReady(content: c, status: status, offset: offset, kind: k, pageCount: try r.u32(), durationMs: try r.u32())

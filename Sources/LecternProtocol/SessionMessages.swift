@@ -47,7 +47,8 @@ public struct Hello: Equatable, Sendable {
         self.server = server
     }
 
-    public func parameters(for role: Role) -> KDFParameters? { role == .presenter ? presenter : moderator }
+    /// A viewer's passcode (room or audience passcode, §24.1) is derived with the presenter's parameters.
+    public func parameters(for role: Role) -> KDFParameters? { role == .moderator ? moderator : presenter }
 
     /// 32 fresh random bytes for a new connection's hello; keep them to verify its register.
     public static func freshChallenge() -> [UInt8] { randomBytes(ProtocolLimits.challengeLength) }

@@ -26,6 +26,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var output = OutputSnapshot()
     /// The room's page-transition choice (§21).
     public var transitions = TransitionsSnapshot()
+    /// The audience: viewers, the lock, polls and questions (§24). A viewer's is filtered.
+    public var audience: AudienceSnapshot?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
@@ -42,7 +44,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -53,6 +55,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(screen, forKey: .screen)
         try c.encode(console, forKey: .console)
         try c.encode(sound, forKey: .sound)
+        try c.encode(audience, forKey: .audience)
         try c.encode(ink, forKey: .ink)
         try c.encode(output, forKey: .output)
         try c.encode(transitions, forKey: .transitions)

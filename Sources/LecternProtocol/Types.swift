@@ -8,8 +8,17 @@ public typealias ConnectionID = UInt64
 public enum Role: UInt8, Sendable, Codable, CaseIterable, CustomStringConvertible {
     case presenter = 1
     case moderator = 2
+    /// Someone in the audience (§24): follows the wall, answers polls, asks questions;
+    /// never takes the floor. Not a floor device: all viewers use device byte 0xFE.
+    case viewer = 3
 
-    public var description: String { self == .presenter ? "presenter" : "moderator" }
+    public var description: String {
+        switch self {
+        case .presenter: "presenter"
+        case .moderator: "moderator"
+        case .viewer: "viewer"
+        }
+    }
 
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)

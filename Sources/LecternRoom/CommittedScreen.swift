@@ -15,6 +15,8 @@ public struct CommittedScreen: Equatable, Sendable {
     public var blank: ScreenSnapshot.Blank = .none
     /// The part of each page the wall shows: the slide half of a beamer notes deck.
     public var part: PagePart = .whole
+    /// A poll's results or a question shown over the page (§24); a page change drops it.
+    public var card: WallCard?
 
     public init(content: ContentSnapshot? = nil, page: Int = 0, pageCount: Int = 0, blank: ScreenSnapshot.Blank = .none, part: PagePart = .whole) {
         self.content = content
@@ -27,6 +29,11 @@ public struct CommittedScreen: Equatable, Sendable {
     public static let idle = CommittedScreen()
 
     public var scene: Scene {
+        if let card, blank == .none { return .card(card, over: baseScene) }
+        return baseScene
+    }
+
+    public var baseScene: Scene {
         switch blank {
         case .black: return .blank(.black)
         case .white: return .blank(.white)
@@ -48,6 +55,7 @@ public struct CommittedScreen: Equatable, Sendable {
         switch signal {
         case .next, .prev, .goto:
             guard content != nil, pageCount > 0 else { throw .nothingOnScreen }
+            next.card = nil
             switch signal {
             case .next: next.page = min(page + 1, pageCount)
             case .prev: next.page = max(page - 1, 1)
@@ -60,6 +68,14 @@ public struct CommittedScreen: Equatable, Sendable {
         case .unblank: next.blank = .none
         case .handOver, .takeBack, .returnFloor, .transitions: break
         }
+        return next
+    }
+}
+
+extension CommittedScreen {
+    func withCard(_ card: WallCard?) -> CommittedScreen {
+        var next = self
+        next.card = card
         return next
     }
 }

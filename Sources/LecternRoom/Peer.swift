@@ -8,6 +8,9 @@ final class Peer {
     let challenge: [UInt8]
     let connectedAt: Double
     var deviceID: DeviceID?
+    /// Registered as a viewer (§24): no device id; frames carry 0xFF both ways.
+    var viewer: Audience.Viewer?
+    var isRegistered: Bool { deviceID != nil || viewer != nil }
     var keepAlive: KeepAlive
     /// Uploads this connection is sending, by file.
     var uploads: [ContentID: UploadLedger.Upload] = [:]

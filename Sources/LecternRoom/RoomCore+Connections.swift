@@ -20,6 +20,7 @@ extension RoomCore {
         if p.deviceID != nil {
             apply(floor.disconnect(connection: id, now: now))
         }
+        viewerLeft(p)
         log(.debug, "connection \(id) closed")
     }
 
@@ -45,7 +46,7 @@ extension RoomCore {
     func tick() {
         if clipSave.due(now: now) { persist() }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
-            if p.deviceID == nil, now - p.connectedAt > ProtocolLimits.registerTimeoutSeconds {
+            if !p.isRegistered, now - p.connectedAt > ProtocolLimits.registerTimeoutSeconds {
                 fail(p, tag: 0, .timedOut(seconds: ProtocolLimits.registerTimeoutSeconds), request: Command.error.rawValue)
                 continue
             }
@@ -69,7 +70,7 @@ extension RoomCore {
     private func sendPendingState(_ p: Peer) {
         if p.statePending, p.writable {
             p.statePending = false
-            send(bytes: latestState, to: p)
+            send(bytes: stateBytes(for: p), to: p)
         }
     }
 
@@ -105,7 +106,7 @@ extension RoomCore {
     /// when an unregistered peer has earned a few.
     func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
         var error = error
-        if p.deviceID == nil {
+        if !p.isRegistered {
             p.unregisteredErrors += 1
             // The error's flag says the connection closes (C49: clients go by the flag).
             if p.unregisteredErrors >= ProtocolLimits.unregisteredErrorLimit { error.closesConnection = true }

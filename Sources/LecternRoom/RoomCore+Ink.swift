@@ -8,7 +8,7 @@ extension RoomCore {
     /// The page on screen, if ink can go on what is shown (a PDF page, no clip, not blanked).
     var inkPageOnScreen: InkPageRef? {
         guard screen.clip == nil else { return nil }
-        switch screen.committed.scene {
+        switch screen.committed.baseScene {   // under a poll's card (§24) too
         case .page(let content, let page), .pagePart(let content, let page, _): return InkPageRef(content: content, page: page)
         default: return nil
         }

@@ -5,10 +5,11 @@ import LecternProtocol
 extension RoomCore {
     func register(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
         let req = Command.register.rawValue
-        guard p.deviceID == nil else { return fail(p, tag: tag, .alreadyRegistered, request: req) }
+        guard !p.isRegistered else { return fail(p, tag: tag, .alreadyRegistered, request: req) }
         guard r.version == lecternProtocolVersion else {
             return fail(p, tag: tag, .unsupportedVersion(client: r.version), request: req)
         }
+        if r.role == .viewer { return registerViewer(r, from: p, tag: tag) }
         guard let key = r.role == .presenter ? keys.presenter : keys.moderator else {
             return fail(p, tag: tag, .roleUnavailable(r.role), request: req)
         }
@@ -43,6 +44,7 @@ extension RoomCore {
         send(.unregisterOK, to: p, tag: tag)
         let events = p.deviceID != nil ? floor.unregister(connection: p.id, now: now) : []
         p.deviceID = nil
+        viewerLeft(p)
         close(p)
         apply(events)
     }

@@ -11,7 +11,7 @@ extension RoomCore {
             return fail(p, tag: h.tag, error, request: h.command)
         }
         let expected = p.deviceID ?? ProtocolLimits.unregisteredID
-        if case .register = message, p.deviceID != nil {   // before the device byte: §6.2 sends register with 0xFF
+        if case .register = message, p.isRegistered {   // before the device byte: §6.2 sends register with 0xFF
             return fail(p, tag: h.tag, .alreadyRegistered, request: h.command)
         }
         guard h.deviceID == expected else {
@@ -23,6 +23,12 @@ extension RoomCore {
         case .register(let r): return register(r, from: p, tag: h.tag)
         case .unregister: return unregister(p, tag: h.tag)
         default: break
+        }
+        if let v = p.viewer {
+            do { try viewerRequest(message, command: h.command, from: p, viewer: v, tag: h.tag) } catch {
+                fail(p, tag: h.tag, LecternError(mapping: error), request: h.command)
+            }
+            return
         }
         guard let me = p.deviceID else {
             return fail(p, tag: h.tag, .notRegistered, request: h.command)
@@ -91,6 +97,8 @@ extension RoomCore {
         case .notesLayout(let content, let layout): try notesLayout(content, layout, by: me, peer: p, tag: tag)
         case .timer(let c): try timerCommand(c, by: me, peer: p, tag: tag)
         case .gotoLabel(let label): try gotoLabel(label, by: me, peer: p, tag: tag)
+        case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet:
+            try audienceRequest(message, from: p, voter: voter(of: me), name: floor.devices[me]?.name ?? "", tag: tag)
         default:
             throw LecternError.unknownCommand(command)
         }

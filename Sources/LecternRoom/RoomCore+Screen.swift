@@ -52,6 +52,7 @@ extension RoomCore {
                 switch op.change {
                 case .page(let m): target = m
                 case .idle: target = .idle
+                case .card(let card): target = committed.withCard(card)
                 case .signal(let s): target = try committed.applying(s)
                 }
             } catch {

@@ -10,11 +10,17 @@ import Logging
 public final class RoomCore {
     /// The passcodes in force, as the server keeps them.
     public struct Keys: Sendable {
+        public enum AudienceMode: String, Sendable { case passcode, open, off }
         public var presenter: PasscodeHash
         public var moderator: PasscodeHash?
-        public init(presenter: PasscodeHash, moderator: PasscodeHash?) {
+        /// The audience passcode (§24.1), derived with the presenter's salt and rounds.
+        public var audience: PasscodeHash?
+        public var audienceMode: AudienceMode
+        public init(presenter: PasscodeHash, moderator: PasscodeHash?, audience: PasscodeHash? = nil, audienceMode: AudienceMode = .passcode) {
             self.presenter = presenter
             self.moderator = moderator
+            self.audience = audience
+            self.audienceMode = audienceMode
         }
     }
 
@@ -36,6 +42,8 @@ public final class RoomCore {
     var revision: UInt64 = 0
     /// The newest state push, encoded once for everyone (sent late to those not reading).
     var latestState: [UInt8] = []
+    /// The same for viewers (§24.7: what they may see of polls and questions).
+    var latestViewerState: [UInt8] = []
     var wakeAt: Double?
     var lastPartSweep = -Double.infinity
     var logLimiter = LogLimiter()
@@ -59,6 +67,8 @@ public final class RoomCore {
     /// The output's state and the room's cross-fade (RoomCore+Output.swift, §21).
     var output = OutputSnapshot()
     lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
+    /// Viewers, polls, questions, the navigation lock (§24).
+    var audience = AudienceRoom()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -94,6 +104,7 @@ public final class RoomCore {
             tick()
             sweepParts()
             timerTick()
+            audienceTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
@@ -143,6 +154,7 @@ public final class RoomCore {
             showAllInk()
         }
         if let t = saved.timer { timer = t }
+        if let a = saved.audience { audience.restore(a, now: now) }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
@@ -166,6 +178,7 @@ public final class RoomCore {
         s.console = consoleSnapshot()
         s.output = output
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
+        s.audience = audienceSnapshot(privileged: true)
         return s
     }
 
@@ -183,6 +196,7 @@ public final class RoomCore {
         clipSave.saved(now: now)
         var state = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts, clip: savedClip)
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
+        state.audience = audience.saved
         emit(.persist(state))
     }
 
@@ -197,13 +211,18 @@ public final class RoomCore {
     /// Pushes the whole state to every registered device: encoded once; a peer that
     /// doesn't read (a phone asleep on the Wi-Fi) gets the newest state when it reads
     /// again, not every intermediate one piling up.
-    func pushState() {
+    /// `viewers` false: a change only the presenters and moderator see (a poll's live
+    /// results, a viewer coming or going) is not pushed to the audience.
+    func pushState(viewers: Bool = true) {
         statePushOwed = false
         revision += 1
         timerWarned = timer.warning(at: wallClock())
         latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
-        for p in peers.values.sorted(by: { $0.id < $1.id }) where p.deviceID != nil && !p.closing {
-            if p.writable { send(bytes: latestState, to: p); p.statePending = false } else { p.statePending = true }
+        if viewers || latestViewerState.isEmpty {
+            latestViewerState = audience.count > 0 ? Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: 0) : []
+        }
+        for p in peers.values.sorted(by: { $0.id < $1.id }) where p.isRegistered && !p.closing && (viewers || p.viewer == nil) {
+            if p.writable { send(bytes: stateBytes(for: p), to: p); p.statePending = false } else { p.statePending = true }
         }
     }
 

@@ -25,6 +25,8 @@ public struct SavedState: Codable, Equatable, Sendable {
 
     /// The talk timer (absent in states saved before it existed).
     public var timer: TalkTimer?
+    /// The audience's polls, questions and settings (absent before §24; nil once the meeting ended).
+    public var audience: AudienceSaved?
     /// Every page's finished strokes and who may draw (absent in files of older versions).
     public var ink: InkBoard.Saved?
     /// Whiteboards of the meeting: white ones, black ones (absent: none).

@@ -13,6 +13,8 @@ struct ScreenQueue {
         case signal(ControlSignal)
         /// Back to the idle screen.
         case idle
+        /// Show this card over the screen, or take it off (nil) (§24).
+        case card(WallCard?)
     }
 
     struct Op {

@@ -190,6 +190,14 @@ extension ConfigFile {
                 guard let s = v.string else { return "'moderator_passcode' must be a string, not \(describe(v))" }
                 config.moderatorPasscode = s; return nil
             },
+            "audience": string("audience") { s in
+                guard ["passcode", "open", "off"].contains(s) else { return "'audience' must be \"passcode\", \"open\" or \"off\", not '\(s)'" }
+                config.audience = s; return nil
+            },
+            "audience_passcode": string("audience_passcode") { s in
+                config.audiencePasscode = s; return nil
+            },
+            "audience_idle_minutes": int("audience_idle_minutes", 1...10080) { config.audienceIdleMinutes = $0 },
             "floor": string("floor") { s in
                 guard let m = FloorMode(rawValue: s) else { return "'floor' must be \"open\" or \"moderated\", not '\(s)'" }
                 config.floor = m; return nil
@@ -376,7 +384,7 @@ extension ConfigFile {
 
     /// Every key the file may have, for suggestions and docs/config.md.
     public static let topKeys = [
-        "room", "port", "http_port", "passcode", "moderator_passcode", "floor", "data_dir",
+        "room", "port", "http_port", "passcode", "moderator_passcode", "audience", "audience_passcode", "audience_idle_minutes", "floor", "data_dir",
         "grace_period", "remove_cooldown", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",

@@ -109,7 +109,20 @@ final class Room: @unchecked Sendable {
                 throw KeyError(description: "moderator_passcode: \(error)")
             }
         }
-        return RoomCore.Keys(presenter: p, moderator: m)
+        var v: PasscodeHash?
+        if !config.audiencePasscode.isEmpty {
+            // Derived with the presenter passcode's parameters: hello announces those for viewers.
+            if PasscodeHash.isHashForm(config.audiencePasscode) {
+                guard let h = try? PasscodeHash.parse(config.audiencePasscode), h.salt == p.salt, h.rounds == p.rounds else {
+                    throw KeyError(description: "audience_passcode: a hash must use the salt and rounds of 'passcode' (or give it plain)")
+                }
+                v = h
+            } else {
+                v = PasscodeHash.derive(passcode: config.audiencePasscode, rounds: p.rounds, salt: p.salt)
+            }
+        }
+        let mode = RoomCore.Keys.AudienceMode(rawValue: config.audience) ?? .passcode
+        return RoomCore.Keys(presenter: p, moderator: m, audience: v, audienceMode: mode)
     }
 
     var config: Config { core.config }
@@ -168,6 +181,13 @@ final class Room: @unchecked Sendable {
             carry(core.handle(event, now: now))
         }
         feeding = false
+        offerDownload()
+    }
+
+    /// The deck the web server may hand out now (§24.5), from the core's decision.
+    let download = DeckDownload()
+    private func offerDownload() {
+        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.path(of: $0.content), name: $0.name) })
     }
 
     // MARK: effects out

@@ -7,6 +7,10 @@ final class StateWriter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "lectern.state-writer")
     private let path: String
     private var last: SavedState?
+    /// The newest state asked for and not yet written: a burst of changes (250 poll
+    /// answers in a second) costs one write, of the newest state, not one each.
+    private var newest: SavedState?
+    private let lock = NSLock()
 
     init(dataDir: String) { path = Self.path(dataDir: dataDir) }
 
@@ -19,7 +23,13 @@ final class StateWriter: @unchecked Sendable {
     }
 
     func save(_ s: SavedState) {
+        lock.withLock { newest = s }
         queue.async { [self] in
+            guard
+                let s = lock.withLock({ () -> SavedState? in
+                    defer { newest = nil }; return newest
+                })
+            else { return }
             guard s != last, let data = try? JSONEncoder().encode(s) else { return }
             do { try ContentStore.writeAtomically(data, to: path); last = s } catch {}
         }

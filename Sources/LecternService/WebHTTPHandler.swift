@@ -31,7 +31,14 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
     private var timer: Scheduled<Void>?
     private var removed = false
 
-    init(assets: WebAssets, refusing: Bool = false, timeouts: Timeouts = Timeouts(), clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
+    /// The deck viewers may download (§24.5), when the room offers one.
+    private let download: DeckDownload?
+
+    init(
+        assets: WebAssets, refusing: Bool = false, timeouts: Timeouts = Timeouts(), download: DeckDownload? = nil,
+        clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
+    ) {
+        self.download = download
         self.assets = assets
         self.refusing = refusing
         self.timeouts = timeouts
@@ -148,6 +155,15 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
                 .upgradeRequired, text: "This address is the web remote's WebSocket: connect with a WebSocket client.\n",
                 headers: headers, request: request, context: context)
         }
+        if path.hasPrefix(DeckDownload.prefix) {
+            let token = String(path.dropFirst(DeckDownload.prefix.count))
+            guard let offer = download?.file(token: token) else {
+                return send(
+                    .forbidden, text: "Downloading the slides isn't allowed right now (or this link is from before it was revoked).\n",
+                    headers: headers, request: request, context: context)
+            }
+            return sendFile(offer, headers: headers, request: request, context: context)
+        }
         if assets.files.isEmpty && (path == "/" || path == "/index.html") {
             return send(
                 .serviceUnavailable, text: "The web remote's files are missing on this appliance (looked in \(assets.source)). Reinstall the lectern package.\n",
@@ -163,6 +179,37 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
             return send(.notModified, body: nil, contentType: nil, headers: headers, request: request, context: context)
         }
         send(.ok, body: file.body, contentType: file.contentType, headers: headers, request: request, context: context)
+    }
+
+    /// The deck, streamed from its file (never read into memory whole).
+    private func sendFile(_ offer: DeckDownload.Offer, headers: HTTPHeaders, request: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let handle = try? NIOFileHandle(path: offer.path),
+            let size = (try? FileManager.default.attributesOfItem(atPath: offer.path)[.size] as? NSNumber)?.intValue
+        else {
+            try? NIOFileHandle(path: offer.path).close()
+            return send(.notFound, text: "The deck is no longer on the appliance.\n", headers: headers, request: request, context: context)
+        }
+        var h = headers
+        let ascii = String(offer.name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+        h.add(name: "Content-Type", value: "application/pdf")
+        h.add(name: "Content-Disposition", value: "attachment; filename=\"\(ascii.hasSuffix(".pdf") ? ascii : ascii + ".pdf")\"")
+        h.add(name: "Cache-Control", value: "no-store")
+        h.add(name: "Content-Length", value: String(size))
+        let keepAlive = request.isKeepAlive
+        h.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: .ok, headers: h))), promise: nil)
+        if request.method != .HEAD, size > 0 {
+            context.write(wrapOutboundOut(.body(.fileRegion(FileRegion(fileHandle: handle, readerIndex: 0, endIndex: size)))), promise: nil)
+        }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        done.whenComplete { [self] _ in
+            try? handle.close()
+            responseDone(context)
+        }
+        if !keepAlive {
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(promise: nil) }
+        }
     }
 
     private func send(_ status: HTTPResponseStatus, text: String, headers: HTTPHeaders, request: HTTPRequestHead, context: ChannelHandlerContext) {

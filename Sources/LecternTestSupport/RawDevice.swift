@@ -10,22 +10,24 @@ public final class RawDevice {
     public var lastStateAt = 0.0
     public private(set) var id: UInt8 = 0xFF
 
-    /// Connects and registers as a presenter with the passcode's derived key.
-    public init(port: Int, name: String, key: [UInt8]) throws {
+    /// Connects and registers (as a presenter unless told) with the passcode's derived key.
+    public init(port: Int, name: String, key: [UInt8], role: Role = .presenter) throws {
         socket = try RawSocket(port: port)
         var hello: Hello?
         while hello == nil {
             for f in try frames(timeout: 15) { if case .hello(let h) = try Message.decode(f, sentBy: .server) { hello = h } }
         }
-        let proof = RegisterProof.compute(key: key, challenge: hello!.challenge, role: .presenter, name: name, resumeToken: nil)
-        socket.send(Message.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: name)).encode(tag: 1, deviceID: 0xFF))
-        while id == 0xFF {
+        let proof = RegisterProof.compute(key: key, challenge: hello!.challenge, role: role, name: name, resumeToken: nil)
+        socket.send(Message.register(RegisterRequest(role: role, proof: proof, resumeToken: nil, name: name)).encode(tag: 1, deviceID: 0xFF))
+        var registered = false
+        while !registered {
             for f in try frames(timeout: 15) where f.header.tag == 1 {
                 let m = try Message.decode(f, sentBy: .server)
                 guard case .registerOK(let ok) = m else {
                     throw Fixtures.ToolError(description: "register failed: \(m.error?.message ?? "\(m)")")
                 }
-                id = ok.deviceID
+                id = ok.deviceID   // a viewer's stays 0xFF
+                registered = true
             }
         }
     }

@@ -12,16 +12,25 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "A file holding the presenter passcode (else $LECTERN_PASSCODE).") var passcodeFile: String?
     @Flag(help: "Register as moderator ($LECTERN_MODERATOR_PASSCODE or --moderator-passcode-file).") var moderator = false
     @Option(help: "A file holding the moderator passcode.") var moderatorPasscodeFile: String?
+    @Flag(help: "Join as a viewer in the audience ($LECTERN_AUDIENCE_PASSCODE, else $LECTERN_PASSCODE).") var viewer = false
 
-    var role: Role { moderator ? .moderator : .presenter }
+    var role: Role { viewer ? .viewer : moderator ? .moderator : .presenter }
 
     var deviceName: String {
         if let name { return name }
+        if viewer { return "" }   // "Guest N"
         let user = ProcessInfo.processInfo.environment["USER"] ?? "lectern"
         return String("\(user)@\(ProcessInfo.processInfo.hostName)".prefix(64))
     }
 
     func passcode() throws -> String {
+        if viewer {
+            // An open audience takes any proof: no passcode is needed then.
+            let env = ProcessInfo.processInfo.environment
+            if let p = env["LECTERN_AUDIENCE_PASSCODE"], !p.isEmpty { return p }
+            if let file = passcodeFile, let text = try? String(contentsOfFile: file, encoding: .utf8) { return text.trimmingCharacters(in: .newlines) }
+            return env["LECTERN_PASSCODE"] ?? ""
+        }
         let (file, env) = moderator ? (moderatorPasscodeFile, "LECTERN_MODERATOR_PASSCODE") : (passcodeFile, "LECTERN_PASSCODE")
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {

@@ -9,7 +9,7 @@ struct Lectern: ParsableCommand {
             Exit status: 0 on success; 1 for a problem on this side (arguments, files, connection); \
             10 + the high byte of the server's error code otherwise (10 framing, 11 passcode and \
             registration, 12 floor, 13 content and screen, 14 uploads, 15 clips, 16 server, 17 presenter console, \
-            18 pointer and ink, 23 sound).
+            18 pointer and ink, 19 audience, 20 transitions, 23 sound).
             """,
         subcommands: [
             StatusCommand.self, UploadCommand.self, PresentCommand.self, NextCommand.self, PrevCommand.self,
@@ -18,6 +18,7 @@ struct Lectern: ParsableCommand {
             StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
             HashPasscodeCommand.self, DemoDeckCommand.self, NotesCommand.self, NotesFileCommand.self, TimerCLICommand.self,
             VolumeCommand.self,
+            FollowCommand.self, PollCommand.self, AskCommand.self, QuestionsCommand.self, LockCommand.self, UnlockCommand.self,
             PointCommand.self, DrawCommand.self, InkCommand.self, WhiteboardCommand.self, TransitionsCommand.self,
         ])
 

@@ -86,7 +86,7 @@ final class MessageTests: XCTestCase {
             try Message.decode(header: FrameHeader(command: c.rawValue, deviceID: 1, tag: 1, length: UInt32(8 + body.count)), body: body)
         }
         var reg = Message.register(RegisterRequest(role: .presenter, proof: Array(repeating: 0, count: 32), resumeToken: nil, name: "A")).encodeBody()
-        reg[2] = 3   // role
+        reg[2] = 4   // role
         assertThrowsCode(.malformedBody) { try decode(.register, reg) }
         var tok = Message.register(RegisterRequest(role: .presenter, proof: Array(repeating: 0, count: 32), resumeToken: token(1), name: "A")).encodeBody()
         tok[35] = 15   // token length must be 0 or 16
@@ -190,7 +190,7 @@ final class MessageTests: XCTestCase {
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
         XCTAssertEqual(
             json,
-            #"{"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
+            #"{"audience":null,"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
         )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }

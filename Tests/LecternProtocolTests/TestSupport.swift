@@ -117,6 +117,16 @@ func sampleInkMessages() -> [Message] {
         .notesLayout(content: cid(16), layout: nil),
         .soundSet(SoundSetting(level: 40)), .soundSet(SoundSetting(muted: true)), .soundSet(SoundSetting(level: 0, muted: false)),
         .soundSetOK,
+        .pollAsk(PollDraft(question: "Best?", kind: .choice, answers: ["A", "B", "C"], correct: 1)),
+        .pollAsk(PollDraft(question: "Yes?", kind: .yesno)),
+        .pollAnswer(poll: 3, .choice(2)),
+        .pollAnswer(poll: 0, .text("fast")),
+        .pollClose(poll: 3),
+        .pollShow(PollShow(poll: 3, results: true, answer: false, picks: [0, 2])),
+        .questionAsk(text: "Why?", named: true),
+        .questionVote(id: 9),
+        .questionMark(id: 9, .hide),
+        .audienceSet(.unlock),
         .state(
             Snapshot(
                 revision: 1, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle,

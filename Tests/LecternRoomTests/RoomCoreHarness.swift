@@ -20,14 +20,15 @@ final class RoomCoreHarness {
 
     init(
         floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
-        storeBytes: UInt64 = 0, configure: (inout Config) -> Void = { _ in }
+        storeBytes: UInt64 = 0, audience: PasscodeHash? = nil, audienceMode: RoomCore.Keys.AudienceMode = .passcode,
+        configure: (inout Config) -> Void = { _ in }
     ) {
         var c = Config()
         c.room = "Core Room"
         c.floor = floor
         configure(&c)
         core = RoomCore(
-            config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey),
+            config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey, audience: audience, audienceMode: audienceMode),
             serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes,
             wallClock: { [wall] in wall.seconds })
     }

@@ -73,7 +73,7 @@ final class WebServerTests: XCTestCase {
         // The wall view (/wall) is an entry of its own: wall.html, wall.css, wall.js.
         XCTAssertEqual(
             Set(fromSource.files.keys),
-            Set((["index.html", "lectern.css", "console.css", "presenter-layout.css", "wall.html", "wall.css", "wall.js"] + Self.modules).map { "/" + $0 }))
+            Set((["index.html", "lectern.css", "console.css", "presenter-layout.css", "wall.html", "wall.css", "wall.js"] + Self.modules + Self.audiencePage).map { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
@@ -88,8 +88,11 @@ final class WebServerTests: XCTestCase {
         "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "console-wire.js", "ink-tool.js", "output-alert.js", "sound-control.js", "screen-code.js",
-        "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js",
+        "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js", "audience-panel.js",
     ]
+
+    /// The audience's own page (viewer.html, §24) and the modules it imports.
+    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js"]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:
     /// nothing from the internet, no bare names a bundler would resolve), and is reached

@@ -8,6 +8,7 @@ import { renderClip } from './clip-view.js';
 import { renderSound } from './sound-control.js';
 import { renderConsole } from './console-view.js';
 import { renderOutputAlert } from './output-alert.js';
+import { renderAudience } from './audience-panel.js';
 import { renderLayout } from './presenter-layout.js';
 
 export function renderAll() {
@@ -19,5 +20,6 @@ export function renderAll() {
   renderSound();
   renderConsole();
   renderOutputAlert();
+  renderAudience();
   renderLayout();
 }

@@ -1,0 +1,26 @@
+/// A card the wall shows over the page (§24): a poll's results as a bar chart, the open-text
+/// answers the presenter picked, or one audience question. Never names anyone.
+public struct WallCard: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public struct Bar: Equatable, Hashable, Sendable {
+        public var label: String
+        public var count: Int
+        /// The correct answer, once revealed.
+        public var highlighted: Bool
+        public init(label: String, count: Int, highlighted: Bool = false) {
+            self.label = label
+            self.count = count
+            self.highlighted = highlighted
+        }
+    }
+    public var title: String
+    /// A bar chart (choice and yes/no polls); empty otherwise.
+    public var bars: [Bar]
+    /// Lines of text (picked open-text answers, or a question); empty for a chart.
+    public var lines: [String]
+    public init(title: String, bars: [Bar] = [], lines: [String] = []) {
+        self.title = title
+        self.bars = bars
+        self.lines = lines
+    }
+    public var description: String { bars.isEmpty ? "card '\(title.prefix(24))' (\(lines.count) lines)" : "chart '\(title.prefix(24))' \(bars.map(\.count))" }
+}

@@ -1,0 +1,298 @@
+import LecternCore
+import LecternProtocol
+
+/// What the room keeps of the audience (§24): who is watching, the polls, the questions,
+/// the navigation lock and download permission, and since when nobody is in the room.
+struct AudienceRoom {
+    var viewers = Audience()
+    var polls = PollBook()
+    var questions = AudienceQuestions()
+    var navigation = ViewerNavigation()
+    /// Since when no device and no viewer is connected (the idle end of the meeting).
+    var emptySince: Double?
+    /// Live results: pushed at most every `resultsInterval` (a burst of answers costs a few
+    /// pushes, not one each); one owed is sent by the next tick.
+    var lastResultsPush = -Double.infinity
+    var resultsPushOwed = false
+    static let resultsInterval = 0.25
+
+    var count: Int { viewers.count }
+
+    /// Whether there is anything the end of a meeting would clear.
+    var hasMeeting: Bool { !polls.polls.isEmpty || !questions.questions.isEmpty || navigation != ViewerNavigation() }
+
+    var saved: AudienceSaved? {
+        guard hasMeeting || !viewers.savedTokens.isEmpty else { return nil }
+        return AudienceSaved(polls: polls, questions: questions, navigation: navigation, viewers: viewers.savedTokens)
+    }
+
+    mutating func restore(_ s: AudienceSaved, now: Double) {
+        polls = s.polls
+        questions = s.questions
+        navigation = s.navigation
+        viewers.restore(tokens: s.viewers)
+    }
+
+    /// The meeting ended: polls, answers, questions and device identities go.
+    mutating func endMeeting() {
+        polls = PollBook()
+        questions = AudienceQuestions()
+        navigation = ViewerNavigation()
+        viewers.forgetIdentities()
+    }
+}
+
+/// The audience as `state.json` keeps it: no names with answers (answers are keyed by a
+/// hash of the device's token), cleared when the meeting ends.
+public struct AudienceSaved: Codable, Equatable, Sendable {
+    public var polls: PollBook
+    public var questions: AudienceQuestions
+    public var navigation: ViewerNavigation
+    /// Viewer tokens (hex) → guest number, so a phone that reconnects after a restart is the same device.
+    public var viewers: [String: Int]
+}
+
+/// The audience in the room: viewers register, follow the state, answer polls and ask
+/// questions; the floor's driver or the moderator runs polls, questions and the lock.
+extension RoomCore {
+    // MARK: registration
+
+    func registerViewer(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
+        let req = Command.register.rawValue
+        if keys.audienceMode == .off { return fail(p, tag: tag, .roleUnavailable(.viewer), request: req) }
+        if keys.audienceMode == .passcode {
+            let tkey = AuthThrottle.key(address: p.address, role: .viewer)
+            if case .wait(let s) = throttle.check(tkey, role: .viewer, now: now) {
+                log(.warning, "register from \(p.address) as viewer throttled: \(Int(s.rounded(.up))) s to wait")
+                return fail(p, tag: tag, .tooManyAttempts(retryAfter: s), request: req)
+            }
+            let ok =
+                RegisterProof.verify(r, challenge: p.challenge, key: keys.presenter)
+                || keys.audience.map { RegisterProof.verify(r, challenge: p.challenge, key: $0) } == true
+            guard ok else {
+                throttle.recordFailure(tkey, role: .viewer, now: now)
+                log(.warning, "wrong audience passcode from \(p.address)")
+                return fail(p, tag: tag, .wrongPasscode, request: req)
+            }
+            throttle.recordSuccess(tkey, now: now)
+        }
+        do {
+            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken)
+            p.viewer = v
+            emit(.registered(p.id))
+            send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
+            log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
+            audience.emptySince = nil
+            send(.state(viewerSnapshot(now: now)), to: p, tag: 0)
+            pushState(viewers: false)
+            if !resumed { persist() }
+        } catch {
+            fail(p, tag: tag, error, request: req)
+        }
+    }
+
+    func viewerLeft(_ p: Peer) {
+        guard p.viewer != nil else { return }
+        audience.viewers.leave(p.id)
+        p.viewer = nil
+        pushState(viewers: false)
+    }
+
+    // MARK: requests
+
+    /// What a viewer may send: state-request, poll answers, questions and votes.
+    func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
+        switch message {
+        case .stateRequest: send(.state(viewerSnapshot(now: now)), to: p, tag: tag)
+        case .pagePreview(let r): try viewerPage(r, peer: p, tag: tag)
+        case .ink(.fetch(let content, let page)):
+            // The ink of the page on the wall (of any page of its deck once unlocked), read-only.
+            guard let live = inkPageOnScreen else { throw LecternError.nothingToInk }
+            let ref = content.map { InkPageRef(content: $0.hex, page: Int(page)) } ?? live
+            guard ref == live || (!audience.navigation.locked && ref.content == live.content) else {
+                throw LecternError.viewerNotAllowed(command)
+            }
+            send(.ink(.page(ink.strokes(on: ref))), to: p, tag: tag)
+        case .pollAnswer, .questionAsk, .questionVote:
+            try audienceRequest(message, from: p, voter: v.voter, name: v.name, tag: tag)
+        default:
+            guard Command(rawValue: command) != nil else { throw LecternError.unknownCommand(command) }
+            throw LecternError.viewerNotAllowed(command)
+        }
+    }
+
+    /// A viewer's picture of the slide: only the deck on the wall, not while it is blanked;
+    /// the live page while locked, any page of it once unlocked; never the notes half.
+    /// Rendered at the device's size by the same pipeline, from the page cache when there.
+    func viewerPage(_ r: PagePreviewRequest, peer p: Peer, tag: UInt16) throws {
+        let live = screen.committed
+        guard let c = live.content, c.id == r.content, c.kind == .pdf, live.blank == .none, screen.clip == nil else {
+            throw LecternError(.notYourContent, message: "Viewers see the slide on the wall, and only while it is shown.")
+        }
+        guard !r.notesHalf else { throw LecternError.notesPrivate }
+        let page = max(1, Int(r.page))
+        guard page <= live.pageCount else { throw LecternError.pageOutOfRange(page: UInt32(page), pageCount: UInt32(live.pageCount)) }
+        guard page == live.page || !audience.navigation.locked else {
+            throw LecternError(.viewerNotAllowed, detail: UInt64(Command.pagePreview.rawValue), message: "The presenter has locked navigation: you follow the live page.")
+        }
+        try takePictureSlot(p)
+        emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight), part: live.part))
+    }
+
+    /// The voter key of a floor device: a hash of its resume token, as for viewers.
+    func voter(of device: DeviceID) -> String {
+        floor.devices[device].map { Audience.voterKey($0.resumeToken) } ?? "device-\(device)"
+    }
+
+    /// The audience's requests from anyone registered (`voter`: the device's identity).
+    /// Returns false when `message` is not one of them.
+    @discardableResult
+    func audienceRequest(_ message: Message, from p: Peer, voter: String, name: String, tag: UInt16) throws -> Bool {
+        switch message {
+        case .pollAnswer(let poll, let a):
+            try audience.polls.answer(poll, a, voter: voter)
+        case .questionAsk(let text, let named):
+            try audience.questions.ask(text, name: named ? name : nil, voter: voter, now: now)
+        case .questionVote(let id):
+            try audience.questions.vote(id, voter: voter)
+        case .pollAsk, .pollClose, .pollShow, .questionMark, .audienceSet:
+            guard let me = p.deviceID else { throw LecternError.viewerNotAllowed(message.command.rawValue) }
+            try requireAudienceHost(me)
+            switch message {
+            case .pollAsk(let d):
+                let id = try audience.polls.ask(d)
+                updateWallCard()
+                log(.info, "poll \(id) asked (\(d.kind.rawValue), \(d.answers.count) answers)")
+            case .pollClose(let poll): try audience.polls.close(poll)
+            case .pollShow(let s):
+                try audience.polls.show(s)
+                updateWallCard()
+            case .questionMark(let id, let action):
+                try audience.questions.mark(id, action)
+                updateWallCard()
+            case .audienceSet(let s): try audienceSet(s, by: me)
+            default: break
+            }
+        default:
+            return false
+        }
+        send(.ok, to: p, tag: tag)
+        // An answer changes only what the presenters and moderator see, and is paced.
+        if case .pollAnswer = message {
+            if now - audience.lastResultsPush >= AudienceRoom.resultsInterval { pushResults() } else { audience.resultsPushOwed = true }
+        } else {
+            pushState()
+        }
+        persist()
+        return true
+    }
+
+    /// Polls, questions on the wall and the lock: the floor's driver or the moderator.
+    private func requireAudienceHost(_ me: DeviceID) throws(LecternError) {
+        if floor.role(of: me) == .moderator || floor.driver == me { return }
+        throw .audienceOnly
+    }
+
+    private func audienceSet(_ s: AudienceSetting, by me: DeviceID) throws(LecternError) {
+        switch s {
+        case .lock: audience.navigation.locked = true
+        case .unlock: audience.navigation.locked = false
+        case .allowDownload:
+            if !audience.navigation.download { audience.navigation.downloadToken = hexString(randomBytes(16)) }
+            audience.navigation.download = true
+        case .revokeDownload:
+            audience.navigation.download = false
+            audience.navigation.downloadToken = nil
+        case .endMeeting:
+            // The moderator's; in a room without one, whoever has the floor.
+            guard floor.role(of: me) == .moderator || keys.moderator == nil else { throw .moderatorOnly }
+            audience.endMeeting()
+            updateWallCard()
+            log(.info, "meeting ended: polls and questions cleared")
+        }
+    }
+
+    // MARK: the wall
+
+    /// What the wall shows over the page: the question put there, else the results of the
+    /// current poll once shown (the correct bar green once revealed). Never a name.
+    var wallCard: WallCard? {
+        if let q = audience.questions.wallQuestion { return WallCard(title: "Question from the audience", lines: [q.text]) }
+        guard let p = audience.polls.onWall else { return nil }
+        if p.draft.kind == .text {
+            let texts = p.texts
+            return WallCard(title: p.draft.question, lines: p.picks.compactMap { $0 < texts.count ? texts[$0] : nil })
+        }
+        let counts = p.counts
+        return WallCard(
+            title: p.draft.question,
+            bars: p.draft.answers.enumerated().map { i, a in
+                WallCard.Bar(label: a, count: counts[i], highlighted: p.showAnswer && p.draft.correct == i)
+            })
+    }
+
+    /// Puts the card on the wall, or takes it off, when it changed.
+    func updateWallCard() {
+        let card = wallCard
+        guard card != screen.committed.card || screen.running != nil else { return }
+        changeScreen(.card(card), reply: nil)
+    }
+
+    /// The deck viewers may download now: (token, content id hex, file name), or nil.
+    public var downloadOffer: (token: String, content: String, name: String)? {
+        guard audience.navigation.download, let t = audience.navigation.downloadToken,
+            let c = screen.committed.content, c.kind == .pdf
+        else { return nil }
+        return (t, c.id.hex, c.name)
+    }
+
+    // MARK: the state
+
+    func audienceSnapshot(privileged: Bool) -> AudienceSnapshot? {
+        if keys.audienceMode == .off && !audience.hasMeeting { return nil }
+        return AudienceSnapshot(
+            viewers: audience.count, locked: audience.navigation.locked, download: audience.navigation.download,
+            downloadURL: downloadOffer.map { "/download/\($0.token)" },
+            poll: audience.polls.current?.snapshot(privileged: privileged),
+            questions: audience.questions.ranked(privileged: privileged), wallQuestion: audience.questions.onWall)
+    }
+
+    /// The state a viewer gets: no device names, the audience filtered.
+    func viewerSnapshot(now: Double) -> Snapshot {
+        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.devices = []
+        s.ink = inkSnapshot
+        s.console = consoleSnapshot()
+        s.audience = audienceSnapshot(privileged: false)
+        return s
+    }
+
+    func stateBytes(for p: Peer) -> [UInt8] {
+        p.viewer != nil && !latestViewerState.isEmpty ? latestViewerState : latestState
+    }
+
+    func pushResults() {
+        audience.lastResultsPush = now
+        audience.resultsPushOwed = false
+        pushState(viewers: false)
+    }
+
+    /// Every tick: live results owed go out; the meeting ends once nobody has been in the room for `audience_idle_minutes`.
+    func audienceTick() {
+        if audience.resultsPushOwed { pushResults() }
+        let occupied = peers.values.contains { $0.isRegistered && !$0.closing } || floor.holder != nil
+        if occupied {
+            audience.emptySince = nil
+            return
+        }
+        let since = audience.emptySince ?? now
+        audience.emptySince = since
+        if audience.hasMeeting, now - since >= Double(config.audienceIdleMinutes) * 60 {
+            audience.endMeeting()
+            updateWallCard()
+            log(.info, "room idle for \(config.audienceIdleMinutes) min: the meeting ended, polls and questions cleared")
+            pushState()
+            persist()
+        }
+    }
+}
