@@ -13,7 +13,7 @@ struct PageTurnTimer {
         case .page, .pagePart:
             if pending.count >= Self.maxPending, let oldest = pending.min(by: { $0.key < $1.key })?.key { pending[oldest] = nil }
             pending[op] = now
-        case .idle, .blank:
+        default:   // the idle screen, a blank, a card over the screen: no page turn
             return
         }
     }
