@@ -117,11 +117,24 @@ final class VirtualBoardTests: XCTestCase {
 
     func testBochsAt1920x1080IdlePresentNextBlank() throws {
         let board = try Board(device: "bochs", width: 1920, height: 1080)
-        // Idle: exactly the frame the virtual display renders for the same state.
-        let idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")
-        let expectedIdle = Frame(width: 1920, height: 1080)
-        idle.draw(into: expectedIdle)
-        _ = try board.waitForScreen("the idle screen") { PixelCompare.differingPixels($0, expectedIdle) == 0 }
+        // Idle: exactly the frame the virtual display renders for the same state, with the
+        // time of day the guest shows (its clock is the host's; its zone local or UTC), drawn
+        // again at each poll since the minute may turn.
+        func expectedIdle(_ timeOfDay: String) -> Frame {
+            var idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")
+            idle.timeOfDay = timeOfDay
+            let f = Frame(width: 1920, height: 1080)
+            idle.draw(into: f)
+            return f
+        }
+        func clocks() -> Set<String> {
+            var t = time_t(Date().timeIntervalSince1970)
+            var local = tm(), utc = tm()
+            localtime_r(&t, &local)
+            gmtime_r(&t, &utc)
+            return Set([local, utc].map { String(format: "%02d:%02d", $0.tm_hour, $0.tm_min) })
+        }
+        _ = try board.waitForScreen("the idle screen") { shown in clocks().contains { PixelCompare.differingPixels(shown, expectedIdle($0)) == 0 } }
 
         // Upload and present a 4:3 deck: 240-pixel bars, content exactly the pipeline's.
         let pdf = try deck()
@@ -183,6 +196,32 @@ final class VirtualBoardTests: XCTestCase {
         // Still serving: the page turns at the new size.
         try board.lectern(["next"])
         _ = try board.waitForScreen("page 2 at 1280x1024") { $0.width == 1280 && $0.pixel(x: 640, y: 512) == Fixtures.green }
+    }
+
+    /// Issue 16: ink is kept in page coordinates: after the monitor changes its mode
+    /// (virtio-gpu resized: a hotplug uevent, a modeset) the stroke is at the same place on the
+    /// page, drawn at the new size.
+    func testInkKeepsItsPageCoordinatesWhenTheModeChanges() throws {
+        let board = try Board(device: "virtio", width: 1920, height: 1080)
+        let pdf = try deck()
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf, "--page", "2"])   // all green: the ink stands out
+        _ = try board.waitForScreen("page 2") { $0.width == 1920 && $0.pixel(x: 960, y: 540) == Fixtures.green }
+        let stroke = board.dir + "/stroke.json"
+        try #"{"points": [[0.1, 0.5], [0.5, 0.5], [0.9, 0.5]], "width": "thick", "color": 3}"#.write(toFile: stroke, atomically: true, encoding: .utf8)
+        try board.lectern(["draw", stroke])
+        let color = try XCTUnwrap(InkPalette.color(index: 3))
+        /// The stroke across the middle of a page placed at (x0, y0) with size w×h, and not above it.
+        func stroked(_ f: Frame, x0: Int, y0: Int, w: Int, h: Int) -> Bool {
+            [0.3, 0.5, 0.7].allSatisfy { px in (-6...6).contains { dy in f.pixel(x: x0 + Int(px * Double(w)), y: y0 + h / 2 + dy) == color } }
+                && f.pixel(x: x0 + w / 2, y: y0 + h / 4) == Fixtures.green
+        }
+        // 4:3 on 1920×1080: the page is 1440×1080 at x = 240.
+        _ = try board.waitForScreen("the stroke across page 2 at 1920x1080") { $0.width == 1920 && stroked($0, x0: 240, y0: 0, w: 1440, h: 1080) }
+        let r = try Fixtures.run(board.vboard, ["resize", "--run-dir", board.dir, "1280", "1024"])
+        XCTAssertEqual(r.status, 0, r.err)
+        // 4:3 on 1280×1024: the page is 1280×960 at y = 32.
+        _ = try board.waitForScreen("the stroke at the same page coordinates at 1280x1024") { $0.width == 1280 && stroked($0, x0: 0, y0: 32, w: 1280, h: 960) }
     }
 
     /// Issue 15, must 7: the projector's cable is pulled (virtio-gpu's display disabled,

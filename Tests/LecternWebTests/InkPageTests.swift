@@ -88,4 +88,102 @@ final class InkPageTests: XCTestCase {
         try b.click("#ink-undo")
         try eventually("undone") { PixelCompare.differingPixels(stage.screenshot(), plain) == 0 }
     }
+
+    /// The page's colours on a browser's live picture at page coordinates, each as the
+    /// RGB values of a short vertical run of picture pixels there (strokes are thin once scaled).
+    func pictureColumns(_ b: WebSession, _ points: [(Double, Double)]) throws -> [[[Int]]] {
+        let r =
+            try b.execute(
+                """
+                const img = document.getElementById('preview-img'), box = window.Lectern.app.state.ink.box;
+                const c = document.createElement('canvas');
+                c.width = img.naturalWidth; c.height = img.naturalHeight;
+                const g = c.getContext('2d');
+                g.drawImage(img, 0, 0);
+                return arguments[0].map(([x, y]) => {
+                  const px = Math.round((box.x + x * box.width) * img.naturalWidth), py = Math.round((box.y + y * box.height) * img.naturalHeight);
+                  const run = [];
+                  for (let dy = -4; dy <= 4; dy++) run.push(Array.from(g.getImageData(px, py + dy, 1, 1).data).slice(0, 3));
+                  return run;
+                });
+                """, [points.map { [$0.0, $0.1] }]) as? [[[Any]]]
+        return try XCTUnwrap(r).map { run in run.map { px in px.compactMap { ($0 as? NSNumber)?.intValue } } }
+    }
+
+    /// Issue 16's "done when": two phones point and draw on the same slide, and a third device
+    /// joining later sees all of it on its live picture.
+    func testTwoPhonesDrawOnTheSameSlideAndALateJoinerSeesIt() throws {
+        let h = try ServiceHarness.web(floor: .moderated)
+        let pdf = try Fixtures.pdf([Fixtures.quadrantPage(width: 800, height: 600)], in: h.dir)
+        let mod = try h.moderator("Desk")
+        let stored = try mod.upload(path: pdf)
+        try mod.present(stored.content)
+        let stage = try XCTUnwrap(h.service.stage)
+        let ana = try h.browser(width: 412, height: 915)
+        try h.joinAndWait(ana, name: "Ana's phone", role: .moderator)
+        let ben = try h.browser(width: 390, height: 844)
+        try h.joinAndWait(ben, name: "Ben's phone", role: .moderator)
+        for phone in [ana, ben] {
+            try phone.poll("the picture and the page box") {
+                try phone.execute("const i = document.getElementById('preview-img'); return !i.hidden && i.naturalWidth > 0 && !!window.Lectern.app.state.ink.box") as? Bool == true
+            }
+            _ = try phone.execute("document.getElementById('preview').scrollIntoView({ block: 'center' })")
+            try phone.click("#ink-bar [data-ink-tool=pen]")
+        }
+        // 4:3 on 1920×1080: the page is 1440×1080 at x = 240.
+        func onRow(_ f: Frame, _ py: Double, _ color: RGB) -> Bool {
+            [0.3, 0.5, 0.7].allSatisfy { px in (-6...6).contains { dy in f.pixel(x: 240 + Int(px * 1440), y: Int(py * 1080) + dy) == color } }
+        }
+        let anaColor = InkPalette.drawerColor(slot: 0), benColor = InkPalette.drawerColor(slot: 1)
+        try drag(ana, from: try clientPoint(ana, 0.2, 0.3), to: try clientPoint(ana, 0.8, 0.3), lift: true)
+        try eventually("Ana's stroke on the wall in her colour") { onRow(stage.screenshot(), 0.3, anaColor) }
+        try drag(ben, from: try clientPoint(ben, 0.2, 0.7), to: try clientPoint(ben, 0.8, 0.7), lift: true)
+        try eventually("Ben's stroke on the wall in his colour, Ana's still there") {
+            let f = stage.screenshot()
+            return onRow(f, 0.7, benColor) && onRow(f, 0.3, anaColor) && !onRow(f, 0.5, anaColor) && !onRow(f, 0.5, benColor)
+        }
+        XCTAssertEqual(try mod.waitForState { $0.ink?.strokes == 2 }.ink?.drawers.count, 2)
+
+        // Ben points while both strokes stay: the dot at the middle of the page.
+        try ben.click("#ink-bar [data-ink-tool=pointer]")
+        try drag(ben, from: try clientPoint(ben, 0.6, 0.6), to: try clientPoint(ben, 0.5, 0.5), lift: false)
+        try eventually("Ben's pointer near the middle of the page") {
+            let f = stage.screenshot()
+            return (-8...8).contains { dx in (-8...8).contains { dy in f.pixel(x: 960 + dx, y: 540 + dy) == InkPalette.pointer } }
+                && onRow(f, 0.3, anaColor) && onRow(f, 0.7, benColor)
+        }
+        try ben.call("DELETE", "/actions")
+
+        // A third phone joins later: its live picture holds both strokes.
+        let cleo = try h.browser(width: 360, height: 640)
+        try h.joinAndWait(cleo, name: "Cleo's phone", role: .moderator)
+        XCTAssertEqual(try mod.state().ink?.strokes, 2)
+        // Scaled down to a phone's picture a pen stroke is a pixel or two, blended with the
+        // page: a run crosses a stroke when one of its pixels is clearly nearer the ink's
+        // colour than the page beside it (the run's first pixel) is.
+        func distance(_ px: [Int], _ c: RGB) -> Double {
+            guard px.count == 3 else { return .infinity }
+            let d = [px[0] - Int(c.r), px[1] - Int(c.g), px[2] - Int(c.b)]
+            return Double(d.map { $0 * $0 }.reduce(0, +)).squareRoot()
+        }
+        func crosses(_ run: [[Int]], _ c: RGB) -> Bool {
+            guard let page = run.first else { return false }
+            return run.map { distance($0, c) }.min()! < 0.75 * distance(page, c)
+        }
+        var columns: [[[Int]]] = []
+        do {
+            try cleo.poll("Cleo's picture with both strokes") {
+                let ready =
+                    try cleo.execute("const i = document.getElementById('preview-img'); return !i.hidden && i.naturalWidth > 0 && !!window.Lectern.app.state.ink.box") as? Bool
+                    == true
+                guard ready else { return false }
+                columns = try self.pictureColumns(cleo, [(0.4, 0.3), (0.6, 0.3), (0.4, 0.7), (0.6, 0.7)])
+                return columns.count == 4 && columns[0...1].allSatisfy { crosses($0, anaColor) } && columns[2...3].allSatisfy { crosses($0, benColor) }
+            }
+        } catch {
+            XCTFail("Cleo's picture at the strokes: \(columns)")
+            throw error
+        }
+        _ = try TestOutput.write(try cleo.screenshot(), "ink-late-joiner-phone.png")
+    }
 }
