@@ -10,19 +10,26 @@ import XCTest
 /// Pointing and drawing on the live picture in a real headless Chromium (touch input through
 /// WebDriver actions), landing on the service's output where the page is.
 final class InkPageTests: XCTestCase {
-    /// The client position on the picture of page coordinates (x, y), computed in the page.
+    /// The client position on the picture of page coordinates (x, y), computed in the page
+    /// once the picture is loaded (it is fetched again when the ink changes: for a moment it
+    /// has no size, and the position would be NaN).
     func clientPoint(_ b: WebSession, _ x: Double, _ y: Double) throws -> (Int, Int) {
-        let r =
-            try b.execute(
-                """
-                const img = document.getElementById('preview-img'), box = window.Lectern.app.state.ink.box;
-                const r = img.getBoundingClientRect();
-                const s = Math.min(r.width / img.naturalWidth, r.height / img.naturalHeight);
-                const w = img.naturalWidth * s, h = img.naturalHeight * s;
-                const left = r.left + (r.width - w) / 2, top = r.top + (r.height - h) / 2;
-                return [Math.round(left + (box.x + arguments[0] * box.width) * w), Math.round(top + (box.y + arguments[1] * box.height) * h)];
-                """, [x, y]) as? [Any]
-        let xy = try XCTUnwrap(r?.compactMap { ($0 as? NSNumber)?.intValue })
+        var xy: [Int] = []
+        try b.poll("the picture loaded, to place (\(x), \(y)) on it") {
+            let r =
+                try b.execute(
+                    """
+                    const img = document.getElementById('preview-img'), box = window.Lectern.app.state.ink.box;
+                    if (!box || !img.complete || !img.naturalWidth) return null;
+                    const r = img.getBoundingClientRect();
+                    const s = Math.min(r.width / img.naturalWidth, r.height / img.naturalHeight);
+                    const w = img.naturalWidth * s, h = img.naturalHeight * s;
+                    const left = r.left + (r.width - w) / 2, top = r.top + (r.height - h) / 2;
+                    return [Math.round(left + (box.x + arguments[0] * box.width) * w), Math.round(top + (box.y + arguments[1] * box.height) * h)];
+                    """, [x, y]) as? [Any]
+            xy = r?.compactMap { ($0 as? NSNumber)?.intValue } ?? []
+            return xy.count == 2
+        }
         return (xy[0], xy[1])
     }
 
