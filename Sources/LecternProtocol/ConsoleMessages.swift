@@ -228,3 +228,71 @@ extension NotesLayout {
         }
     }
 }
+
+/// The presenter console's bodies (0x60–0x66, docs/protocol.md §20), each encoder beside its decoder.
+extension Body {
+    // notes-request (0x60)
+    static func notesRequest(_ n: NotesRequest, _ w: inout ByteWriter) { w.bytes(n.content.bytes); w.u32(n.page) }
+    static func notesRequest(_ r: inout ByteReader) throws -> NotesRequest {
+        let c = try contentID(&r)
+        return NotesRequest(content: c, page: try r.u32())
+    }
+
+    // notes (0x61): JSON, the whole body
+    static func notes(_ n: NotesReply, _ w: inout ByteWriter) {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        w.bytes((try? Array(e.encode(n))) ?? Array("{}".utf8))
+    }
+    static func notes(_ r: inout ByteReader) throws -> NotesReply {
+        do { return try JSONDecoder().decode(NotesReply.self, from: Data(r.rest())) } catch {
+            throw WireError.invalid("the notes JSON does not match the schema")
+        }
+    }
+
+    // notes-edit (0x62): content, page, the note (UTF-8, the rest of the body)
+    static func notesEdit(_ e: NotesEdit, _ w: inout ByteWriter) {
+        w.bytes(e.content.bytes); w.u32(e.page); w.bytes(Array(e.text.utf8))
+    }
+    static func notesEdit(_ r: inout ByteReader) throws -> NotesEdit {
+        let c = try contentID(&r)
+        let page = try r.u32()
+        let bytes = r.rest()
+        guard bytes.count <= ConsoleLimits.maxNoteBytes else {
+            throw WireError.invalid("a note is at most \(ConsoleLimits.maxNoteBytes) bytes")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw WireError.invalid("the note is not UTF-8") }
+        return NotesEdit(content: c, page: page, text: text)
+    }
+
+    // notes-file (0x63): content, the .pdfpc file (the rest of the body)
+    static func notesFile(_ r: inout ByteReader) throws -> Message {
+        let c = try contentID(&r)
+        let file = r.rest()
+        guard file.count <= ConsoleLimits.maxNotesFileBytes else {
+            throw WireError.invalid("a notes file is at most \(ConsoleLimits.maxNotesFileBytes) bytes")
+        }
+        return .notesFile(content: c, file: file)
+    }
+
+    // timer (0x64): action, mode, warning minutes, value
+    static func timer(_ t: TimerCommand, _ w: inout ByteWriter) {
+        w.u8(t.action.rawValue); w.u8(t.mode.rawValue); w.u16(t.warnMinutes); w.u64(t.value)
+    }
+    static func timer(_ r: inout ByteReader) throws -> TimerCommand {
+        let a = try r.u8()
+        guard let action = TimerCommand.Action(rawValue: a) else { throw WireError.invalid("timer action \(a) is not 1–4") }
+        let m = try r.u8()
+        guard let mode = TimerCommand.Mode(rawValue: m) else { throw WireError.invalid("timer mode \(m) is not 0–3") }
+        return TimerCommand(action: action, mode: mode, warnMinutes: try r.u16(), value: try r.u64())
+    }
+
+    // notes-layout (0x66): content, layout byte
+    static func notesLayout(_ r: inout ByteReader) throws -> Message {
+        let c = try contentID(&r)
+        let b = try r.u8()
+        if b == 0xFF { return .notesLayout(content: c, layout: nil) }
+        guard let layout = NotesLayout(wireValue: b) else { throw WireError.invalid("notes layout \(b) is not 0–4 or 255") }
+        return .notesLayout(content: c, layout: layout)
+    }
+}

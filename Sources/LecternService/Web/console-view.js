@@ -10,9 +10,10 @@ import { C, ERR, SIGNAL } from './protocol.js';
 import { app, isModerator, me } from './state.js';
 import { act, toast } from './notices.js';
 import { drive } from './drive.js';
+import { exportNotes } from './notes-files.js';
 import {
   TIMER_ACTION, TIMER_MODE, encodeNotesRequest, decodeNotes, encodeNotesEdit, encodeTimer, encodeGotoLabel,
-  encodeNotesHalfPreview, encodeNotesFile, encodeNotesLayout, LAYOUT, pdfpcFile, clock, timerNow,
+  encodeNotesHalfPreview, encodeNotesLayout, LAYOUT, clock, timerNow,
 } from './console-wire.js';
 
 const FONT_KEY = 'lectern.notesFont';
@@ -68,7 +69,7 @@ export function consoleActive() {
   return !!(app.state.console && app.state.console.hasNotes);
 }
 
-function build() {
+export function build() {
   if (con.built) return;
   con.built = true;
   const css = document.createElement('link');
@@ -197,7 +198,6 @@ function askLength() {
 // ── drawing ──
 
 export function renderConsole() {
-  renderModeratorNotes();
   const on = consoleActive();
   if (!on && !con.built && !consoleAvailable()) return;
   build();
@@ -373,72 +373,3 @@ export function consoleAvailable() {
     s.screen.content.kind === 'pdf');
 }
 export function showConsoleAgain() { sessionStorage.setItem(VIEW_KEY, '0'); renderConsole(); }
-
-// Saves every page's notes of the deck on screen as a pdfpc file (for pdfpc, or another room).
-async function exportNotes() {
-  const s = app.state;
-  if (!s || !s.screen.content) return;
-  await act(async () => {
-    const reply = decodeNotes((await app.link.request(C.notesRequest, encodeNotesRequest(s.screen.content.id, 0))).body);
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([pdfpcFile(reply)], { type: 'application/json' }));
-    a.download = s.screen.content.name.replace(/\.pdf$/i, '') + '.pdfpc';
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-  });
-}
-
-// Files chosen for upload: decks and clips are uploaded (upload), then each .pdfpc notes
-// file is attached to the deck of the same name among this page's uploads, or else to the
-// deck on screen (§20.2).
-export async function withNotesFiles(files, upload) {
-  const notes = files.filter((f) => /\.pdfpc$/i.test(f.name));
-  const rest = files.filter((f) => !/\.pdfpc$/i.test(f.name));
-  if (rest.length) await upload(rest);
-  for (const f of notes) {
-    const base = f.name.replace(/\.pdfpc$/i, '').toLowerCase();
-    const named = app.files.find((x) => x.kind !== 'clip' && x.name.replace(/\.pdf$/i, '').toLowerCase() === base);
-    const screen = app.state && app.state.screen.content && app.state.screen.content.kind === 'pdf' ? app.state.screen.content : null;
-    const target = named || screen;
-    if (!target) { toast('Upload the deck first, then its notes file ' + f.name + '.'); continue; }
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    const ok = await act(() => app.link.request(C.notesFile, encodeNotesFile(target.id, bytes)));
-    if (ok !== undefined) toast('Notes from ' + f.name + ' added to ' + target.name + '.', 'info');
-  }
-}
-
-// ── the moderator's copy of the notes ──
-// The moderator keeps the room view; a card beside the screen shows the notes of the page
-// on screen, read-only (§20.2: notes are for the floor holder and the moderator).
-
-const mod = { key: '', serial: 0 };
-
-function renderModeratorNotes() {
-  const s = app.state;
-  const show = app.phase === 'in' && s && isModerator() && s.screen.content && s.screen.content.kind === 'pdf' && s.console && s.console.hasNotes;
-  let card = $('mod-notes');
-  if (!show) { if (card) card.hidden = true; mod.key = ''; return; }
-  if (!card) {
-    card = document.createElement('section');
-    card.id = 'mod-notes';
-    card.className = 'card mod-notes';
-    card.setAttribute('aria-label', 'Speaker notes');
-    card.innerHTML = '<h2>Speaker notes <span id="mod-notes-page" class="muted small"></span></h2><div id="mod-notes-text" class="con-notes-text"></div>';
-    const stage = document.querySelector('#room-view .stage');
-    if (stage) stage.parentNode.insertBefore(card, stage.nextSibling); else $('room-view').appendChild(card);
-    build();   // the console's stylesheet
-  }
-  card.hidden = false;
-  const id = s.screen.content.id, page = s.screen.page;
-  const key = id + '#' + page + '@' + s.console.notesRevision;
-  if (key === mod.key) return;
-  mod.key = key;
-  const serial = ++mod.serial;
-  $('mod-notes-page').textContent = s.console.slide ? 'slide ' + s.console.slide.label : 'page ' + page;
-  app.link.request(C.notesRequest, encodeNotesRequest(id, page)).then((reply) => {
-    if (serial !== mod.serial) return;
-    const p = decodeNotes(reply.body).pages[0];
-    $('mod-notes-text').textContent = p && p.text ? p.text : 'No notes for this page.';
-  }).catch(() => { if (serial === mod.serial) { $('mod-notes-text').textContent = 'Notes are unavailable.'; mod.key = ''; } });
-}

@@ -27,7 +27,7 @@ import { renderModerator } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
 import { setupInk, inkTool } from './ink-tool.js';
-import { withNotesFiles } from './console-view.js';
+import { withNotesFiles } from './notes-files.js';
 import { goLive, lastPages } from './go-live.js';
 import { showPicture } from './presenter-layout.js';
 import { setupAlerts } from './alerts.js';

@@ -7,6 +7,7 @@ import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
 import { renderSound } from './sound-control.js';
 import { renderConsole } from './console-view.js';
+import { renderModeratorNotes } from './moderator-notes.js';
 import { renderOutputAlert } from './output-alert.js';
 import { renderAudience } from './audience-panel.js';
 import { renderLayout } from './presenter-layout.js';
@@ -18,6 +19,7 @@ export function renderAll() {
   renderModerator();
   renderClip();
   renderSound();
+  renderModeratorNotes();
   renderConsole();
   renderOutputAlert();
   renderAudience();
