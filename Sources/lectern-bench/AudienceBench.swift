@@ -10,26 +10,17 @@ import LecternTestSupport
 /// burst counted and pushed to the presenter, and the service's memory with 250 viewers.
 func runAudienceBenchmarks(rounds: Int) throws {
     let dir = Fixtures.tempDir("audiencebench")
-    var config = Config.testRoom(
-        dataDir: dir + "/data", room: "Bench", floor: .open,
-        passcode: "bench-presenter", moderatorPasscode: "bench-moderator")
-    config.maxConnectionsPerAddress = 1024   // 250 viewers from this one machine
-    var options = Service.Options(config: config)
-    options.host = "127.0.0.1"
-    let service = Service(options: options)
-    try service.start()
+    let room = try BenchRoom(dir: dir, presenterName: "presenter")
+    let service = room.service
     defer { service.stop() }
-
-    let a = try LecternConnection(host: "127.0.0.1", port: service.port)
-    try a.register(name: "presenter", role: .presenter, passcode: "bench-presenter")
-    _ = try a.requestFloor()
+    let a = room.presenter
     let deck = try Fixtures.numberedDeck(count: 12, in: dir)
     let id = try a.upload(path: deck).content
     try a.present(id)
 
     let before = Footprint.residentBytes()
     let params = a.hello.parameters(for: .viewer)!
-    let key = PasscodeHash.deriveKey(passcode: "bench-presenter", salt: params.salt, rounds: params.rounds)
+    let key = PasscodeHash.deriveKey(passcode: BenchRoom.presenterPass, salt: params.salt, rounds: params.rounds)
     var viewers: [RawDevice] = []
     for i in 0..<AudienceLimits.maxViewers {
         viewers.append(try RawDevice(port: service.port, name: i % 2 == 0 ? "" : "viewer \(i)", key: key, role: .viewer))

@@ -10,21 +10,13 @@ import LecternTestSupport
 /// page previews of the web remote (issue 7).
 func runProtocolBenchmarks(rounds: Int) throws {
     let dir = Fixtures.tempDir("protobench")
-    var config = Config.testRoom(
-        dataDir: dir + "/data", room: "Bench", floor: .open,
-        passcode: "bench-presenter", moderatorPasscode: "bench-moderator")
-    config.diskQuotaMB = 8192
-    config.maxUploadMB = 2048
-    config.maxConnectionsPerAddress = 1024   // 254 devices from this one machine
-    var options = Service.Options(config: config)
-    options.host = "127.0.0.1"
-    let service = Service(options: options)
-    try service.start()
+    let room = try BenchRoom(dir: dir, presenterName: "bench") {
+        $0.diskQuotaMB = 8192
+        $0.maxUploadMB = 2048
+    }
+    let service = room.service
     defer { service.stop() }
-
-    let a = try LecternConnection(host: "127.0.0.1", port: service.port)
-    try a.register(name: "bench", role: .presenter, passcode: "bench-presenter")
-    _ = try a.requestFloor()
+    let a = room.presenter
 
     // Round trips.
     var rtt: [Double] = []
@@ -111,14 +103,14 @@ func runProtocolBenchmarks(rounds: Int) throws {
     // service's fan-out, not 253 JSON decoders sharing this process's one core.
     _ = try a.request(.unregister)   // leaves for good (a holder that just drops stays in its grace period)
     let params = try LecternConnection(host: "127.0.0.1", port: service.port).hello.presenter!
-    let key = PasscodeHash.deriveKey(passcode: "bench-presenter", salt: params.salt, rounds: params.rounds)
+    let key = PasscodeHash.deriveKey(passcode: BenchRoom.presenterPass, salt: params.salt, rounds: params.rounds)
     var devices: [RawDevice] = []
     for i in 0..<253 {
         devices.append(try RawDevice(port: service.port, name: "d\(i)", key: key))
         for d in devices { d.pump(timeout: 0) }
     }
     let mod = try LecternConnection(host: "127.0.0.1", port: service.port)
-    try mod.register(name: "mod", role: .moderator, passcode: "bench-moderator")
+    try mod.register(name: "mod", role: .moderator, passcode: BenchRoom.moderatorPass)
     var fanout: [Double] = []
     for i in 0..<(rounds * 4) {
         for d in devices { d.pump(timeout: 0); d.statesSeen = 0 }

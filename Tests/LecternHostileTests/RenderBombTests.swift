@@ -22,27 +22,7 @@ final class RenderBombTests: XCTestCase {
             let draws = (0..<fan).map { j in "q 0.9 0 0 0.9 \(j % 7) \(j % 5) cm /X Do Q" }.joined(separator: "\n")
             form = pdf.addForm(bbox: [0, 0, 600, 450], resources: "/XObject << /X \(form) 0 R >>", draws)
         }
-        for p in 1...pages {
-            if bombs.contains(p) {
-                let content = pdf.addStream("", "/X Do")
-                _ = pdf.addPage("/MediaBox [0 0 600 450] /Contents \(content) 0 R /Resources << /XObject << /X \(form) 0 R >> >>")
-            } else {
-                let gray = Double(p) / Double(pages + 1)
-                let content = pdf.addStream("", "\(gray) 0.3 0.2 rg 100 100 \(40 * p) 200 re f")
-                _ = pdf.addPage("/MediaBox [0 0 600 450] /Contents \(content) 0 R")
-            }
-        }
-        let path = dir + "/" + name
-        try pdf.write(to: path)
-        return path
-    }
-
-    func serverError(_ body: () throws -> Void) -> LecternError? {
-        do { try body() } catch {
-            if let e = (error as? LecternConnection.ClientError)?.lecternError { return e }
-            XCTFail("not a server error: \(error)")
-        }
-        return nil
+        return try BombDeck.write(&pdf, pages: pages, bombs: bombs, draw: "/X Do", xobjects: "/X \(form) 0 R", to: dir + "/" + name)
     }
 
     /// The issue's case: a page that never finishes wedged the screen for good. With a

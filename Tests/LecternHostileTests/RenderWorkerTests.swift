@@ -22,27 +22,7 @@ final class RenderWorkerTests: XCTestCase {
         let image = pdf.addStream(
             "/Type /XObject /Subtype /Image /Width \(side) /Height \(side) /ColorSpace /DeviceRGB /BitsPerComponent 8",
             "0123456789abcdef")
-        for p in 1...pages {
-            if bombs.contains(p) {
-                let content = pdf.addStream("", "q 600 0 0 450 0 0 cm /Im Do Q")
-                _ = pdf.addPage("/MediaBox [0 0 600 450] /Contents \(content) 0 R /Resources << /XObject << /Im \(image) 0 R >> >>")
-            } else {
-                let gray = Double(p) / Double(pages + 1)
-                let content = pdf.addStream("", "\(gray) 0.3 0.2 rg 100 100 \(40 * p) 200 re f")
-                _ = pdf.addPage("/MediaBox [0 0 600 450] /Contents \(content) 0 R")
-            }
-        }
-        let path = dir + "/" + name
-        try pdf.write(to: path)
-        return path
-    }
-
-    func serverError(_ body: () throws -> Void) -> LecternError? {
-        do { try body() } catch {
-            if let e = (error as? LecternConnection.ClientError)?.lecternError { return e }
-            XCTFail("not a server error: \(error)")
-        }
-        return nil
+        return try BombDeck.write(&pdf, pages: pages, bombs: bombs, draw: "q 600 0 0 450 0 0 cm /Im Do Q", xobjects: "/Im \(image) 0 R", to: dir + "/" + name)
     }
 
     /// A 2 KB page that needs 1.6 GB: refused with the memory error, the service grows by

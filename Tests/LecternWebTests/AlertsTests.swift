@@ -49,10 +49,7 @@ final class AlertsTests: XCTestCase {
         let h = try ServiceHarness.web(floor: .open)
         let proxy = try FlakyProxy(to: h.service.httpPort ?? -1)
         defer { proxy.stop() }
-        guard let driver = h.driver else { return XCTFail("no browsers") }
-        let b = try driver.session(width: 390, height: 844)
-        try b.open(proxy.url)
-        _ = try b.wait(for: "#login-form")
+        let b = try h.browser(width: 390, height: 844, via: proxy)
         try h.joinAndWait(b, name: "Ana's phone")
         try b.click("#floor-request")
         try b.poll("the floor") { try b.text("#floor-status") == "You have the floor." }

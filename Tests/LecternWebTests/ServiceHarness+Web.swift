@@ -34,11 +34,11 @@ extension ServiceHarness {
 
     var driver: ChromeDriver? { attachment(ChromeDriver.self) }
 
-    /// A browser window on the web remote.
-    func browser(width: Int = 1366, height: Int = 768, query: String = "") throws -> WebSession {
+    /// A browser window on the web remote; `via` a FlakyProxy when the test plays the room's Wi-Fi.
+    func browser(width: Int = 1366, height: Int = 768, query: String = "", via proxy: FlakyProxy? = nil) throws -> WebSession {
         guard let driver else { throw WebDriverError("this harness has no browsers") }
         let s = try driver.session(width: width, height: height)
-        try s.open(url + query)
+        try s.open((proxy?.url ?? url) + query)
         _ = try s.wait(for: "#login-form")
         try s.poll("the room name from hello") { try s.text("#login-room") == Self.webRoom }
         return s
