@@ -299,6 +299,10 @@ public final class Floor {
         do { try checkCanDrive(id); return true } catch { return false }
     }
 
+    /// Whether `id` leads the room's presentation: may drive the screen (the driver or a
+    /// moderator), or holds the floor it handed over. Who may clear ink, for one.
+    public func isLead(_ id: DeviceID) -> Bool { holder == id || canDriveScreen(id) }
+
     /// Throws unless `id` may put that content on screen: may drive, and uploaded it
     /// (`isUploader`, which the service knows) or is a moderator.
     public func checkCanPresent(_ id: DeviceID, isUploader: Bool) throws(LecternError) {

@@ -189,8 +189,7 @@ extension RoomCore {
 
     /// Polls, questions on the wall and the lock: the floor's driver or the moderator.
     private func requireAudienceHost(_ me: DeviceID) throws(LecternError) {
-        if floor.role(of: me) == .moderator || floor.driver == me { return }
-        throw .audienceOnly
+        guard floor.canDriveScreen(me) else { throw .audienceOnly }
     }
 
     private func audienceSet(_ s: AudienceSetting, by me: DeviceID) throws(LecternError) {
@@ -257,18 +256,19 @@ extension RoomCore {
             questions: audience.questions.ranked(privileged: privileged), wallQuestion: audience.questions.onWall)
     }
 
-    /// The state a viewer gets: no device names, the audience filtered.
+    /// The state a viewer gets: everyone's state (§24.2) without device names, the audience filtered.
     func viewerSnapshot(now: Double) -> Snapshot {
-        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        var s = snapshot(now: now)
         s.devices = []
-        s.ink = inkSnapshot
-        s.console = consoleSnapshot()
         s.audience = audienceSnapshot(privileged: false)
         return s
     }
 
+    /// The newest state for this peer: a viewer never gets the presenters' copy.
     func stateBytes(for p: Peer) -> [UInt8] {
-        p.viewer != nil && !latestViewerState.isEmpty ? latestViewerState : latestState
+        guard p.viewer != nil else { return latestState }
+        if latestViewerState.isEmpty { latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: 0) }
+        return latestViewerState
     }
 
     func pushResults() {

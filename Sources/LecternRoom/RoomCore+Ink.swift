@@ -15,9 +15,7 @@ extension RoomCore {
     }
 
     /// Whether `device` holds (or drives) the floor, or is the moderator.
-    func isLead(_ device: DeviceID) -> Bool {
-        floor.holder == device || floor.driver == device || floor.role(of: device) == .moderator
-    }
+    func isLead(_ device: DeviceID) -> Bool { floor.isLead(device) }
 
     func who(_ device: DeviceID) -> InkBoard.Who {
         InkBoard.Who(device: device, lead: isLead(device), everyoneDraws: config.inkEveryone)

@@ -11,7 +11,7 @@ extension RoomCore {
     }
 
     func timerCommand(_ c: TimerCommand, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        if floor.devices[me]?.role != .moderator { try floor.checkCanDrive(me) }
+        try floor.checkCanDrive(me)
         try timer.apply(c, at: wallClock())
         send(.ok, to: p, tag: tag)
         persist()
