@@ -6,6 +6,13 @@ import LecternCore
 
 /// Limits of the audience (docs/protocol.md §24.8).
 public enum AudienceLimits {
+    /// Text the audience writes (questions, polls, answers) is refused with characters a name
+    /// may not have either (`DeviceName.isControl`: controls, bidi overrides, zero-width
+    /// marks), line breaks aside: it is drawn on the wall and on every device.
+    public static func hasControl(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0 != "\n" && DeviceName.isControl($0) }
+    }
+
     /// Viewers at once, on top of the floor's devices.
     public static let maxViewers = 250
     /// Longest poll question and audience question, in UTF-8 bytes.

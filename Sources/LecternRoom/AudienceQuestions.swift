@@ -32,9 +32,7 @@ public struct AudienceQuestions: Codable, Equatable, Sendable {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .badAnswer("The question is empty.") }
         guard text.utf8.count <= AudienceLimits.maxQuestionBytes else { throw .tooLong("question", limit: AudienceLimits.maxQuestionBytes) }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
-            throw .badAnswer("The question has control characters.")
-        }
+        guard !AudienceLimits.hasControl(text) else { throw .badAnswer("The question has control characters.") }
         if let last = lastAsked[voter], now - last < AudienceLimits.questionIntervalSeconds {
             throw .slowDown(retryAfter: AudienceLimits.questionIntervalSeconds - (now - last))
         }

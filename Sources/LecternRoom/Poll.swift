@@ -31,6 +31,7 @@ public struct Poll: Codable, Equatable, Sendable {
             for a in d.answers {
                 guard !a.trimmingCharacters(in: .whitespaces).isEmpty else { throw .badPoll("An answer can't be empty.") }
                 guard a.utf8.count <= AudienceLimits.maxChoiceBytes else { throw .tooLong("answer", limit: AudienceLimits.maxChoiceBytes) }
+                guard !AudienceLimits.hasControl(a) else { throw .badPoll("An answer has control characters.") }
             }
         case .yesno:
             guard d.answers == ["Yes", "No"] else { throw .badPoll("A yes/no poll has the answers Yes and No.") }
@@ -40,9 +41,7 @@ public struct Poll: Codable, Equatable, Sendable {
         if let c = d.correct {
             guard d.kind != .text, c >= 0, c < d.answers.count else { throw .badPoll("The correct answer must be one of the answers.") }
         }
-        guard !d.question.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
-            throw .badPoll("The question has control characters.")
-        }
+        guard !AudienceLimits.hasControl(d.question) else { throw .badPoll("The question has control characters.") }
     }
 
     mutating func answer(_ a: PollAnswer, voter: String) throws(LecternError) {
@@ -56,6 +55,7 @@ public struct Poll: Codable, Equatable, Sendable {
             let trimmed = t.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw .badAnswer("The answer is empty.") }
             guard t.utf8.count <= AudienceLimits.maxTextAnswerBytes else { throw .tooLong("answer", limit: AudienceLimits.maxTextAnswerBytes) }
+            guard !AudienceLimits.hasControl(t) else { throw .badAnswer("The answer has control characters.") }
             if answers[voter] == nil { textOrder.append(voter) }
         }
         answers[voter] = a

@@ -1,6 +1,6 @@
 import LecternCore
 import LecternProtocol
-import LecternRoom
+@testable import LecternRoom
 import XCTest
 
 /// The audience in the room core (§24): viewers, polls, questions, the lock; in memory.
@@ -241,5 +241,21 @@ final class AudienceCoreTests: XCTestCase {
         let tick = h.handle(.tick)
         XCTAssertEqual(H.states(to: 1, tick).last?.audience?.poll?.counts, [20, 20])
         XCTAssertTrue(H.states(to: 100, tick).isEmpty)
+    }
+
+    /// Audience text is drawn on the wall: a bidi override or a zero-width space is refused
+    /// in questions, poll questions, choices and open answers, as in names; a line break is not.
+    func testAudienceTextWithBidiOverridesOrZeroWidthCharactersIsRefused() throws {
+        var questions = AudienceQuestions()
+        XCTAssertThrowsError(try questions.ask("Why \u{202E}gnorw?", name: nil, voter: "a", now: 0)) { XCTAssertEqual(($0 as? LecternError)?.code, .badAnswer) }
+        XCTAssertThrowsError(try questions.ask("Why\u{200B}?", name: nil, voter: "b", now: 0)) { XCTAssertEqual(($0 as? LecternError)?.code, .badAnswer) }
+        XCTAssertNoThrow(try questions.ask("Why?\nAnd how?", name: nil, voter: "c", now: 0))
+        XCTAssertThrowsError(try Poll.validate(PollDraft(question: "Best \u{202E}?", kind: .yesno, answers: ["Yes", "No"]))) {
+            XCTAssertEqual(($0 as? LecternError)?.code, .badPoll)
+        }
+        XCTAssertThrowsError(try Poll.validate(PollDraft(question: "Best?", kind: .choice, answers: ["A\u{202E}", "B"]))) { XCTAssertEqual(($0 as? LecternError)?.code, .badPoll) }
+        var open = Poll(id: 1, draft: PollDraft(question: "Why?", kind: .text))
+        XCTAssertThrowsError(try open.answer(.text("fine\u{2066}"), voter: "a")) { XCTAssertEqual(($0 as? LecternError)?.code, .badAnswer) }
+        XCTAssertNoThrow(try open.answer(.text("fine"), voter: "a"))
     }
 }
