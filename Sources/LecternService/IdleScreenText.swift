@@ -37,9 +37,17 @@ extension Service {
         let toNextMinute = 60 - now.truncatingRemainder(dividingBy: 60) + 0.05
         loop.scheduleTask(in: .milliseconds(Int64(toNextMinute * 1000))) { [weak self] in
             guard let self, !self.isStopped else { return }
-            try? self.stage.setIdle(self.idleScreen(port: self.port))
+            self.updateIdleScreen()
             self.startIdleClock(loop: loop)
         }
+    }
+
+    /// Redraws the idle screen from the room's loop without waiting for the stage, which a
+    /// playing clip holds until it ends (a looping one until it is stopped through this
+    /// loop): composed here, shown in order on a queue of its own.
+    func updateIdleScreen() {
+        let idle = idleScreen(port: port)
+        idleUpdates.async { [stage] in try? stage.setIdle(idle) }
     }
 
     /// What the idle screen draws now (tests compare it with and without parts).

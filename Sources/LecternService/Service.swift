@@ -49,6 +49,8 @@ public final class Service: @unchecked Sendable {
     public internal(set) var metricsPort: Int?
     /// Both listeners' connections, counted together (`ConnectionGate`).
     var admission: Admission!
+    /// Idle-screen changes made from the room's loop, shown in order (`updateIdleScreen`).
+    let idleUpdates = DispatchQueue(label: "lectern.idle-screen")
 
     public init(options: Options, logger: Logger = Logger(label: "lecternd")) {
         self.options = options
@@ -134,7 +136,7 @@ public final class Service: @unchecked Sendable {
         reportOutput()
         room.onScreenCode = { [weak self] _ in
             guard let self else { return }
-            try? self.stage.setIdle(self.idleScreen(port: self.port))
+            self.updateIdleScreen()
         }
         if let saved {
             let room = self.room!

@@ -18,9 +18,10 @@ struct StageAnimation {
 /// transition (`stopAnimation`): that turn is then a cut.
 extension Stage {
     /// The room's choice for pages without a `/Trans` of their own: nil (off, the default)
-    /// or a cross-fade.
+    /// or a cross-fade. Queued, not waited for: the room's loop sets it, and a clip holds the
+    /// stage for as long as it plays (a looping one until it is stopped — through that loop).
     public func setFallbackTransition(_ t: PageTransition?) {
-        queue.sync {
+        queue.async { [self] in
             guard fallback != t else { return }
             fallback = t
             if let shown = presented, animation == nil { prepareFirstFrames(after: current, shown: shown) }

@@ -26,6 +26,22 @@ final class TransitionsOverTCPTests: XCTestCase {
         XCTAssertNil(h.service.stage.fallbackTransition)
     }
 
+    /// A looping clip holds the stage for as long as it plays; choosing the cross-fade
+    /// meanwhile is answered at once (the room's loop never waits for the stage: without
+    /// that the answer, and the clip-stop after it, would wait for a clip that never ends).
+    func testTheCrossFadeChosenDuringALoopingClipDoesntHoldTheRoom() throws {
+        let h = try ServiceHarness(floor: .open)
+        let ana = try h.presenter("Ana")
+        _ = try ana.requestFloor()
+        let clip = try ana.upload(path: try Fixtures.clip(in: Fixtures.tempDir("fadeclip"), seconds: 3))
+        _ = try ana.request(.clipPlay(content: clip.content, loop: true))
+        _ = try ana.waitForState { $0.screen.clip?.state == .playing }
+        try ana.control(.transitions(fadeMs: 300))
+        _ = try ana.request(.clipStop)
+        _ = try ana.waitForState { $0.screen.clip == nil && $0.transitions.fallbackFadeMs == 300 }
+        XCTAssertEqual(h.service.stage.fallbackTransition, .fade(0.3))
+    }
+
     func testTheConfigSetsTheRoomsCrossFade() throws {
         let h = try ServiceHarness(floor: .open) { $0.crossfadeMs = 250 }
         let ana = try h.presenter("Ana")
