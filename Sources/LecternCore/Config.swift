@@ -19,6 +19,10 @@ public struct Config: Equatable, Sendable {
     /// Whether every presenter may draw on the wall (else: the holder, the moderator and
     /// those they allow).
     public var inkEveryone = false
+    /// Whether the room keeps the meeting record (§26): `record = "on"` (default) or "off".
+    public var record = true
+    /// Whether presenters (not only the moderator) may download the meeting record.
+    public var recordPresenters = false
     public var dataDir = "/var/lib/lectern"
     /// Seconds a dropped floor holder's content stays on screen, waiting for them.
     public var gracePeriod = 60.0

@@ -1,7 +1,7 @@
 /// A card the wall shows over the page (§24): a poll's results as a bar chart, the open-text
 /// answers the presenter picked, or one audience question. Never names anyone.
-public struct WallCard: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public struct Bar: Equatable, Hashable, Sendable {
+public struct WallCard: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Bar: Equatable, Hashable, Sendable, Codable {
         public var label: String
         public var count: Int
         /// The correct answer, once revealed.

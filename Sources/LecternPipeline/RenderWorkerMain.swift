@@ -12,31 +12,7 @@ public enum RenderWorkerMain {
 
     public static func run(memoryMB: Int, cpuSeconds: Int) -> Never {
         let s = socketDescriptor
-        // Nothing of the service's but the socket: no listening socket, no upload.
-        closeDescriptors(above: s)
-        // No PR_SET_PDEATHSIG: it fires when the *thread* that started the worker ends
-        // (a show's thread), not the service. Instead a thread of the worker's own watches
-        // its parent: once the service is gone (the worker is reparented) it exits within
-        // a tenth of a second, even mid-page; RLIMIT_CPU stays as the backstop. (A CPU-time
-        // backstop alone took 20 s of wall time on a loaded machine.)
-        exitWhenOrphaned()
-        // The budget is what a page may use beyond what the worker has mapped at start
-        // (≈ 270 MB of address space, nearly all of it shared libraries: FFmpeg, ICU,
-        // poppler, cairo are mapped, not resident).
-        let limit = addressSpace() + (memoryMB << 20)
-        var r = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
-        if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &r) != 0 {
-            // Still bounded in time (killed past the budget) and by the unit's MemoryMax,
-            // where the kernel picks a worker first (below): said loudly, not fatal.
-            FileHandle.standardError.write(Data("lecternd render worker: no memory limit: \(String(cString: strerror(errno)))\n".utf8))
-        }
-        // If the unit's MemoryMax is reached all the same, the kernel kills a worker (a
-        // page refused), never the service.
-        let adj = open("/proc/self/oom_score_adj", O_WRONLY)
-        if adj >= 0 {
-            _ = write(adj, "1000", 4)
-            close(adj)
-        }
+        confine(keeping: s, memoryMB: memoryMB, what: "render worker")
 
         // The documents opened last (a page turn in the same deck parses nothing again).
         var open: [(path: String, document: PDFDocument)] = []
@@ -83,6 +59,39 @@ public enum RenderWorkerMain {
         exit(0)
     }
 
+    /// What every worker does first (the render worker, the record worker): nothing of the
+    /// service's open but descriptors 0…`fd`, gone when the service is, at most
+    /// `memoryMB` of address space beyond what it has mapped now, and the first the kernel
+    /// kills when memory runs out.
+    public static func confine(keeping fd: Int32, memoryMB: Int, what: String) {
+        // Nothing of the service's but the socket: no listening socket, no upload.
+        closeDescriptors(above: fd)
+        // No PR_SET_PDEATHSIG: it fires when the *thread* that started the worker ends
+        // (a show's thread), not the service. Instead a thread of the worker's own watches
+        // its parent: once the service is gone (the worker is reparented) it exits within
+        // a tenth of a second, even mid-page; RLIMIT_CPU stays as the backstop. (A CPU-time
+        // backstop alone took 20 s of wall time on a loaded machine.)
+        exitWhenOrphaned()
+        // The budget is what a page may use beyond what the worker has mapped at start
+        // (≈ 270 MB of address space, nearly all of it shared libraries: FFmpeg, ICU,
+        // poppler, cairo are mapped, not resident).
+        let limit = addressSpace() + (memoryMB << 20)
+        var r = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
+        if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &r) != 0 {
+            // Still bounded in time (killed past the budget) and by the unit's MemoryMax,
+            // where the kernel picks a worker first (below): said loudly, not fatal.
+            FileHandle.standardError.write(Data("lecternd \(what): no memory limit: \(String(cString: strerror(errno)))\n".utf8))
+        }
+        // If the unit's MemoryMax is reached all the same, the kernel kills a worker (a
+        // page refused), never the service.
+        let adj = open("/proc/self/oom_score_adj", O_WRONLY)
+        if adj >= 0 {
+            _ = write(adj, "1000", 4)
+            close(adj)
+        }
+
+    }
+
     /// The process's address space now, bytes (/proc/self/statm's first field).
     static func addressSpace() -> Int {
         let fd = open("/proc/self/statm", O_RDONLY)
@@ -107,7 +116,7 @@ public enum RenderWorkerMain {
 
     /// RLIMIT_CPU counts the process's whole life: before each page, the soft limit is
     /// set `seconds` past what was used so far (SIGXCPU ends the worker there).
-    private static func allowCPU(seconds: Int) {
+    public static func allowCPU(seconds: Int) {
         var u = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &u)
         let used = Int(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1

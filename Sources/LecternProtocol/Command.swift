@@ -28,6 +28,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
     case soundSet, soundSetOK
     case clipLoop, clipLoopOK
+    case recordRequest, recordProgress, recordData
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -116,6 +117,10 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         // sound (new, §23)
         case .soundSet: Definition(0xA0, "sound-set", .client)
         case .soundSetOK: Definition(0xA1, "sound-set-ok", .server)
+        // the meeting record (§26)
+        case .recordRequest: Definition(0xB0, "record-request", .client)
+        case .recordProgress: Definition(0xB1, "record-progress", .server)
+        case .recordData: Definition(0xB2, "record-data", .server)
         // the presenter console (§20)
         case .notesRequest: Definition(0x60, "notes-request", .client)
         case .notes: Definition(0x61, "notes", .server)

@@ -28,6 +28,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case transitionOutOfRange
         case removedCoolingDown
         case volumeOutOfRange
+        case recordOff, recordNotAllowed, recordEmpty, recordBusy, recordFailed
     }
 
     struct Definition: Sendable {
@@ -96,6 +97,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .seekOutOfRange: Definition(0x0503)
         // 0x0Dxx sound
         case .volumeOutOfRange: Definition(0x0D00)
+        // 0x0Bxx the meeting record (§26)
+        case .recordOff: Definition(0x0B00, message: "This room keeps no meeting record (the admin set record = \"off\").")
+        case .recordNotAllowed: Definition(0x0B01, message: "Only the moderator can download the meeting record here.")
+        case .recordEmpty: Definition(0x0B02, message: "Nothing has been shown in this meeting yet: the record is empty.")
+        case .recordBusy: Definition(0x0B03, message: "The meeting record is being made for someone already — try again in a moment.")
+        case .recordFailed: Definition(0x0B04)
         // 0x06xx the server
         case .internalError: Definition(0x0601, message: "Something went wrong on the appliance.")
         case .screenshotUnavailable: Definition(0x0602, message: "The screen can't be captured right now.")
@@ -194,6 +201,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let seekOutOfRange = ErrorCode(.seekOutOfRange)
     // 0x0Dxx sound
     public static let volumeOutOfRange = ErrorCode(.volumeOutOfRange)
+    // 0x0Bxx the meeting record
+    public static let recordOff = ErrorCode(.recordOff)
+    public static let recordNotAllowed = ErrorCode(.recordNotAllowed)
+    public static let recordEmpty = ErrorCode(.recordEmpty)
+    public static let recordBusy = ErrorCode(.recordBusy)
+    public static let recordFailed = ErrorCode(.recordFailed)
     // 0x06xx the server
     public static let internalError = ErrorCode(.internalError)
     public static let screenshotUnavailable = ErrorCode(.screenshotUnavailable)

@@ -171,6 +171,15 @@ extension LecternError {
         LecternError(.volumeOutOfRange, detail: UInt64(level), message: "The volume goes from 0 to 100, not \(level).")
     }
 
+    // the meeting record (§26)
+    public static let recordOff = LecternError(standard: .recordOff)
+    public static let recordNotAllowed = LecternError(standard: .recordNotAllowed)
+    public static let recordEmpty = LecternError(standard: .recordEmpty)
+    public static let recordBusy = LecternError(standard: .recordBusy)
+    public static func recordFailed(_ why: String) -> LecternError {
+        LecternError(.recordFailed, message: "The meeting record could not be made: \(why)")
+    }
+
     // server
     public static let internalError = LecternError(standard: .internalError)
     public static let screenshotUnavailable = LecternError(standard: .screenshotUnavailable)

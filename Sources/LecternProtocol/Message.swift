@@ -64,6 +64,10 @@ public enum Message: Equatable, Sendable {
     // sound
     case soundSet(SoundSetting)
     case soundSetOK
+    // the meeting record (§26)
+    case recordRequest
+    case recordProgress(RecordProgress)
+    case recordData(RecordChunk)
     // the presenter console (§20)
     case notesRequest(NotesRequest)
     case notes(NotesReply)
@@ -135,6 +139,9 @@ public enum Message: Equatable, Sendable {
         case .ink(let i): i.command
         case .soundSet: .soundSet
         case .soundSetOK: .soundSetOK
+        case .recordRequest: .recordRequest
+        case .recordProgress: .recordProgress
+        case .recordData: .recordData
         case .notesRequest: .notesRequest
         case .notes: .notes
         case .notesEdit: .notesEdit
@@ -235,6 +242,8 @@ public enum Message: Equatable, Sendable {
         case .pagePreview(let p): Body.pagePreview(p, &w)
         case .ink(let i): i.encode(&w)
         case .soundSet(let s): Body.soundSet(s, &w)
+        case .recordProgress(let p): Body.recordProgress(p, &w)
+        case .recordData(let c): Body.recordData(c, &w)
         case .notesRequest(let n): Body.notesRequest(n, &w)
         case .notes(let n): Body.notes(n, &w)
         case .notesEdit(let e): Body.notesEdit(e, &w)
@@ -252,7 +261,7 @@ public enum Message: Equatable, Sendable {
         case .audienceSet(let s): w.u8(s.rawValue)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-            .presentOK, .clear, .soundSetOK, .clipLoopOK:
+            .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest:
             break   // no body
         }
         return w.bytes
@@ -326,6 +335,9 @@ public enum Message: Equatable, Sendable {
             m = .ink(try InkMessage.decode(command, &r))
         case .soundSet: m = .soundSet(try Body.soundSet(&r))
         case .soundSetOK: m = .soundSetOK
+        case .recordRequest: m = .recordRequest
+        case .recordProgress: m = .recordProgress(try Body.recordProgress(&r))
+        case .recordData: m = .recordData(try Body.recordData(&r))
         case .notesRequest: m = .notesRequest(try Body.notesRequest(&r))
         case .notes: m = .notes(try Body.notes(&r))
         case .notesEdit: m = .notesEdit(try Body.notesEdit(&r))

@@ -28,6 +28,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var transitions = TransitionsSnapshot()
     /// The audience: viewers, the lock, polls and questions (§24). A viewer's is filtered.
     public var audience: AudienceSnapshot?
+    /// The meeting record (§26): on or off, its pages now, whether presenters may download it.
+    public var record: RecordSnapshot?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
@@ -44,7 +46,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -56,6 +58,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(console, forKey: .console)
         try c.encode(sound, forKey: .sound)
         try c.encode(audience, forKey: .audience)
+        try c.encode(record, forKey: .record)
         try c.encode(ink, forKey: .ink)
         try c.encode(output, forKey: .output)
         try c.encode(transitions, forKey: .transitions)

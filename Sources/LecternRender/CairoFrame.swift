@@ -5,7 +5,7 @@ import LecternCore
 /// A cairo context drawing straight into a `Frame`'s pixels (cairo's RGB24 is XRGB8888).
 /// The only place a cairo surface is made over frame memory.
 struct CairoFrame {
-    let surface: OpaquePointer
+    let surface: OpaquePointer?
     let cr: OpaquePointer
 
     init(_ frame: Frame) {
@@ -15,8 +15,16 @@ struct CairoFrame {
         cr = cairo_create(surface)
     }
 
+    /// Over a context someone else made (a page of the meeting record's PDF): `finish`
+    /// leaves it alone.
+    init(drawingOn cr: OpaquePointer) {
+        surface = nil
+        self.cr = cr
+    }
+
     /// Flushes what was drawn into the frame and frees cairo's objects.
     func finish() {
+        guard let surface else { return }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         cairo_surface_finish(surface)

@@ -29,17 +29,23 @@ public enum WallCardDrawing {
     }
 
     public static func draw(_ card: WallCard, into frame: Frame, overscanPercent: Double = 0) {
-        let p = panelRect(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
         let c = CairoFrame(frame)
         defer { c.finish() }
+        draw(card, on: c, width: frame.width, height: frame.height, overscanPercent: overscanPercent)
+    }
+
+    /// Draws the card on any cairo context of `width`×`height` (a frame, or a page of the
+    /// meeting record's PDF).
+    static func draw(_ card: WallCard, on c: CairoFrame, width: Int, height: Int, overscanPercent: Double = 0) {
+        let p = panelRect(width: width, height: height, overscanPercent: overscanPercent)
         c.fill(p, panel)
-        let h = Double(frame.height)
+        let h = Double(height)
         c.setColor(ink)
         IdleScreen.text(c.cr, card.title, bold: true, size: h / 20, x: Double(p.x + p.width / 20), y: Double(p.y) + h * 0.04, width: Double(p.width * 9 / 10))
         if !card.bars.isEmpty {
             let most = max(1, card.bars.map(\.count).max() ?? 1)
             let total = card.bars.reduce(0) { $0 + $1.count }
-            for (i, (b, t)) in zip(card.bars, tracks(n: card.bars.count, width: frame.width, height: frame.height, overscanPercent: overscanPercent)).enumerated() {
+            for (i, (b, t)) in zip(card.bars, tracks(n: card.bars.count, width: width, height: height, overscanPercent: overscanPercent)).enumerated() {
                 let letter = String(UnicodeScalar(UInt8(65 + min(i, 25))))
                 c.setColor(ink)
                 IdleScreen.text(

@@ -206,8 +206,9 @@ extension RoomCore {
             // The moderator's; in a room without one, whoever has the floor.
             guard floor.role(of: me) == .moderator || keys.moderator == nil else { throw .moderatorOnly }
             audience.endMeeting()
+            clearRecord()
             updateWallCard()
-            log(.info, "meeting ended: polls and questions cleared")
+            log(.info, "meeting ended: polls, questions and the meeting record cleared")
         }
     }
 
@@ -287,10 +288,11 @@ extension RoomCore {
         }
         let since = audience.emptySince ?? now
         audience.emptySince = since
-        if audience.hasMeeting, now - since >= Double(config.audienceIdleMinutes) * 60 {
+        if audience.hasMeeting || !record.isEmpty, now - since >= Double(config.audienceIdleMinutes) * 60 {
             audience.endMeeting()
+            record.clear()
             updateWallCard()
-            log(.info, "room idle for \(config.audienceIdleMinutes) min: the meeting ended, polls and questions cleared")
+            log(.info, "room idle for \(config.audienceIdleMinutes) min: the meeting ended, polls, questions and the meeting record cleared")
             pushState()
             persist()
         }

@@ -80,6 +80,7 @@ extension RoomCore {
             answer(op.reply, error)
             if statePushOwed { pushState() }
         } else {
+            recordWall()
             persist()
             answer(op.reply, nil)
             pushState()
@@ -120,6 +121,7 @@ extension RoomCore {
             screen.clip = ScreenQueue.Clip(
                 serial: serial, content: o.content, duration: facts.duration, loop: o.loop,
                 progress: ClipProgress(position: o.start), asked: o.paused ? .paused : nil)
+            if o.reply != nil { recordClip(o.content, duration: facts.duration) }
             answer(o.reply, nil)
             pushState()
             log(.info, "playing \(o.content.name) (\(facts.description))\(o.reply == nil ? String(format: " again from %.1f s%@", o.start, o.paused ? ", paused" : "") : "")")
@@ -148,6 +150,7 @@ extension RoomCore {
             log(.info, "clip \(ending.how == .ended ? "ended" : "stopped"): \(ending.progress.presented) frames shown, \(ending.progress.dropped) dropped")
         }
         screen.clip = nil
+        recordWall()   // the page beneath is on the wall again (its ink may change)
         pushState()
         persist()
     }

@@ -69,6 +69,9 @@ public final class RoomCore {
     lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
     /// Viewers, polls, questions, the navigation lock (§24).
     var audience = AudienceRoom()
+    /// The meeting record (§26, RoomCore+Record.swift) and the download being made.
+    var record = MeetingRecord()
+    var recordMaking: RecordMaking?
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -129,6 +132,8 @@ public final class RoomCore {
         case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
         case .outputChanged(let status): outputChanged(status)
+        case .recordProgressed(let id, let tag, let progress): recordProgressed(id, tag: tag, progress)
+        case .recordMade(let id, let tag, let result): recordMade(id, tag: tag, result)
         }
         scheduleWake()
         defer { out = [] }
@@ -141,6 +146,7 @@ public final class RoomCore {
         self.config = config
         self.keys = keys
         removals.seconds = config.removeCooldown
+        if !config.record { record.clear() }   // turned off: nothing kept
     }
 
     /// After a restart: the screen the stage already shows again, and the floor holder
@@ -155,6 +161,7 @@ public final class RoomCore {
         }
         if let t = saved.timer { timer = t }
         if let a = saved.audience { audience.restore(a, now: now) }
+        if let r = saved.record, config.record { record = r }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
@@ -179,6 +186,7 @@ public final class RoomCore {
         s.output = output
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
+        s.record = recordSnapshot
         return s
     }
 
@@ -197,6 +205,7 @@ public final class RoomCore {
         var state = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts, clip: savedClip)
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
         state.audience = audience.saved
+        state.record = record.isEmpty ? nil : record
         emit(.persist(state))
     }
 

@@ -71,6 +71,9 @@ public enum RoomEffect: Equatable, Sendable {
     /// The room's volume (0–100) and mute changed: the clip playing, and the next ones, follow.
     case setSound(level: Int, muted: Bool)
     case log(Logger.Level, String)
+    /// Draw the meeting record into one PDF (the record worker), reporting
+    /// `.recordProgressed` and then `.recordMade` for the connection that asked.
+    case makeRecord(ConnectionID, tag: UInt16, RecordJob)
 }
 
 /// Commands for a playing clip.

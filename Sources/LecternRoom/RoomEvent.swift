@@ -55,6 +55,9 @@ public enum RoomEvent: Sendable {
     case screenshotTaken(ConnectionID, tag: UInt16, [ScreenshotChunk])
     /// A page preview asked for by `.renderPreview`, as PNG pieces, or why it failed.
     case previewRendered(ConnectionID, tag: UInt16, Result<[ScreenshotChunk], LecternError>)
+    /// The meeting record being made for a connection: pages drawn so far, then the PDF.
+    case recordProgressed(ConnectionID, tag: UInt16, RecordProgress)
+    case recordMade(ConnectionID, tag: UInt16, Result<[UInt8], LecternError>)
 
     // MARK: the output
     /// The output's display was lost, came back or changed mode (and at start: what it is).

@@ -31,6 +31,8 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var ink: InkBoard.Saved?
     /// Whiteboards of the meeting: white ones, black ones (absent: none).
     public var whiteboards: [Int]?
+    /// The meeting record (§26; absent: none, or cleared when the meeting ended).
+    public var record: MeetingRecord?
 
     public init(
         screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil, clip: SavedClip? = nil

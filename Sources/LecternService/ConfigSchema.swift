@@ -234,6 +234,14 @@ extension ConfigFile {
                 }
                 config.audioDevice = s; return nil
             },
+            "record": string("record") { s in
+                guard s == "on" || s == "off" else { return "'record' must be \"on\" or \"off\", not '\(s)'" }
+                config.record = s == "on"; return nil
+            },
+            "record_presenters": { v, _ in
+                guard let b = v.bool else { return "'record_presenters' must be true or false, not \(describe(v))" }
+                config.recordPresenters = b; return nil
+            },
             "ink_everyone": { v, _ in
                 guard let b = v.bool else { return "'ink_everyone' must be true or false, not \(describe(v))" }
                 config.inkEveryone = b; return nil
@@ -388,7 +396,8 @@ extension ConfigFile {
         "grace_period", "remove_cooldown", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
-        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "metrics_address", "screen_code",
+        "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "record", "record_presenters", "metrics_address",
+        "screen_code",
         "screen_code_minutes", "wifi_ssid", "wifi_password", "display",
     ]
     public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo"]]

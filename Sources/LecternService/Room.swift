@@ -41,6 +41,9 @@ final class Room: @unchecked Sendable {
     var stateWriter: StateWriter?
     /// Counts page turns, clip frames, uploads and errors for `/metrics` (ServiceMetrics.swift).
     var metrics: ServiceMetrics?
+    /// Makes the meeting record's PDF (§26) in a worker process.
+    var recordMaker: RecordMaker?
+    private var report: (@Sendable (RoomEvent) -> Void)!
 
     /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
@@ -63,6 +66,7 @@ final class Room: @unchecked Sendable {
             guard let self else { return }
             self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
         }
+        self.report = report
         let logger = self.logger
         let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
         stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
@@ -232,6 +236,13 @@ final class Room: @unchecked Sendable {
             case .persist(let state): stateWriter?.save(state)
             case .setSound(let level, let muted): stageWorker.sound?.level.set(level: level, muted: muted)
             case .log(let level, let message): logger.log(level: level, "\(message)")
+            case .makeRecord(let id, let tag, let job):
+                let store = self.store
+                if let recordMaker {
+                    recordMaker.make(job, for: id, tag: tag, paths: { store.path(of: $0) }, report: report)
+                } else {
+                    feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
+                }
             }
         }
     }

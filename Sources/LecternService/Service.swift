@@ -132,6 +132,10 @@ public final class Service: @unchecked Sendable {
         self.group = group
         room = try Room(loop: group.next(), config: config, stage: stage, store: store, catalog: catalog, logger: logger)
         room.stateWriter = StateWriter(dataDir: config.dataDir)
+        let limits = Self.renderLimits(config)
+        room.recordMaker = RecordMaker(
+            executable: options.renderWorker ?? Self.renderWorkerExecutable(), dataDir: config.dataDir,
+            memoryMB: limits.memoryBytes >> 20, cpuSeconds: limits.cpuSeconds)
         stage.setFallbackTransition(RoomCore.fallbackTransition(ms: UInt32(clamping: config.crossfadeMs)))
         reportOutput()
         room.onScreenCode = { [weak self] _ in

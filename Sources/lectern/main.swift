@@ -17,7 +17,7 @@ struct Lectern: ParsableCommand {
             KickCommand.self, PlayCommand.self, PauseCommand.self, ResumeCommand.self, SeekCommand.self,
             StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
             HashPasscodeCommand.self, DemoDeckCommand.self, NotesCommand.self, NotesFileCommand.self, TimerCLICommand.self,
-            VolumeCommand.self,
+            VolumeCommand.self, RecordCommand.self,
             FollowCommand.self, PollCommand.self, AskCommand.self, QuestionsCommand.self, LockCommand.self, UnlockCommand.self,
             PointCommand.self, DrawCommand.self, InkCommand.self, WhiteboardCommand.self, TransitionsCommand.self,
         ])

@@ -29,9 +29,12 @@ struct Lecternd: ParsableCommand {
     @Flag(help: .hidden) var renderWorker = false
     @Option(help: .hidden) var renderMemoryMb = 192
     @Option(help: .hidden) var renderCpuSeconds = 10
+    // The meeting record's worker (RecordMaker): `lecternd --record-worker <out.pdf>`.
+    @Option(help: .hidden) var recordWorker: String?
 
     func run() throws {
         if renderWorker { RenderWorkerMain.run(memoryMB: renderMemoryMb, cpuSeconds: renderCpuSeconds) }
+        if let recordWorker { RecordWorkerMain.run(output: recordWorker, memoryMB: renderMemoryMb, cpuSeconds: renderCpuSeconds) }
         let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)

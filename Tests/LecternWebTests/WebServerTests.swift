@@ -87,7 +87,7 @@ final class WebServerTests: XCTestCase {
         "lectern.js", "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js",
         "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
-        "console-view.js", "console-wire.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "screen-code.js",
+        "console-view.js", "console-wire.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js", "audience-panel.js",
     ]
 

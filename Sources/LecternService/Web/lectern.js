@@ -23,6 +23,7 @@ import { renderAll } from './views.js';
 import { renderFloor } from './floor-view.js';
 import { renderClip } from './clip-view.js';
 import { setupSound } from './sound-control.js';
+import { setupRecord } from './record-view.js';
 import { renderModerator } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
@@ -135,6 +136,7 @@ function init() {
   $('clip-stop').addEventListener('click', () => act(() => app.link.request(C.clipStop, new Uint8Array(0))));
   $('clip-position').addEventListener('change', (e) => act(() => app.link.request(C.clipSeek, encodeClipSeek(Number(e.target.value)))));
   setupSound();
+  setupRecord();
   setupSwipe();
   setupInk();
   setupAlerts();

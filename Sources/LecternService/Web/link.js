@@ -127,6 +127,7 @@ export class Link {
         if (p.onChunkError) p.onChunkError(e); else p.reject(e);
         return;
       }
+      if (p.onFrame && p.onFrame(command, body)) return;   // a request with several replies (record-view.js)
       if (command === C.screenshotData) {
         const { width, height, total, offset, data } = decodeScreenshotData(body);
         p.pieces = p.pieces || [];

@@ -80,6 +80,9 @@ export const COMMANDS = Object.freeze([
   [0x77, 'whiteboard-new',     'client'],
   [0xA0, 'sound-set',          'client'],
   [0xA1, 'sound-set-ok',       'server'],
+  [0xB0, 'record-request',     'client'],
+  [0xB1, 'record-progress',    'server'],
+  [0xB2, 'record-data',        'server'],
   [0xC0, 'clip-loop',          'client'],
   [0xC1, 'clip-loop-ok',       'server'],
 ]);
@@ -166,6 +169,11 @@ export const ERRORS = Object.freeze([
   [0x0A01, 'transitionOutOfRange'],
   [0x0C00, 'removedCoolingDown'],
   [0x0D00, 'volumeOutOfRange'],
+  [0x0B00, 'recordOff'],
+  [0x0B01, 'recordNotAllowed'],
+  [0x0B02, 'recordEmpty'],
+  [0x0B03, 'recordBusy'],
+  [0x0B04, 'recordFailed'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

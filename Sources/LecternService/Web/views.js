@@ -6,6 +6,7 @@ import { renderFiles } from './files-view.js';
 import { renderModerator } from './moderator-view.js';
 import { renderClip } from './clip-view.js';
 import { renderSound } from './sound-control.js';
+import { renderRecord } from './record-view.js';
 import { renderConsole } from './console-view.js';
 import { renderModeratorNotes } from './moderator-notes.js';
 import { renderOutputAlert } from './output-alert.js';
@@ -19,6 +20,7 @@ export function renderAll() {
   renderModerator();
   renderClip();
   renderSound();
+  renderRecord();
   renderModeratorNotes();
   renderConsole();
   renderOutputAlert();

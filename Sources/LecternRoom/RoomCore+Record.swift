@@ -1,0 +1,119 @@
+import LecternCore
+import LecternProtocol
+
+/// The meeting record (§26): what the wall showed goes into `record` as it happens; a
+/// download asks the shell to draw it (`.makeRecord`, in a worker process) and sends the
+/// PDF back in record-data pieces.
+extension RoomCore {
+    /// The one download being made: who asked, and the PDF's page count.
+    struct RecordMaking: Equatable {
+        var peer: ConnectionID
+        var tag: UInt16
+        var pages: Int
+    }
+
+    /// Who holds the floor now, as the record names them.
+    var recordPresenter: String? { floor.holder.flatMap { floor.name(of: $0) } }
+
+    /// The finished strokes on the record's page on the wall.
+    var recordWallStrokes: [InkStroke] {
+        guard case .page(let c, _, let p, _, _)? = record.onWall?.item else { return [] }
+        return ink.strokes(on: InkPageRef(content: c, page: p))
+    }
+
+    /// After every change the wall committed: a new page (the one before leaves with its
+    /// ink), the idle screen, or a poll's results put over the page.
+    func recordWall() {
+        guard config.record else { return }
+        let c = screen.committed
+        let at = wallClock()
+        if let content = c.content, content.kind == .pdf, c.page >= 1 {
+            record.pageShown(
+                content: content.id.hex, name: content.name, page: c.page, part: c.part, presenter: recordPresenter, at: at, leavingStrokes: recordWallStrokes)
+        } else {
+            record.pageLeft(strokes: recordWallStrokes)
+        }
+        if let card = c.card, audience.polls.onWall != nil, audience.questions.wallQuestion == nil {
+            recordBetween { $0.pollShown(card, presenter: recordPresenter, at: at) }
+        }
+    }
+
+    /// A clip started playing (not one put back after a restart: it is on the record already).
+    func recordClip(_ content: ContentSnapshot, duration: Double) {
+        guard config.record else { return }
+        recordBetween { $0.clipPlayed(content: content.id.hex, name: content.name, duration: duration, presenter: recordPresenter, at: wallClock()) }
+    }
+
+    /// Puts something over the page on the wall into the record after the page as it is
+    /// now; the page goes on (a change to its ink after that is a new page of the record,
+    /// the same page unchanged is not).
+    private func recordBetween(_ body: (inout MeetingRecord) -> Void) {
+        let wall = record.onWall
+        record.pageLeft(strokes: recordWallStrokes)
+        body(&record)
+        if let w = wall, case .page(let c, let n, let p, let part, _) = w.item {
+            record.pageShown(content: c, name: n, page: p, part: part, presenter: w.presenter, at: w.at, leavingStrokes: [])
+        }
+    }
+
+    /// The meeting ended (the moderator's "end meeting", or the room idle): the record goes.
+    func clearRecord() {
+        record.clear()
+        if let c = screen.committed.content, c.kind == .pdf, screen.committed.page >= 1 { recordWall() }
+    }
+
+    var recordSnapshot: RecordSnapshot {
+        RecordSnapshot(on: config.record, pages: config.record ? record.count : 0, presentersMayDownload: config.recordPresenters)
+    }
+
+    // MARK: the download
+
+    /// record-request: the moderator's (or, with `record_presenters`, any presenter's; in
+    /// a room without a moderator passcode, whoever leads).
+    func recordRequest(from p: Peer, device me: DeviceID, tag: UInt16) throws {
+        guard config.record else { throw LecternError.recordOff }
+        let allowed = floor.role(of: me) == .moderator || config.recordPresenters || (keys.moderator == nil && floor.isLead(me))
+        guard allowed else { throw LecternError.recordNotAllowed }
+        guard recordMaking == nil else { throw LecternError.recordBusy }
+        let entries = record.pages(wallStrokes: recordWallStrokes)
+        guard !entries.isEmpty else { throw LecternError.recordEmpty }
+        let pages: [RecordJob.Page] = entries.map { e in
+            switch e.item {
+            case .page(let c, let name, let page, let part, let strokes):
+                if Whiteboard.background(c) != nil {
+                    return .whiteboard(black: c == Whiteboard.blackHex, name: "\(name) \(page)", strokes: strokes)
+                }
+                return .deck(content: c, name: name, page: page, part: part, strokes: strokes)
+            case .poll(let card): return .card(card)
+            case .clip(let c, let name, let duration): return .clip(content: c, name: name, duration: duration)
+            }
+        }
+        let job = RecordJob(
+            room: config.room, startedAt: record.startedAt ?? wallClock(), madeAt: wallClock(),
+            presenters: MeetingRecord.presenters(of: entries).map { RecordJob.Presenter(name: $0.name, shown: $0.shown) },
+            dropped: record.dropped, pages: pages)
+        recordMaking = RecordMaking(peer: p.id, tag: tag, pages: job.pageCount)
+        send(.recordProgress(RecordProgress(done: 0, total: UInt16(clamping: job.pageCount))), to: p, tag: tag)
+        log(.info, "making the meeting record (\(job.pageCount) pages) for \(floor.name(of: me) ?? "device \(me)")")
+        emit(.makeRecord(p.id, tag: tag, job))
+    }
+
+    func recordProgressed(_ id: ConnectionID, tag: UInt16, _ progress: RecordProgress) {
+        guard recordMaking?.peer == id, let p = live(id) else { return }
+        send(.recordProgress(progress), to: p, tag: tag)
+    }
+
+    func recordMade(_ id: ConnectionID, tag: UInt16, _ result: Result<[UInt8], LecternError>) {
+        guard let making = recordMaking, making.peer == id, making.tag == tag else { return }
+        recordMaking = nil
+        guard let p = live(id) else { return }
+        switch result {
+        case .success(let pdf):
+            log(.info, "meeting record sent: \(making.pages) pages, \(pdf.count) bytes")
+            for piece in RecordChunk.split(pdf, pages: making.pages) { send(.recordData(piece), to: p, tag: tag) }
+        case .failure(let e):
+            log(.warning, "meeting record not made: \(e.message)")
+            fail(p, tag: tag, e, request: Command.recordRequest.rawValue)
+        }
+    }
+}
