@@ -47,8 +47,15 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
     public init() {}
 
     public var isEmpty: Bool { entries.isEmpty && onWall == nil }
-    /// Pages a download would have now (cover not counted).
+    /// Pages kept, the page on the wall included (before it is deduplicated).
     public var count: Int { entries.count + (onWall == nil ? 0 : 1) }
+
+    /// Pages a download would have now (cover not counted): as `pages(wallStrokes:)`, without copying.
+    public func count(wallStrokes: [InkStroke]) -> Int {
+        guard let e = onWall, case .page(let c, let n, let p, let part, _) = e.item else { return entries.count }
+        let item = Item.page(content: c, name: n, page: p, part: part, strokes: wallStrokes)
+        return entries.count < Self.maxEntries && !entries.contains(where: { $0.item == item }) ? entries.count + 1 : entries.count
+    }
 
     /// The wall now shows `page` of a deck (or a whiteboard): the page that was there
     /// leaves with `leavingStrokes`. The same page again is no change.

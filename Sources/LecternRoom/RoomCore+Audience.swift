@@ -234,6 +234,7 @@ extension RoomCore {
     /// Puts the card on the wall, or takes it off, when it changed.
     func updateWallCard() {
         let card = wallCard
+        recordPoll(card)
         guard card != screen.committed.card || screen.running != nil else { return }
         changeScreen(.card(card), reply: nil)
     }

@@ -22,7 +22,7 @@ extension RoomCore {
     }
 
     /// After every change the wall committed: a new page (the one before leaves with its
-    /// ink), the idle screen, or a poll's results put over the page.
+    /// ink) or the idle screen.
     func recordWall() {
         guard config.record else { return }
         let c = screen.committed
@@ -33,9 +33,14 @@ extension RoomCore {
         } else {
             record.pageLeft(strokes: recordWallStrokes)
         }
-        if let card = c.card, audience.polls.onWall != nil, audience.questions.wallQuestion == nil {
-            recordBetween { $0.pollShown(card, presenter: recordPresenter, at: at) }
-        }
+    }
+
+    /// A poll's results going on the wall (or new counts for them): the card as the wall
+    /// will show it. (Decided when the card is put up: by the time the wall has drawn it
+    /// the poll may be off the wall again.) An audience question on the wall is not recorded.
+    func recordPoll(_ card: WallCard?) {
+        guard config.record, let card, audience.polls.onWall != nil, audience.questions.wallQuestion == nil else { return }
+        recordBetween { $0.pollShown(card, presenter: recordPresenter, at: wallClock()) }
     }
 
     /// A clip started playing (not one put back after a restart: it is on the record already).
@@ -63,7 +68,7 @@ extension RoomCore {
     }
 
     var recordSnapshot: RecordSnapshot {
-        RecordSnapshot(on: config.record, pages: config.record ? record.count : 0, presentersMayDownload: config.recordPresenters)
+        RecordSnapshot(on: config.record, pages: config.record ? record.count(wallStrokes: recordWallStrokes) : 0, presentersMayDownload: config.recordPresenters)
     }
 
     // MARK: the download
