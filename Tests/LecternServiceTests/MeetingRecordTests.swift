@@ -93,6 +93,8 @@ final class MeetingRecordTests: XCTestCase {
         XCTAssertEqual(steps.first, 0)
         XCTAssertEqual(steps.last, 7, "progress up to the last page")
         let pdf = try Self.save(pdfData, h.dir)
+        // To look at it: LECTERN_KEEP_RECORD=/tmp/record.pdf
+        if let keep = ProcessInfo.processInfo.environment["LECTERN_KEEP_RECORD"] { try? pdfData.write(to: URL(fileURLWithPath: keep)) }
         XCTAssertEqual(pages, 7)
         // cover, Alpha 1, Alpha 2 (ink), Alpha 3, the poll, the clip, Beta 1
         XCTAssertEqual(try Self.pdfPages(pdf), 7)
