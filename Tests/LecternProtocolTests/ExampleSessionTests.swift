@@ -227,6 +227,11 @@ enum ErrorTable {
         (.transitionOutOfRange, "0"),
         (.removedCoolingDown(retryAfter: 42.5), "ms until the device may join again"),
         (.volumeOutOfRange(101), "the level sent"),
+        (.recordOff, "0"),
+        (.recordNotAllowed, "0"),
+        (.recordEmpty, "0"),
+        (.recordBusy, "0"),
+        (.recordFailed("a page needed more than the appliance allows (192 MB, 10 s a page)"), "0"),
     ]
 
     static func markdown() -> String {

@@ -51,6 +51,7 @@ final class MessageTests: XCTestCase {
             switch m.command {
             case .uploadChunk: fixed = 40
             case .screenshotData: fixed = 16
+            case .recordData: fixed = 10
             case .pagePreview: fixed = 40   // the notes-half byte is optional
             case .notesEdit: fixed = 36
             case .notesFile: fixed = 32
@@ -60,7 +61,7 @@ final class MessageTests: XCTestCase {
                 let header = FrameHeader(command: m.command.rawValue, deviceID: 1, tag: 1, length: UInt32(8 + n))
                 do {
                     let got = try Message.decode(header: header, body: Array(body.prefix(n)))
-                    if [.screenshotData, .uploadChunk, .notesEdit, .notesFile].contains(m.command) { continue }
+                    if [.screenshotData, .recordData, .uploadChunk, .notesEdit, .notesFile].contains(m.command) { continue }
                     if m.command == .screenshotRequest && (n == 0 || n == 4) { continue }   // empty: the full frame; 4: no flags
                     XCTFail("\(m.command) decoded from \(n) of \(body.count) bytes: \(got)")
                 } catch {
@@ -72,7 +73,7 @@ final class MessageTests: XCTestCase {
     }
 
     func testTrailingBytesAreMalformed() {
-        for m in sampleMessages() where ![.uploadChunk, .screenshotData, .state, .notesEdit, .notesFile].contains(m.command) {
+        for m in sampleMessages() where ![.uploadChunk, .screenshotData, .recordData, .state, .notesEdit, .notesFile].contains(m.command) {
             if case .pagePreview(let p) = m, !p.notesHalf { continue }   // its last byte is optional
             let body = m.encodeBody() + [0]
             assertThrowsCode(.malformedBody) {
@@ -190,7 +191,7 @@ final class MessageTests: XCTestCase {
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
         XCTAssertEqual(
             json,
-            #"{"audience":null,"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
+            #"{"audience":null,"console":null,"devices":[],"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"record":null,"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
         )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }

@@ -117,6 +117,8 @@ func sampleInkMessages() -> [Message] {
         .notesLayout(content: cid(16), layout: nil),
         .soundSet(SoundSetting(level: 40)), .soundSet(SoundSetting(muted: true)), .soundSet(SoundSetting(level: 0, muted: false)),
         .soundSetOK,
+        .recordRequest, .recordProgress(RecordProgress(done: 3, total: 101)),
+        .recordData(RecordChunk(pages: 7, totalSize: 10, offset: 4, data: [1, 2, 3])),
         .pollAsk(PollDraft(question: "Best?", kind: .choice, answers: ["A", "B", "C"], correct: 1)),
         .pollAsk(PollDraft(question: "Yes?", kind: .yesno)),
         .pollAnswer(poll: 3, .choice(2)),
