@@ -10,7 +10,7 @@ import LecternRoom
 /// record leaves the box only in the reply to whoever asked.
 final class RecordMaker: @unchecked Sendable {
     /// The largest PDF sent (record-data's sizes are u32; a record past this is refused).
-    static let maxPDFBytes = 512 << 20
+    static let maxPDFBytes = 256 << 20
 
     let executable: String?
     let dataDir: String

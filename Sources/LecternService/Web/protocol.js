@@ -80,11 +80,11 @@ export const COMMANDS = Object.freeze([
   [0x77, 'whiteboard-new',     'client'],
   [0xA0, 'sound-set',          'client'],
   [0xA1, 'sound-set-ok',       'server'],
+  [0xC0, 'clip-loop',          'client'],
+  [0xC1, 'clip-loop-ok',       'server'],
   [0xB0, 'record-request',     'client'],
   [0xB1, 'record-progress',    'server'],
   [0xB2, 'record-data',        'server'],
-  [0xC0, 'clip-loop',          'client'],
-  [0xC1, 'clip-loop-ok',       'server'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
