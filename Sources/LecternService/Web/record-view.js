@@ -81,7 +81,7 @@ async function download() {
     });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(pdf);
-    const room = (app.state && app.state.room || 'meeting').replace(/[^\p{L}\p{N} _-]/gu, '').trim() || 'meeting';
+    const room = (app.state && app.state.room || 'meeting').replace(/[^\p{L}\p{N} ._-]/gu, '').trim() || 'meeting';
     a.download = `${room} record.pdf`;
     document.body.append(a);
     a.click();
