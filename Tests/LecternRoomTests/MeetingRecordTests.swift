@@ -70,3 +70,71 @@ final class MeetingRecordCoreTests: XCTestCase {
         XCTAssertNil(r.startedAt)
     }
 }
+
+/// The room's side (RoomCore+Record): what goes into the record as the wall changes, the
+/// download's job and replies, one at a time, and the idle end of the meeting clearing it.
+final class RoomCoreRecordTests: XCTestCase {
+    typealias H = RoomCoreHarness
+
+    func present(_ h: H, _ content: ContentID, _ n: UInt32, device: DeviceID) {
+        h.shown(h.send(.present(content: content, page: n), from: 1, device: device))
+    }
+
+    func testTheJobHasThePagesShownAndTheReplyIsThePDFInPieces() throws {
+        let h = H(floor: .open, catalog: [deck(1, name: "one.pdf"), deck(2, name: "two.pdf")])
+        let ana = h.join(1, name: "Ana")
+        let mod = h.join(2, name: "Mo", role: .moderator)
+        h.send(.floorRequest, from: 1, device: ana)
+        h.own(cid(1), from: 1, device: ana)
+        h.own(cid(2), from: 1, device: ana)
+        present(h, cid(1), 1, device: ana)
+        present(h, cid(1), 2, device: ana)
+        present(h, cid(2), 1, device: ana)
+        present(h, cid(1), 2, device: ana)   // again, unchanged
+
+        XCTAssertEqual(H.errorCode(to: 1, h.send(.recordRequest, from: 1, device: ana)), .recordNotAllowed)
+        let asked = h.send(.recordRequest, from: 2, tag: 9, device: mod)
+        let jobs = asked.compactMap { if case .makeRecord(let id, let tag, let job) = $0 { return (id, tag, job) } else { return nil } }
+        let (id, tag, job) = try XCTUnwrap(jobs.first)
+        XCTAssertEqual(id, 2)
+        XCTAssertEqual(tag, 9)
+        XCTAssertEqual(job.room, "Core Room")
+        XCTAssertEqual(
+            job.pages.map { if case .deck(let c, _, let p, _, _) = $0 { return "\(c.prefix(2))\(p)" } else { return "?" } },
+            ["011", "012", "021"])
+        XCTAssertEqual(job.presenters, [RecordJob.Presenter(name: "Ana", shown: ["one.pdf", "two.pdf"])])
+        XCTAssertEqual(H.replies(to: 2, asked), [.recordProgress(RecordProgress(done: 0, total: 4))])
+        XCTAssertEqual(H.errorCode(to: 2, h.send(.recordRequest, from: 2, device: mod)), .recordBusy, "one at a time")
+
+        let pdf = [UInt8](repeating: 7, count: ProtocolLimits.maxChunkLength + 10)
+        let made = h.handle(.recordMade(2, tag: 9, .success(pdf)))
+        let pieces = H.replies(to: 2, made).compactMap { if case .recordData(let c) = $0 { return c } else { return nil } }
+        XCTAssertEqual(pieces.map(\.offset), [0, UInt32(ProtocolLimits.maxChunkLength)])
+        XCTAssertEqual(pieces.flatMap(\.data), pdf)
+        XCTAssertTrue(pieces.allSatisfy { $0.pages == 4 })
+        XCTAssertFalse(H.work(h.send(.recordRequest, from: 2, device: mod)).isEmpty, "free again")
+        XCTAssertEqual(H.errorCode(to: 2, h.handle(.recordMade(2, tag: 7, .failure(.recordFailed("too slow"))))), .recordFailed)
+    }
+
+    func testTheRoomIdleEndsTheMeetingAndClearsTheRecord() {
+        let h = H(floor: .open, catalog: [deck(1)]) { $0.audienceIdleMinutes = 1 }
+        let ana = h.join(1, name: "Ana")
+        h.send(.floorRequest, from: 1, device: ana)
+        h.own(cid(1), from: 1, device: ana)
+        present(h, cid(1), 1, device: ana)
+        present(h, cid(1), 2, device: ana)
+        XCTAssertEqual(h.core.snapshot(now: h.now).record?.pages, 2)
+        h.send(.unregister, from: 1, device: ana)
+        h.handle(.closed(1))
+        h.handle(.tick)
+        h.now += 59
+        h.handle(.tick)
+        XCTAssertEqual(h.core.snapshot(now: h.now).record?.pages, 2, "kept while the room is empty for less than audience_idle_minutes")
+        h.now += 2
+        let ended = h.handle(.tick)
+        XCTAssertTrue(h.core.record.isEmpty)
+        let saved = ended.compactMap { if case .persist(let s) = $0 { return s } else { return nil } }.last
+        XCTAssertNotNil(saved)
+        XCTAssertNil(saved?.record, "the saved record is cleared too")
+    }
+}
