@@ -30,6 +30,8 @@ public struct RecordJob: Codable, Equatable, Sendable {
     public var presenters: [Presenter]
     /// Pages the record had no room for (`MeetingRecord.maxEntries`), said on the cover.
     public var dropped: Int
+    /// Strokes the record had no room for (`MeetingRecord.maxPoints`), said on the cover.
+    public var inkDropped = 0
     public var pages: [Page]
     /// Content id (hex) → the file's path: filled in by the service.
     public var files: [String: String] = [:]

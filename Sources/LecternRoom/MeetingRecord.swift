@@ -34,6 +34,10 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
     /// At most this many entries (pages of the record, cover not counted); past it the
     /// oldest are kept and new ones are counted in `dropped` (the cover says so).
     public static let maxEntries = 500
+    /// At most this many ink points in all the record's pages (as many as the whole room's
+    /// ink, `InkBoard.Limits.totalPoints`): the record is saved after every change. A page
+    /// whose ink doesn't fit is kept with the strokes that do (`inkDropped` counts them).
+    public static let maxPoints = 200_000
 
     /// Finished entries, in the order shown.
     public private(set) var entries: [Entry] = []
@@ -41,6 +45,10 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
     public private(set) var onWall: Entry?
     /// Entries not kept because the record was full.
     public private(set) var dropped = 0
+    /// Strokes left out because the record's ink was full.
+    public private(set) var inkDropped = 0
+    /// Ink points in `entries`.
+    public private(set) var points = 0
     /// When the meeting's first page was shown (wall clock), for the cover's date.
     public private(set) var startedAt: Double?
 
@@ -127,6 +135,16 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
         // Dedup: a page shown again unchanged (same page, same ink) is not a new page.
         if case .page = e.item, entries.contains(where: { $0.item == e.item }) { return }
         guard entries.count < Self.maxEntries else { dropped += 1; return }
+        var e = e
+        if case .page(let c, let n, let p, let part, let strokes) = e.item {
+            var kept: [InkStroke] = []
+            for s in strokes {
+                if points + s.points.count > Self.maxPoints { inkDropped += 1; continue }
+                points += s.points.count
+                kept.append(s)
+            }
+            e.item = .page(content: c, name: n, page: p, part: part, strokes: kept)
+        }
         entries.append(e)
     }
 }

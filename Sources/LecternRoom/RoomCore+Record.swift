@@ -93,10 +93,11 @@ extension RoomCore {
             case .clip(let c, let name, let duration): return .clip(content: c, name: name, duration: duration)
             }
         }
-        let job = RecordJob(
+        var job = RecordJob(
             room: config.room, startedAt: record.startedAt ?? wallClock(), madeAt: wallClock(),
             presenters: MeetingRecord.presenters(of: entries).map { RecordJob.Presenter(name: $0.name, shown: $0.shown) },
             dropped: record.dropped, pages: pages)
+        job.inkDropped = record.inkDropped
         recordMaking = RecordMaking(peer: p.id, tag: tag, pages: job.pageCount)
         send(.recordProgress(RecordProgress(done: 0, total: UInt16(clamping: job.pageCount))), to: p, tag: tag)
         log(.info, "making the meeting record (\(job.pageCount) pages) for \(floor.name(of: me) ?? "device \(me)")")

@@ -28,7 +28,8 @@ public enum RecordWorkerMain {
         do {
             try draw(job, to: output) { done in
                 FileHandle.standardOutput.write(Data("\(done)\n".utf8))
-                RenderWorkerMain.allowCPU(seconds: cpuSeconds)
+                // Each page its CPU budget; the end of the file (fonts, images written once) a second per 5 pages more.
+                RenderWorkerMain.allowCPU(seconds: done < job.pageCount ? cpuSeconds : cpuSeconds + job.pageCount / 5)
             }
         } catch {
             fail("\(error)")
@@ -40,8 +41,10 @@ public enum RecordWorkerMain {
     /// (The bench calls it in-process.)
     public static func draw(_ job: RecordJob, to path: String, progress: (Int) -> Void = { _ in }) throws {
         let pdf = try RecordPDF(path: path)
-        var note: String?
-        if job.dropped > 0 { note = "The record was full: the last \(job.dropped) pages shown are not in it." }
+        var notes: [String] = []
+        if job.dropped > 0 { notes.append("The record was full: the last \(job.dropped) pages shown are not in it.") }
+        if job.inkDropped > 0 { notes.append("The record's ink was full: \(job.inkDropped) strokes are not in it.") }
+        let note = notes.isEmpty ? nil : notes.joined(separator: " ")
         pdf.addCover(room: job.room, date: dateLine(job), presenters: job.presenters.map { ($0.name, $0.shown) }, footnote: note)
         progress(pdf.pages)
         // The two documents used last stay open (a deck's pages come in runs).

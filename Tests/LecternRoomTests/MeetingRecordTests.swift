@@ -57,6 +57,21 @@ final class MeetingRecordCoreTests: XCTestCase {
         XCTAssertEqual(r.startedAt, 1)
     }
 
+    func testTheRecordsInkIsBounded() {
+        var r = MeetingRecord()
+        let points = (0..<1000).map { InkPoint(px: Double($0) / 1000, py: 0.5) }
+        let heavy = (0..<50).map { InkStroke(id: UInt32($0), author: 1, color: .black, tool: .pen, width: .thin, points: points) }
+        // The same page shown and left again and again, its ink changed each time (one stroke more).
+        for n in 1...10 {
+            show(&r, "A", 1, leaving: Array(heavy.prefix(n * 5)))
+            show(&r, "A", 2, leaving: Array(heavy.prefix(n * 5 - 1)))
+        }
+        XCTAssertLessThanOrEqual(r.points, MeetingRecord.maxPoints)
+        XCTAssertEqual(r.points, MeetingRecord.maxPoints, "filled up to the bound")
+        XCTAssertGreaterThan(r.inkDropped, 0)
+        XCTAssertEqual(r.entries.count, 19, "every page that left the wall is kept, with the ink that fits")
+    }
+
     func testBoundedAndSavedAndCleared() throws {
         var r = MeetingRecord()
         for n in 1...(MeetingRecord.maxEntries + 5) { show(&r, "D", n) }

@@ -4,6 +4,7 @@ import LecternCore
 import LecternPipeline
 import LecternProtocol
 import LecternRender
+import LecternRoom
 import LecternService
 import LecternTestSupport
 import XCTest
@@ -77,8 +78,9 @@ final class InkCLITests: XCTestCase {
         try a.present(stored.content, page: 1)
         let before = try PNG.decode(a.screenshot())
         try eventually("state.json with both strokes", timeout: 10) {
-            let saved = (try? String(contentsOfFile: s.dir + "/data/state.json", encoding: .utf8)) ?? ""
-            return saved.components(separatedBy: "\"author\"").count == 4   // three strokes
+            // three strokes in the room's ink (the meeting record, §26, keeps copies of its own)
+            guard let data = FileManager.default.contents(atPath: s.dir + "/data/state.json") else { return false }
+            return (try? JSONDecoder().decode(SavedState.self, from: data))?.ink?.pages.reduce(0) { $0 + $1.strokes.count } == 3
         }
         p.kill(SIGKILL)
         XCTAssertEqual(p.waitForExit(), SIGKILL)
