@@ -78,6 +78,8 @@ final class MeetingRecordTests: XCTestCase {
         _ = try bob.requestFloor()
         let b = try bob.upload(path: beta).content
         try bob.present(b, page: 1)
+        XCTAssertEqual(try bob.request(.ink(.whiteboard(black: false))), .presentOK)
+        try bob.draw(Self.inkPoints, width: .thick, colorIndex: Self.inkIndex)
         XCTAssertEqual(try bob.upload(path: alpha).content, a)   // Bob has the deck too (the appliance has it already)
         try bob.present(a, page: 1)   // Alpha 1 again, unchanged: not repeated
 
@@ -87,19 +89,19 @@ final class MeetingRecordTests: XCTestCase {
         let mod = try h.moderator()
         var steps: [Int] = []
         let (pdfData, pages) = try mod.meetingRecord { done, total in
-            XCTAssertEqual(total, 7)
+            XCTAssertEqual(total, 8)
             steps.append(done)
         }
         XCTAssertEqual(steps.first, 0)
-        XCTAssertEqual(steps.last, 7, "progress up to the last page")
+        XCTAssertEqual(steps.last, 8, "progress up to the last page")
         let pdf = try Self.save(pdfData, h.dir)
         // To look at it: LECTERN_KEEP_RECORD=/tmp/record.pdf
         if let keep = ProcessInfo.processInfo.environment["LECTERN_KEEP_RECORD"] { try? pdfData.write(to: URL(fileURLWithPath: keep)) }
-        XCTAssertEqual(pages, 7)
-        // cover, Alpha 1, Alpha 2 (ink), Alpha 3, the poll, the clip, Beta 1
-        XCTAssertEqual(try Self.pdfPages(pdf), 7)
+        XCTAssertEqual(pages, 8)
+        // cover, Alpha 1, Alpha 2 (ink), Alpha 3, the poll, the clip, Beta 1, the whiteboard (ink)
+        XCTAssertEqual(try Self.pdfPages(pdf), 8)
         let cover = try Self.text(pdf, page: 1)
-        for s in ["Meeting record", "Board Room", "Alice", "Alpha.pdf", "intro.mp4", "Bob", "Beta.pdf"] {
+        for s in ["Meeting record", "Board Room", "Alice", "Alpha.pdf", "intro.mp4", "Bob", "Beta.pdf", "Whiteboard"] {
             XCTAssertTrue(cover.contains(s), "cover lacks \(s): \(cover)")
         }
         XCTAssertLessThan(cover.range(of: "Alice")!.lowerBound, cover.range(of: "Bob")!.lowerBound, "presenters in order")
@@ -125,12 +127,16 @@ final class MeetingRecordTests: XCTestCase {
         // The clip's page shows its first frame (red).
         let clipPage = try Fixtures.pdftoppm(pdf, page: 6, width: 960, height: 540)
         XCTAssertTrue(close(clipPage.pixel(x: 480, y: 220), RGB(254, 0, 0), 60), "\(clipPage.pixel(x: 480, y: 220))")
+        // The whiteboard with Bob's line across it.
+        let board = try Fixtures.pdftoppm(pdf, page: 8, width: 960, height: 540)
+        XCTAssertTrue(close(board.pixel(x: 480, y: 378), ink), "\(board.pixel(x: 480, y: 378))")
+        XCTAssertTrue(close(board.pixel(x: 480, y: 200), .white))
         // The poll's page: the wall's card (white panel) on its own page.
         let pollPage = try Fixtures.pdftoppm(pdf, page: 5, width: 960, height: 540)
         XCTAssertTrue(close(pollPage.pixel(x: 480, y: 500), .white))
 
         // A second download gives the same pages; the state counts them (cover not counted).
-        XCTAssertEqual(try mod.state().record, RecordSnapshot(on: true, pages: 6, presentersMayDownload: false))
+        XCTAssertEqual(try mod.state().record, RecordSnapshot(on: true, pages: 7, presentersMayDownload: false))
 
         // The end of the meeting clears it: only the page on the wall now is kept, as the next meeting's first.
         _ = try mod.request(.audienceSet(.endMeeting))
