@@ -173,6 +173,26 @@ final class MeetingRecordTests: XCTestCase {
         XCTAssertTrue(try Self.text(try Self.save(pdf, on.dir), page: 2).contains("Delta page 1"))
     }
 
+    /// A deck damaged on disk after it was shown (hostile or a failing card): the record is
+    /// still made, that page saying it could not be drawn, the others as they were.
+    func testADeckDamagedSinceIsAPageSayingSoNotAFailedRecord() throws {
+        let h = try ServiceHarness(floor: .open)
+        let good = try Self.deck("Zeta", pages: 1, in: h.dir)
+        let bad = try Self.deck("Eta", pages: 2, in: h.dir)
+        let a = try h.presenter("Ann")
+        _ = try a.requestFloor()
+        let eta = try a.upload(path: bad).content
+        try a.present(eta, page: 1)
+        try a.present(try a.upload(path: good).content)
+        try Data("%PDF-1.4 this is no longer a PDF".utf8).write(to: h.service.store.directory.appendingPathComponent(eta.hex))
+        let (pdf, pages) = try h.moderator().meetingRecord()
+        XCTAssertEqual(pages, 3)
+        let path = try Self.save(pdf, h.dir)
+        let damaged = try Self.text(path, page: 2)
+        XCTAssertTrue(damaged.contains("could not be drawn") && damaged.contains("Eta.pdf, page 1"), damaged)
+        XCTAssertTrue(try Self.text(path, page: 3).contains("Zeta page 1"))
+    }
+
     /// kill -9 loses nothing: the record is in state.json after every change; and `lectern record -o`.
     func testTheRecordSurvivesKill9AndTheCLIDownloadsIt() throws {
         let s = ApplianceServiceTests.Setup()
