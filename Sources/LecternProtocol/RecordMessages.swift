@@ -40,16 +40,20 @@ public struct RecordChunk: Equatable, Sendable {
 }
 
 /// The record as the state shows it (`record` in the snapshot): whether the room keeps
-/// one, how many pages it has now, and whether presenters may download it.
+/// one, how many pages it has now, and who besides the moderator may download it.
 public struct RecordSnapshot: Codable, Equatable, Sendable {
     public var on: Bool
     /// Pages of the record now, cover not counted.
     public var pages: Int
+    /// Every presenter may (`record_presenters`).
     public var presentersMayDownload: Bool
-    public init(on: Bool, pages: Int, presentersMayDownload: Bool) {
+    /// Whoever leads may (a room without a moderator passcode).
+    public var leadMayDownload: Bool
+    public init(on: Bool, pages: Int, presentersMayDownload: Bool, leadMayDownload: Bool = false) {
         self.on = on
         self.pages = pages
         self.presentersMayDownload = presentersMayDownload
+        self.leadMayDownload = leadMayDownload
     }
 }
 

@@ -68,7 +68,9 @@ extension RoomCore {
     }
 
     var recordSnapshot: RecordSnapshot {
-        RecordSnapshot(on: config.record, pages: config.record ? record.count(wallStrokes: recordWallStrokes) : 0, presentersMayDownload: config.recordPresenters)
+        RecordSnapshot(
+            on: config.record, pages: config.record ? record.count(wallStrokes: recordWallStrokes) : 0,
+            presentersMayDownload: config.recordPresenters, leadMayDownload: keys.moderator == nil)
     }
 
     // MARK: the download

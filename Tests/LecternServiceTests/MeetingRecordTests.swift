@@ -171,6 +171,16 @@ final class MeetingRecordTests: XCTestCase {
         let (pdf, pages) = try other.meetingRecord()
         XCTAssertEqual(pages, 2)
         XCTAssertTrue(try Self.text(try Self.save(pdf, on.dir), page: 2).contains("Delta page 1"))
+
+        // No moderator passcode: whoever leads may, the others not.
+        let bare = try ServiceHarness(floor: .open) { $0.moderatorPasscode = "" }
+        let lead = try bare.presenter("Lee")
+        _ = try lead.requestFloor()
+        try lead.present(try lead.upload(path: try Self.deck("Theta", pages: 1, in: bare.dir)).content)
+        let guest = try bare.presenter("Gus")
+        XCTAssertEqual(try guest.state().record, RecordSnapshot(on: true, pages: 1, presentersMayDownload: false, leadMayDownload: true))
+        XCTAssertServerError(.recordNotAllowed, try guest.meetingRecord())
+        XCTAssertEqual(try lead.meetingRecord().pages, 2)
     }
 
     /// A deck damaged on disk after it was shown (hostile or a failing card): the record is

@@ -1,7 +1,8 @@
 // The meeting record (docs/protocol.md §26): a "Meeting record" card after the moderator's
 // with one button that asks record-request, shows the pages drawn so far, and saves the
 // PDF. The moderator's; presenters see it only when the admin allows
-// (record_presenters, the state's record.presentersMayDownload); not at all with record off.
+// (record_presenters, the state's record.presentersMayDownload), whoever leads in a room
+// without a moderator passcode (record.leadMayDownload); not at all with record off.
 
 import { $ } from './dom.js';
 import { C } from './protocol.js';
@@ -30,17 +31,13 @@ export function renderRecord() {
   const card = $('record-card');
   if (!card) return;
   const r = app.state && app.state.record;
-  const may = !!r && r.on && (isModerator() || (r.presentersMayDownload && !!app.session) || (canDrive() && !hasModerator()));
+  const may = !!r && r.on && (isModerator() || (r.presentersMayDownload && !!app.session) || (r.leadMayDownload && canDrive()));
   card.hidden = !may;
   if (!may) return;
   $('record-summary').textContent = r.pages === 0
     ? 'Nothing has been shown in this meeting yet.'
     : `${r.pages} page${r.pages === 1 ? '' : 's'} shown so far, with their ink, polls and clips. It stays on the appliance until downloaded and is cleared when the meeting ends.`;
   $('record-download').disabled = r.pages === 0 || !!app.recordBusy;
-}
-
-function hasModerator() {
-  return !!(app.state && app.state.devices.some((d) => d.role === 'moderator'));
 }
 
 // record-request, its record-progress replies, then the record-data pieces of the PDF.
