@@ -33,6 +33,7 @@ final class RecordPageTests: XCTestCase {
             """)
         try mod.click("#record-download")
         try mod.poll("saved", timeout: 60) { try mod.text("#record-progress") == "Saved." }
+        try shoot(mod, "record", width: 1366, height: 768)
         let got =
             try mod.executeAsync(
                 """

@@ -21,7 +21,7 @@ export function setupRecord() {
   card.innerHTML =
     '<h2>Meeting record</h2>' +
     '<p class="muted" id="record-summary"></p>' +
-    '<div class="clip-buttons"><button id="record-download" type="button" class="primary">Download the meeting record (PDF)</button>' +
+    '<div class="clip-buttons"><button id="record-download" type="button" class="primary">Download PDF</button>' +
     '<span id="record-progress" class="muted" role="status" aria-live="polite"></span></div>';
   mod.after(card);
   $('record-download').addEventListener('click', () => act(download));
