@@ -164,6 +164,7 @@ export class Link {
         break;
       }
       default:
+        if (this.handlers.onMessage) this.handlers.onMessage(command, body);
         break;
     }
   }
