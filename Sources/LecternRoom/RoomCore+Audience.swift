@@ -17,6 +17,8 @@ struct AudienceRoom {
     var lastResultsPush = -Double.infinity
     var resultsPushOwed = false
     static let resultsInterval = 0.25
+    /// When owed live results go out (the room wakes for them, not only at the next tick).
+    var resultsOwedAt: Double? { resultsPushOwed ? lastResultsPush + Self.resultsInterval : nil }
     /// The pointer to viewers, paced.
     var pointer = ViewerPointerPacer()
 

@@ -38,9 +38,10 @@ extension RoomCore {
         if let p = audience.pointer.offer(ViewerPointer(page: UInt32(clamping: page), point: point, lifted: lifted), now: now) { sendToViewers(p) }
     }
 
-    /// At a wake: the owed position, if its turn has come.
-    func viewerPointerWake() {
+    /// At a wake: the owed position, if its turn has come; live results owed, once theirs has.
+    func audienceWake() {
         if let p = audience.pointer.due(now: now) { sendToViewers(p) }
+        if let at = audience.resultsOwedAt, now >= at - 1e-9 { pushResults() }
     }
 
     /// Encoded once for all; a viewer that isn't reading misses it (the next one supersedes it).
