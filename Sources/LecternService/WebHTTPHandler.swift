@@ -195,27 +195,33 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
             return send(.notFound, text: "Not found.\n", headers: headers, request: request, context: context)
         }
         let loop = context.eventLoop
-        pageImages.fetch(r) { [self] answer in
-            loop.execute { [self] in
-                guard !removed else { return }
-                var h = headers
-                switch answer {
-                case .forbidden(let why): send(.forbidden, text: why, headers: h, request: request, context: context)
-                case .notFound(let why): send(.notFound, text: why, headers: h, request: request, context: context)
-                case .failed(let why): send(.internalServerError, text: why + "\n", headers: h, request: request, context: context)
-                case .busy:
-                    h.add(name: "Retry-After", value: "1")
-                    send(.serviceUnavailable, text: "Rendering many slides at once — try again in a moment.\n", headers: h, request: request, context: context)
-                case .image(let image):
-                    h.add(name: "ETag", value: image.etag)
-                    // The device keeps it and asks again with If-None-Match (a turn back costs a 304).
-                    h.add(name: "Cache-Control", value: "private, no-cache")
-                    if request.headers["If-None-Match"].contains(where: { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == image.etag } }) {
-                        return send(.notModified, body: nil, contentType: nil, headers: h, request: request, context: context)
-                    }
-                    send(.ok, body: image.bytes, contentType: image.contentType, headers: h, request: request, context: context)
-                }
+        // Answered on the loop, whichever thread the image comes from.
+        let here = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        pageImages.fetch(r) { answer in
+            loop.execute {
+                here.value.handler.answerPageImage(answer, request: request, headers: headers, context: here.value.context)
             }
+        }
+    }
+
+    private func answerPageImage(_ answer: PageImages.Answer, request: HTTPRequestHead, headers: HTTPHeaders, context: ChannelHandlerContext) {
+        guard !removed else { return }
+        var h = headers
+        switch answer {
+        case .forbidden(let why): send(.forbidden, text: why, headers: h, request: request, context: context)
+        case .notFound(let why): send(.notFound, text: why, headers: h, request: request, context: context)
+        case .failed(let why): send(.internalServerError, text: why + "\n", headers: h, request: request, context: context)
+        case .busy:
+            h.add(name: "Retry-After", value: "1")
+            send(.serviceUnavailable, text: "Rendering many slides at once — try again in a moment.\n", headers: h, request: request, context: context)
+        case .image(let image):
+            h.add(name: "ETag", value: image.etag)
+            // The device keeps it and asks again with If-None-Match (a turn back costs a 304).
+            h.add(name: "Cache-Control", value: "private, no-cache")
+            if request.headers["If-None-Match"].contains(where: { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == image.etag } }) {
+                return send(.notModified, body: nil, contentType: nil, headers: h, request: request, context: context)
+            }
+            send(.ok, body: image.bytes, contentType: image.contentType, headers: h, request: request, context: context)
         }
     }
 
