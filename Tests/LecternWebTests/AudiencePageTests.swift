@@ -52,6 +52,17 @@ final class AudiencePageTests: XCTestCase {
             let size = try phone.execute("const i = document.getElementById('slide'); return [i.clientWidth, i.clientHeight]") as? [Double] ?? []
             return xy.count == 2 && size.count == 2 && abs(xy[0] - size[0] / 2) <= 2 && abs(xy[1] - size[1] / 2) <= 2
         }
+        // Ink on the wall's page: the phone draws it over its slide, at the same place.
+        _ = try a.draw((0...20).map { InkPoint(x: UInt16(10000 + $0 * 2000), y: 49152) }, width: .thick)
+        try phone.poll("the stroke on the phone") {
+            try phone.execute(
+                """
+                const c = document.getElementById('overlay'), i = document.getElementById('slide'), s = window.LecternViewer.state.ink.box;
+                if (c.dataset.strokes !== '1' || !s) return false;
+                const r = window.devicePixelRatio || 1, x = (s.x + 0.5 * s.width) * i.clientWidth * r, y = (s.y + 0.75 * s.height) * i.clientHeight * r;
+                return c.getContext('2d').getImageData(Math.round(x), Math.round(y), 1, 1).data[3] > 200;
+                """) as? Bool == true
+        }
         try shoot(phone, "audience-follow", width: 390, height: 844)
 
         // A poll prepared in the presenter's view (one line each), asked with one tap: the phone answers B.

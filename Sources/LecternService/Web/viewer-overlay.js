@@ -51,6 +51,7 @@ export class ViewerOverlay {
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
     c.dataset.pointer = '';
+    c.dataset.strokes = String(this.page ? this.strokes.length : 0);
     if (!this.box || !this.page || !w) return;
     const bx = this.box.x * w, by = this.box.y * h, bw = this.box.width * w, bh = this.box.height * h;
     const at = (p) => [bx + (p[0] / 65535) * bw, by + (p[1] / 65535) * bh];
