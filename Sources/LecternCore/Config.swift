@@ -59,8 +59,10 @@ public struct Config: Equatable, Sendable {
     public var maxConnections = 1024
     /// Connections open at once from one address, both ports together.
     public var maxConnectionsPerAddress = 64
-    /// Of `maxConnections`, the places only registered devices may take.
-    public var connectionsReservedForDevices = 256
+    /// Of `maxConnections`, the places only registered devices may take: 512 ≥ 254 floor
+    /// devices (`max_clients`' largest) + 250 viewers (§24.8), so a full audience leaves every
+    /// presenter's and the moderator's place free.
+    public var connectionsReservedForDevices = 512
     /// Seconds a new web-remote connection has to send a complete request head.
     public var httpHeadTimeout = 5.0
     /// Seconds an idle keep-alive web-remote connection stays open between requests.

@@ -145,7 +145,7 @@ public final class Compositor: @unchecked Sendable {
     /// A page with `look`, from the cache or rendered into it (`rendered` runs then): on
     /// the wall's worker, or the background one (previews, prerendering).
     private func cachedPage(
-        _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, rendered: () -> Void = {}
+        _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, keep: Bool = true, rendered: () -> Void = {}
     ) throws -> Frame {
         let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
         if let f = cache.lookup(key) { return f }
@@ -157,7 +157,7 @@ public final class Compositor: @unchecked Sendable {
         }
         let f = try bounded(content, page, look, part: part, key: key, background: background)
         rendered()
-        cache.insert(f, for: key)
+        if keep { cache.insert(f, for: key) }
         return f
     }
 
@@ -231,8 +231,10 @@ public final class Compositor: @unchecked Sendable {
     /// overscan), at `width`×`height`: the page rendered at that size by the same pipeline
     /// — sharper and cheaper than scaling the full frame down — and kept in the page cache.
     /// `part`: only that part of the page (a beamer deck's slide or notes half).
-    public func preview(content: String, page: Int, width: Int, height: Int, part: PagePart = .whole) throws -> Frame {
-        try cachedPage(content, page, settings.sized(width: width, height: height), part: part, background: true)
+    /// `keep: false`: not put in the page cache (viewers' images are kept encoded, §24.2,
+    /// and must not push the wall's prerendered pages out).
+    public func preview(content: String, page: Int, width: Int, height: Int, part: PagePart = .whole, keep: Bool = true) throws -> Frame {
+        try cachedPage(content, page, settings.sized(width: width, height: height), part: part, background: true, keep: keep)
     }
 
     /// Changes what the idle screen says (room renamed, address changed).

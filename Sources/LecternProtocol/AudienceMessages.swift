@@ -33,6 +33,12 @@ public enum AudienceLimits {
     public static let questionIntervalSeconds: Double = 10
     /// Open-text answers the presenter may pick to show.
     public static let maxPicks = 12
+    /// Polls prepared with one deck (§24.3).
+    public static let maxPreparedPerDeck = 20
+    /// Decks with prepared polls kept.
+    public static let maxPreparedDecks = 200
+    /// Largest poll-prepare body (the JSON list), in bytes.
+    public static let maxPrepareBytes = 32 * 1024
 }
 
 /// poll-ask (0x80): a poll asked on the spot.
@@ -95,6 +101,13 @@ public struct AudienceSnapshot: Codable, Equatable, Sendable {
     /// While they may and a PDF is on the wall: the web remote's address of the deck
     /// ("/download/<token>"); null otherwise.
     public var downloadURL: String?
+    /// While a page of a PDF is on the wall (not blanked, no clip): its image's address
+    /// without width and key ("/page/<content>/<page>"); a device appends "/<width>?k=<key>"
+    /// (§24.2). Null otherwise: no image.
+    public var pageImage: String?
+    /// The polls prepared with the deck on the wall (§24.3): for the presenters and the
+    /// moderator; null for viewers (they see a poll once it is asked) and when no deck is shown.
+    public var prepared: [PollDraft]?
     /// The newest poll (open or closed), or null.
     public var poll: PollSnapshot?
     /// Audience questions, most votes first (then oldest first).
@@ -102,8 +115,11 @@ public struct AudienceSnapshot: Codable, Equatable, Sendable {
     /// The question shown on the wall, or null.
     public var wallQuestion: UInt32?
     public init(
-        viewers: Int, locked: Bool, download: Bool, downloadURL: String? = nil, poll: PollSnapshot?, questions: [QuestionSnapshot], wallQuestion: UInt32?
+        viewers: Int, locked: Bool, download: Bool, downloadURL: String? = nil, pageImage: String? = nil, poll: PollSnapshot?, questions: [QuestionSnapshot],
+        wallQuestion: UInt32?
     ) {
+        self.pageImage = pageImage
+        self.prepared = nil
         self.viewers = viewers
         self.locked = locked
         self.download = download
@@ -112,16 +128,32 @@ public struct AudienceSnapshot: Codable, Equatable, Sendable {
         self.questions = questions
         self.wallQuestion = wallQuestion
     }
-    enum CodingKeys: String, CodingKey { case viewers, locked, download, downloadURL, poll, questions, wallQuestion }
+    enum CodingKeys: String, CodingKey { case viewers, locked, download, downloadURL, pageImage, prepared, poll, questions, wallQuestion }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(viewers, forKey: .viewers)
         try c.encode(locked, forKey: .locked)
         try c.encode(download, forKey: .download)
         try c.encode(downloadURL, forKey: .downloadURL)
+        try c.encode(pageImage, forKey: .pageImage)
+        try c.encode(prepared, forKey: .prepared)
         try c.encode(poll, forKey: .poll)
         try c.encode(questions, forKey: .questions)
         try c.encode(wallQuestion, forKey: .wallQuestion)
+    }
+}
+
+/// viewer-pointer (0x88, server): where someone with the floor points on the live page, for
+/// viewers; at most `rateHz` a second (the newest position wins), `lifted` when the finger left.
+public struct ViewerPointer: Equatable, Sendable {
+    public static let rateHz = 20
+    public var page: UInt32
+    public var point: InkPoint
+    public var lifted: Bool
+    public init(page: UInt32, point: InkPoint, lifted: Bool) {
+        self.page = page
+        self.point = point
+        self.lifted = lifted
     }
 }
 
@@ -270,6 +302,40 @@ extension Body {
         let a = try r.u8()
         guard let action = QuestionAction(rawValue: a) else { throw WireError.invalid("question action \(a) is not 1–4") }
         return .questionMark(id: id, action)
+    }
+
+    // viewer-pointer (0x88): u8 flags (1 lifted), u8 0, u16 x, u16 y, u32 page
+    static func viewerPointer(_ p: ViewerPointer, _ w: inout ByteWriter) {
+        w.u8(p.lifted ? 1 : 0); w.u8(0); w.u16(p.point.x); w.u16(p.point.y); w.u32(p.page)
+    }
+    static func viewerPointer(_ r: inout ByteReader) throws -> ViewerPointer {
+        let flags = try r.u8()
+        _ = try r.u8()
+        let x = try r.u16(), y = try r.u16()
+        return ViewerPointer(page: try r.u32(), point: InkPoint(x: x, y: y), lifted: flags & 1 != 0)
+    }
+
+    // poll-prepare (0x89): 32-byte content id, then the drafts as a JSON array
+    static func pollPrepare(_ content: ContentID, _ drafts: [PollDraft], _ w: inout ByteWriter) {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        w.bytes(content.bytes)
+        w.bytes((try? Array(e.encode(drafts))) ?? [])
+    }
+    static func pollPrepare(_ r: inout ByteReader) throws -> Message {
+        guard let content = ContentID(bytes: try r.bytes(32)) else { throw WireError.invalid("content id") }
+        let json = r.rest()
+        guard json.count <= AudienceLimits.maxPrepareBytes else { throw WireError.invalid("prepared polls are at most \(AudienceLimits.maxPrepareBytes) bytes of JSON") }
+        do { return .pollPrepare(content: content, try JSONDecoder().decode([PollDraft].self, from: Data(json))) } catch {
+            throw WireError.invalid("prepared polls are a JSON array of {question, kind, answers, correct}")
+        }
+    }
+
+    // poll-ask-prepared (0x8A): 32-byte content id (zeros: the deck on the wall), u16 index (0-based)
+    static func pollAskPrepared(_ r: inout ByteReader) throws -> Message {
+        let bytes = try r.bytes(32)
+        let index = Int(try r.u16())
+        return .pollAskPrepared(content: bytes.allSatisfy { $0 == 0 } ? nil : ContentID(bytes: bytes), index: index)
     }
 
     // audience-set (0x87): u8 setting

@@ -24,7 +24,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case screenshotRequest, screenshotData
     case pagePreview
     case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
-    case pollAsk, pollAnswer, pollClose, pollShow, questionAsk, questionVote, questionMark, audienceSet
+    case pollAsk, pollAnswer, pollClose, pollShow, questionAsk, questionVote, questionMark, audienceSet, viewerPointer, pollPrepare, pollAskPrepared
     case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
     case soundSet, soundSetOK
     case clipLoop, clipLoopOK
@@ -138,6 +138,9 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .questionVote: Definition(0x85, "question-vote", .client)
         case .questionMark: Definition(0x86, "question-mark", .client)
         case .audienceSet: Definition(0x87, "audience-set", .client)
+        case .viewerPointer: Definition(0x88, "viewer-pointer", .server)
+        case .pollPrepare: Definition(0x89, "poll-prepare", .client)
+        case .pollAskPrepared: Definition(0x8A, "poll-ask-prepared", .client)
         }
     }
 

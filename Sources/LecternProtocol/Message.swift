@@ -88,6 +88,12 @@ public enum Message: Equatable, Sendable {
     case questionVote(id: UInt32)
     case questionMark(id: UInt32, QuestionAction)
     case audienceSet(AudienceSetting)
+    /// To viewers: where the presenter points (throttled, §24.2).
+    case viewerPointer(ViewerPointer)
+    /// The deck's prepared polls, replaced whole (§24.3).
+    case pollPrepare(content: ContentID, [PollDraft])
+    /// Asks a prepared poll of a deck (nil: the deck on the wall); `index` 0-based.
+    case pollAskPrepared(content: ContentID?, index: Int)
 
     public var command: Command {
         switch self {
@@ -157,6 +163,9 @@ public enum Message: Equatable, Sendable {
         case .questionVote: .questionVote
         case .questionMark: .questionMark
         case .audienceSet: .audienceSet
+        case .viewerPointer: .viewerPointer
+        case .pollPrepare: .pollPrepare
+        case .pollAskPrepared: .pollAskPrepared
         }
     }
 
@@ -192,7 +201,7 @@ public enum Message: Equatable, Sendable {
         case .soundSet: .soundSetOK
         case .present: .presentOK
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
-        case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet: .ok
+        case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared: .ok
         case .whiteboardNew: .presentOK
         default: nil
         }
@@ -259,6 +268,9 @@ public enum Message: Equatable, Sendable {
         case .questionVote(let id): w.u32(id)
         case .questionMark(let id, let a): w.u32(id); w.u8(a.rawValue)
         case .audienceSet(let s): w.u8(s.rawValue)
+        case .viewerPointer(let p): Body.viewerPointer(p, &w)
+        case .pollPrepare(let c, let drafts): Body.pollPrepare(c, drafts, &w)
+        case .pollAskPrepared(let c, let i): w.bytes(c?.bytes ?? [UInt8](repeating: 0, count: 32)); w.u16(UInt16(clamping: i))
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest:
@@ -353,6 +365,9 @@ public enum Message: Equatable, Sendable {
         case .questionVote: m = .questionVote(id: try r.u32())
         case .questionMark: m = try Body.questionMark(&r)
         case .audienceSet: m = try Body.audienceSet(&r)
+        case .viewerPointer: m = .viewerPointer(try Body.viewerPointer(&r))
+        case .pollPrepare: m = try Body.pollPrepare(&r)
+        case .pollAskPrepared: m = try Body.pollAskPrepared(&r)
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

@@ -12,6 +12,8 @@ public struct Audience: Sendable {
         public let token: ResumeToken
         /// What polls and questions know the device by: a hash of its token, never its name.
         public var voter: String { Audience.voterKey(token) }
+        /// What its page images are fetched with (§24.2).
+        public let imageKey: String
     }
 
     public let capacity: Int
@@ -19,6 +21,10 @@ public struct Audience: Sendable {
     /// Tokens handed out in this meeting, with the guest number they came with.
     private var known: [ResumeToken: Int] = [:]
     private var nextGuest = 1
+    /// The page-image keys of the viewers connected now, with how many connections each has.
+    private var imageKeyCount: [String: Int] = [:]
+    /// The keys that may fetch page images now (§24.2); changes only on a join or a leave.
+    public private(set) var imageKeys: Set<String> = []
 
     public init(capacity: Int = AudienceLimits.maxViewers) { self.capacity = capacity }
 
@@ -47,12 +53,23 @@ public struct Audience: Sendable {
             nextGuest += 1
         }
         let number = known[t] ?? 0
-        let v = Viewer(number: number, name: name.isEmpty ? "Guest \(number)" : name, token: t)
+        let v = Viewer(number: number, name: name.isEmpty ? "Guest \(number)" : name, token: t, imageKey: PageImageAddress.key(for: t))
+        if let old = byConnection[c] { dropKey(old.imageKey) }
         byConnection[c] = v
+        imageKeyCount[v.imageKey, default: 0] += 1
+        imageKeys.insert(v.imageKey)
         return (v, resumed)
     }
 
-    public mutating func leave(_ c: ConnectionID) { byConnection[c] = nil }
+    public mutating func leave(_ c: ConnectionID) {
+        guard let v = byConnection.removeValue(forKey: c) else { return }
+        dropKey(v.imageKey)
+    }
+
+    private mutating func dropKey(_ k: String) {
+        let n = (imageKeyCount[k] ?? 1) - 1
+        if n > 0 { imageKeyCount[k] = n } else { imageKeyCount[k] = nil; imageKeys.remove(k) }
+    }
 
     /// The meeting ended: every device identity is forgotten.
     public mutating func forgetIdentities() {

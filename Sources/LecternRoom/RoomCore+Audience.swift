@@ -8,6 +8,8 @@ struct AudienceRoom {
     var polls = PollBook()
     var questions = AudienceQuestions()
     var navigation = ViewerNavigation()
+    /// Polls prepared with decks (§24.3): deck material, kept when the meeting ends.
+    var prepared = PreparedPolls()
     /// Since when no device and no viewer is connected (the idle end of the meeting).
     var emptySince: Double?
     /// Live results: pushed at most every `resultsInterval` (a burst of answers costs a few
@@ -15,6 +17,10 @@ struct AudienceRoom {
     var lastResultsPush = -Double.infinity
     var resultsPushOwed = false
     static let resultsInterval = 0.25
+    /// When owed live results go out (the room wakes for them, not only at the next tick).
+    var resultsOwedAt: Double? { resultsPushOwed ? lastResultsPush + Self.resultsInterval : nil }
+    /// The pointer to viewers, paced.
+    var pointer = ViewerPointerPacer()
 
     var count: Int { viewers.count }
 
@@ -22,8 +28,8 @@ struct AudienceRoom {
     var hasMeeting: Bool { !polls.polls.isEmpty || !questions.questions.isEmpty || navigation != ViewerNavigation() }
 
     var saved: AudienceSaved? {
-        guard hasMeeting || !viewers.savedTokens.isEmpty else { return nil }
-        return AudienceSaved(polls: polls, questions: questions, navigation: navigation, viewers: viewers.savedTokens)
+        guard hasMeeting || !viewers.savedTokens.isEmpty || !prepared.isEmpty else { return nil }
+        return AudienceSaved(polls: polls, questions: questions, navigation: navigation, viewers: viewers.savedTokens, prepared: prepared)
     }
 
     mutating func restore(_ s: AudienceSaved, now: Double) {
@@ -31,6 +37,7 @@ struct AudienceRoom {
         questions = s.questions
         navigation = s.navigation
         viewers.restore(tokens: s.viewers)
+        prepared = s.prepared ?? PreparedPolls()
     }
 
     /// The meeting ended: polls, answers, questions and device identities go.
@@ -50,6 +57,8 @@ public struct AudienceSaved: Codable, Equatable, Sendable {
     public var navigation: ViewerNavigation
     /// Viewer tokens (hex) → guest number, so a phone that reconnects after a restart is the same device.
     public var viewers: [String: Int]
+    /// Polls prepared with decks (§24.3); absent in files from before they existed.
+    public var prepared: PreparedPolls?
 }
 
 /// The audience in the room: viewers register, follow the state, answer polls and ask
@@ -155,7 +164,7 @@ extension RoomCore {
             try audience.questions.ask(text, name: named ? name : nil, voter: voter, now: now)
         case .questionVote(let id):
             try audience.questions.vote(id, voter: voter)
-        case .pollAsk, .pollClose, .pollShow, .questionMark, .audienceSet:
+        case .pollAsk, .pollClose, .pollShow, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared:
             guard let me = p.deviceID else { throw LecternError.viewerNotAllowed(message.command.rawValue) }
             try requireAudienceHost(me)
             switch message {
@@ -171,6 +180,15 @@ extension RoomCore {
                 try audience.questions.mark(id, action)
                 updateWallCard()
             case .audienceSet(let s): try audienceSet(s, by: me)
+            case .pollPrepare(let content, let drafts):
+                guard let e = catalog[content], e.kind == .pdf else { throw LecternError.badPoll("Polls are prepared with a deck (a PDF) in the store.") }
+                try audience.prepared.set(drafts, for: content.hex)
+                log(.info, "\(drafts.count) poll(s) prepared with \(e.name)")
+            case .pollAskPrepared(let content, let index):
+                guard let deck = content?.hex ?? screen.committed.content?.id.hex else { throw LecternError.noSuchPoll }
+                let id = try audience.polls.ask(try audience.prepared.draft(index, for: deck))
+                updateWallCard()
+                log(.info, "prepared poll \(index + 1) asked as poll \(id)")
             default: break
             }
         default:
@@ -251,11 +269,13 @@ extension RoomCore {
 
     func audienceSnapshot(privileged: Bool) -> AudienceSnapshot? {
         if keys.audienceMode == .off && !audience.hasMeeting { return nil }
-        return AudienceSnapshot(
+        var snapshot = AudienceSnapshot(
             viewers: audience.count, locked: audience.navigation.locked, download: audience.navigation.download,
-            downloadURL: downloadOffer.map { "/download/\($0.token)" },
+            downloadURL: downloadOffer.map { "/download/\($0.token)" }, pageImage: pageImagePath,
             poll: audience.polls.current?.snapshot(privileged: privileged),
             questions: audience.questions.ranked(privileged: privileged), wallQuestion: audience.questions.onWall)
+        if privileged, let c = screen.committed.content, c.kind == .pdf { snapshot.prepared = audience.prepared.drafts(for: c.id.hex) }
+        return snapshot
     }
 
     /// The state a viewer gets: everyone's state (§24.2) without device names, the audience filtered.

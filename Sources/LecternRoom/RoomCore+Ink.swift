@@ -27,6 +27,7 @@ extension RoomCore {
             guard isLead(me) else { throw LecternError.leadOnly }
             guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
             emit(.pointer(me, page: page, point, lifted: lifted))
+            pointToViewers(page: page.page, point, lifted: lifted)
         case .strokeBegin(let b):
             guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
             let before = ink.slots

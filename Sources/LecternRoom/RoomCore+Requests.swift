@@ -98,7 +98,7 @@ extension RoomCore {
         case .notesLayout(let content, let layout): try notesLayout(content, layout, by: me, peer: p, tag: tag)
         case .timer(let c): try timerCommand(c, by: me, peer: p, tag: tag)
         case .gotoLabel(let label): try gotoLabel(label, by: me, peer: p, tag: tag)
-        case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet:
+        case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared:
             try audienceRequest(message, from: p, voter: voter(of: me), name: floor.devices[me]?.name ?? "", tag: tag)
         default:
             throw LecternError.unknownCommand(command)

@@ -111,6 +111,7 @@ public final class RoomCore {
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
+            audienceWake()
         case .shuttingDown:
             for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
@@ -210,7 +211,7 @@ public final class RoomCore {
     }
 
     private func scheduleWake() {
-        let next = floor.nextDeadline
+        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt].compactMap { $0 }.min()
         if next != wakeAt {
             wakeAt = next
             emit(.wake(at: next))

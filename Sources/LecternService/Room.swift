@@ -72,6 +72,13 @@ final class Room: @unchecked Sendable {
         stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
         core.setSoundDevice(sound.pcm)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
+        pageImages = PageImages(
+            render: { content, page, width, part in
+                let compositor = stage.compositor   // replaced when the output's mode changes
+                let size = Fit.previewSize(width: compositor.settings.width, height: compositor.settings.height, maxWidth: width, maxHeight: 0)
+                return try compositor.preview(content: content, page: page, width: size.width, height: size.height, part: part, keep: false)
+            },
+            outputSize: { (stage.compositor.settings.width, stage.compositor.settings.height) })
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
             self?.checkScreenCode()
@@ -186,7 +193,11 @@ final class Room: @unchecked Sendable {
         }
         feeding = false
         offerDownload()
+        pageImages.setAccess(core.pageImageAccess)
     }
+
+    /// The slide for viewers over HTTP (§24.2); who may fetch what is the core's decision.
+    private(set) var pageImages: PageImages!
 
     /// The deck the web server may hand out now (§24.5), from the core's decision.
     let download = DeckDownload()

@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternProtocol
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
@@ -33,12 +34,15 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
 
     /// The deck viewers may download (§24.5), when the room offers one.
     private let download: DeckDownload?
+    /// The slide for viewers (§24.2).
+    private let pageImages: PageImages?
 
     init(
-        assets: WebAssets, refusing: Bool = false, timeouts: Timeouts = Timeouts(), download: DeckDownload? = nil,
+        assets: WebAssets, refusing: Bool = false, timeouts: Timeouts = Timeouts(), download: DeckDownload? = nil, pageImages: PageImages? = nil,
         clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
     ) {
         self.download = download
+        self.pageImages = pageImages
         self.assets = assets
         self.refusing = refusing
         self.timeouts = timeouts
@@ -164,6 +168,9 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
             }
             return sendFile(offer, headers: headers, request: request, context: context)
         }
+        if path.hasPrefix(PageImageAddress.prefix) {
+            return sendPageImage(request, headers: headers, context: context)
+        }
         if assets.files.isEmpty && (path == "/" || path == "/index.html") {
             return send(
                 .serviceUnavailable, text: "The web remote's files are missing on this appliance (looked in \(assets.source)). Reinstall the lectern package.\n",
@@ -179,6 +186,43 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
             return send(.notModified, body: nil, contentType: nil, headers: headers, request: request, context: context)
         }
         send(.ok, body: file.body, contentType: file.contentType, headers: headers, request: request, context: context)
+    }
+
+    /// A viewer's slide (§24.2): 403 for a stranger, 404 when nothing of it is shown, 304
+    /// when the device has it already (`If-None-Match`), else the image with its ETag.
+    private func sendPageImage(_ request: HTTPRequestHead, headers: HTTPHeaders, context: ChannelHandlerContext) {
+        guard let pageImages, let r = PageImageAddress.parse(request.uri) else {
+            return send(.notFound, text: "Not found.\n", headers: headers, request: request, context: context)
+        }
+        let loop = context.eventLoop
+        // Answered on the loop, whichever thread the image comes from.
+        let here = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        pageImages.fetch(r) { answer in
+            loop.execute {
+                here.value.handler.answerPageImage(answer, request: request, headers: headers, context: here.value.context)
+            }
+        }
+    }
+
+    private func answerPageImage(_ answer: PageImages.Answer, request: HTTPRequestHead, headers: HTTPHeaders, context: ChannelHandlerContext) {
+        guard !removed else { return }
+        var h = headers
+        switch answer {
+        case .forbidden(let why): send(.forbidden, text: why, headers: h, request: request, context: context)
+        case .notFound(let why): send(.notFound, text: why, headers: h, request: request, context: context)
+        case .failed(let why): send(.internalServerError, text: why + "\n", headers: h, request: request, context: context)
+        case .busy:
+            h.add(name: "Retry-After", value: "1")
+            send(.serviceUnavailable, text: "Rendering many slides at once — try again in a moment.\n", headers: h, request: request, context: context)
+        case .image(let image):
+            h.add(name: "ETag", value: image.etag)
+            // The device keeps it and asks again with If-None-Match (a turn back costs a 304).
+            h.add(name: "Cache-Control", value: "private, no-cache")
+            if request.headers["If-None-Match"].contains(where: { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == image.etag } }) {
+                return send(.notModified, body: nil, contentType: nil, headers: h, request: request, context: context)
+            }
+            send(.ok, body: image.bytes, contentType: image.contentType, headers: h, request: request, context: context)
+        }
     }
 
     /// The deck, streamed from its file (never read into memory whole).

@@ -53,7 +53,7 @@ final class WebRemoteServer: @unchecked Sendable {
                     case .refused: throw ChannelError.inputClosed
                     }
                     try channel.pipeline.syncOperations.addHandler(AdmissionHandler(admission: admission, id: gateID))
-                    let http = WebHTTPHandler(assets: assets, refusing: refusing, timeouts: timeouts, download: room.download)
+                    let http = WebHTTPHandler(assets: assets, refusing: refusing, timeouts: timeouts, download: room.download, pageImages: room.pageImages)
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: Self.maxWebSocketFrame,
                         automaticErrorHandling: true,

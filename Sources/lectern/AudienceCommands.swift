@@ -36,8 +36,11 @@ struct FollowCommand: ParsableCommand {
 struct PollCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "poll",
-        abstract: "Polls: ask \"Question?\" A B C [--correct B] | --yesno | --text; close; results; reveal [--answer]; answer A|text.",
-        discussion: "Asking, closing and revealing need the floor or the moderator; anyone may answer (viewers with --viewer).")
+        abstract:
+            "Polls: ask \"Question?\" A B C [--correct B] | --yesno | --text; ask --prepared N; prepare \"Question?\" A B C; prepared; unprepare N; close; results; reveal [--answer]; answer A|text.",
+        discussion:
+            "Asking, closing, revealing and preparing need the floor or the moderator; anyone may answer (viewers with --viewer). Prepared polls belong to the deck on the wall (or --deck ID)."
+    )
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "ask, close, results, reveal or answer.") var action: String
     @Argument(help: "ask: the question, then the answers; answer: a letter (A–F), yes/no, or the text.") var words: [String] = []
@@ -46,22 +49,72 @@ struct PollCommand: ParsableCommand {
     @Flag(help: "ask: an open question (text answers).") var text = false
     @Flag(help: "reveal: show the correct answer too.") var answer = false
     @Option(help: "reveal: open-text answers to put on the wall (numbers from `poll results`, comma-separated).") var pick: String?
+    @Option(help: "ask: the deck's prepared poll number N (from `poll prepared`).") var prepared: Int?
+    @Option(help: "prepare, prepared, unprepare, ask --prepared: the deck (content id; default: the deck on the wall).") var deck: String?
+
+    /// The deck meant: --deck, else the one on the wall.
+    func deckID(_ c: LecternConnection) throws -> ContentID {
+        if let deck {
+            guard let id = ContentID(hex: deck) else { throw CLIError(code: "argument", message: "--deck takes a content id (64 hex digits).", exitCode: 1) }
+            return id
+        }
+        guard let id = try c.state().screen.content?.id else { throw CLIError(code: "argument", message: "No deck is on the wall: give --deck ID.", exitCode: 1) }
+        return id
+    }
+
+    /// A draft from the words and flags (ask and prepare).
+    func draft() throws -> PollDraft {
+        guard let q = words.first else { throw CLIError(code: "argument", message: "poll \(action) needs a question.", exitCode: 1) }
+        let answers = Array(words.dropFirst())
+        let kind: PollDraft.Kind = yesno ? .yesno : text ? .text : .choice
+        var correctIndex: Int?
+        if let correct {
+            let list = kind == .yesno ? ["Yes", "No"] : answers
+            correctIndex = Self.index(of: correct, in: list)
+            guard correctIndex != nil else { throw CLIError(code: "argument", message: "--correct \(correct) is not one of the answers.", exitCode: 1) }
+        }
+        return PollDraft(question: q, kind: kind, answers: answers, correct: correctIndex)
+    }
+
+    /// The prepared polls of the deck, as the presenter's state has them (or none).
+    func preparedList(_ c: LecternConnection, _ id: ContentID) throws -> [PollDraft] {
+        let s = try c.state()
+        guard s.screen.content?.id == id else {
+            throw CLIError(code: "argument", message: "Show the deck to list or change its prepared polls (the state carries those of the deck on the wall).", exitCode: 1)
+        }
+        return s.audience?.prepared ?? []
+    }
 
     func run() throws {
         try withConnection(connection) { c in
             switch action {
             case "ask":
-                guard let q = words.first else { throw CLIError(code: "argument", message: "poll ask needs a question.", exitCode: 1) }
-                let answers = Array(words.dropFirst())
-                let kind: PollDraft.Kind = yesno ? .yesno : text ? .text : .choice
-                var correctIndex: Int?
-                if let correct {
-                    let list = kind == .yesno ? ["Yes", "No"] : answers
-                    correctIndex = Self.index(of: correct, in: list)
-                    guard correctIndex != nil else { throw CLIError(code: "argument", message: "--correct \(correct) is not one of the answers.", exitCode: 1) }
+                if let n = prepared {
+                    _ = try c.request(.pollAskPrepared(content: deck == nil ? nil : try deckID(c), index: n - 1))
+                } else {
+                    _ = try c.request(.pollAsk(try draft()))
                 }
-                _ = try c.request(.pollAsk(PollDraft(question: q, kind: kind, answers: answers, correct: correctIndex)))
                 if let p = try c.state().audience?.poll { print("poll \(p.id) asked") }
+            case "prepare":
+                let id = try deckID(c)
+                let list = try preparedList(c, id) + [try draft()]
+                _ = try c.request(.pollPrepare(content: id, list))
+                print("prepared poll \(list.count)")
+            case "unprepare":
+                let id = try deckID(c)
+                var list = try preparedList(c, id)
+                guard let n = words.first.flatMap({ Int($0) }), n >= 1, n <= list.count else {
+                    throw CLIError(code: "argument", message: "poll unprepare takes the number of a prepared poll (1–\(list.count)).", exitCode: 1)
+                }
+                list.remove(at: n - 1)
+                _ = try c.request(.pollPrepare(content: id, list))
+            case "prepared":
+                let list = try preparedList(c, try deckID(c))
+                if list.isEmpty { print("no prepared polls") }
+                for (i, d) in list.enumerated() {
+                    let answers = d.kind == .text ? "(open)" : Self.lettered(d.answers)
+                    print("\(i + 1). \(d.question) \(answers)\(d.correct.map { " ✓ \(Self.letter($0))" } ?? "")")
+                }
             case "close":
                 _ = try c.request(.pollClose(poll: 0))
             case "reveal":
@@ -90,7 +143,7 @@ struct PollCommand: ParsableCommand {
                 }
                 for (i, t) in (p.texts ?? []).enumerated() { print("  \(i + 1). \(t)\(p.picks.contains(i) ? " [on the wall]" : "")") }
             default:
-                throw CLIError(code: "argument", message: "poll takes ask, close, results, reveal or answer, not \(action).", exitCode: 1)
+                throw CLIError(code: "argument", message: "poll takes ask, prepare, prepared, unprepare, close, results, reveal or answer, not \(action).", exitCode: 1)
             }
         }
     }

@@ -129,6 +129,10 @@ func sampleInkMessages() -> [Message] {
         .questionVote(id: 9),
         .questionMark(id: 9, .hide),
         .audienceSet(.unlock),
+        .viewerPointer(ViewerPointer(page: 7, point: InkPoint(x: 100, y: 65535), lifted: true)),
+        .pollPrepare(content: ContentID(bytes: [UInt8](repeating: 7, count: 32))!, [PollDraft(question: "Ready?", kind: .yesno)]),
+        .pollAskPrepared(content: nil, index: 2),
+        .pollAskPrepared(content: ContentID(bytes: [UInt8](repeating: 9, count: 32))!, index: 0),
         .state(
             Snapshot(
                 revision: 1, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle,

@@ -86,6 +86,38 @@ final class AudienceCoreTests: XCTestCase {
         h.log.flatMap { e -> [UInt8] in if case .send(id, let b) = e { return b } else { return [] } }
     }
 
+    /// Live results and the pointer are paced, and what is held back goes out at a wake
+    /// (not the next tick): the last answers within 0.25 s, the last position within 50 ms.
+    func testHeldBackResultsAndPointerGoOutAtTheirWake() throws {
+        let (h, ana) = presenting()
+        for i in 0..<2 { view(h, ConnectionID(100 + i)) }
+        h.send(.pollAsk(PollDraft(question: "Ready?", kind: .yesno)), from: 1, device: ana)
+        h.now += 1
+        XCTAssertEqual(H.states(to: 1, h.send(.pollAnswer(poll: 0, .choice(0)), from: 100)).last?.audience?.poll?.total, 1, "the first answer at once")
+        h.now += 0.01
+        let held = h.send(.pollAnswer(poll: 0, .choice(1)), from: 101)
+        XCTAssertTrue(H.states(to: 1, held).isEmpty, "the next one is held back")
+        let wake = held.compactMap { e -> Double? in if case .wake(let at?) = e { return at } else { return nil } }.last
+        XCTAssertEqual(try XCTUnwrap(wake, "the room asks to be woken for it"), h.now - 0.01 + 0.25, accuracy: 1e-6)
+        h.now = wake!
+        XCTAssertEqual(H.states(to: 1, h.handle(.wake)).last?.audience?.poll?.total, 2, "pushed at the wake")
+
+        // The pointer: the first position at once to every viewer, the next held, the newest sent at the wake.
+        h.now += 1
+        let first = h.send(.ink(.pointer(InkPoint(x: 10, y: 10), lifted: false)), from: 1, device: ana)
+        for v in [100, 101] as [ConnectionID] {
+            XCTAssertEqual(H.messages(to: v, first), [.viewerPointer(ViewerPointer(page: 1, point: InkPoint(x: 10, y: 10), lifted: false))])
+        }
+        h.now += 0.01
+        XCTAssertTrue(H.messages(to: 100, h.send(.ink(.pointer(InkPoint(x: 20, y: 20), lifted: false)), from: 1, device: ana)).isEmpty)
+        h.now += 0.01
+        let lift = h.send(.ink(.pointer(InkPoint(x: 30, y: 30), lifted: true)), from: 1, device: ana)
+        XCTAssertTrue(H.messages(to: 100, lift).isEmpty)
+        h.now += 0.04
+        XCTAssertEqual(H.messages(to: 101, h.handle(.wake)), [.viewerPointer(ViewerPointer(page: 1, point: InkPoint(x: 30, y: 30), lifted: true))], "the lift, at its turn")
+        XCTAssertTrue(H.messages(to: 1, first).allSatisfy { if case .viewerPointer = $0 { false } else { true } }, "presenters don't get it")
+    }
+
     func testAPollWithFiftyViewersCountsOneAnswerPerDeviceAcrossReconnects() throws {
         let (h, ana) = presenting()
         var tokens: [ConnectionID: ResumeToken] = [:]

@@ -11,15 +11,16 @@ final class AudiencePageTests: XCTestCase {
     func testAViewerPhoneFollowsATurnAnswersAPollAndAsksAQuestion() throws {
         let h = try ServiceHarness.web(floor: .open)
         guard let driver = h.driver else { return XCTFail("no browsers") }
-        // The presenter: on a laptop in the web remote, driving over the protocol.
-        let a = try h.connect()
-        try a.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
-        _ = try a.requestFloor()
-        let pdf = try Fixtures.numberedDeck(count: 4, in: Fixtures.tempDir("audience-web"))
-        let id = try a.upload(path: pdf).content
-        try a.present(id, page: 1)
+        // The presenter: on a laptop in the web remote, with the floor and her deck on the wall;
+        // the moderator turns pages and watches over the protocol.
         let laptop = try h.browser(width: 1366, height: 768)
         try h.joinAndWait(laptop, name: "Ana's laptop")
+        try laptop.click("#floor-request")
+        let pdf = try Fixtures.numberedDeck(count: 4, in: Fixtures.tempDir("audience-web"))
+        try laptop.type(try XCTUnwrap(laptop.find("#file-input")), pdf)
+        try laptop.click("#file-list button[data-action=present]", timeout: 30)
+        let a = try h.moderator()
+        let id = try XCTUnwrap(try a.waitForState { $0.screen.content != nil && $0.screen.page == 1 }.screen.content?.id)
 
         // The phone: the QR code's address, then "Follow along".
         let phone = try driver.session(width: 390, height: 844)
@@ -35,12 +36,40 @@ final class AudiencePageTests: XCTestCase {
         // A turn on the wall: the phone follows.
         try a.control(.next)
         try phone.poll("the slide of page 2") { try phone.execute("return document.getElementById('slide').dataset.page") as? String == "2" }
+        try phone.poll("page 2's image loaded over HTTP") {
+            let src = try phone.execute("const i = document.getElementById('slide'); return i.complete && i.naturalWidth > 0 ? i.currentSrc : ''") as? String ?? ""
+            return src.contains("/page/\(id.hex)/2/")
+        }
         let natural = try phone.execute("const i = document.getElementById('slide'); return [i.naturalWidth, i.clientWidth]") as? [Int] ?? []
         XCTAssertGreaterThanOrEqual(natural.first ?? 0, natural.last ?? 1, "sharp: the image at least as wide as it is shown")
+        XCTAssertEqual(try a.state().audience?.pageImage, "/page/\(id.hex)/2")
+
+        // The presenter points: the phone draws the dot over its slide, where the wall has it.
+        _ = a.point(x: 0.5, y: 0.5)
+        try phone.poll("the pointer on the phone") {
+            let at = try phone.execute("return document.getElementById('overlay').dataset.pointer || ''") as? String ?? ""
+            let xy = at.split(separator: ",").compactMap { Double($0) }
+            let size = try phone.execute("const i = document.getElementById('slide'); return [i.clientWidth, i.clientHeight]") as? [Double] ?? []
+            return xy.count == 2 && size.count == 2 && abs(xy[0] - size[0] / 2) <= 2 && abs(xy[1] - size[1] / 2) <= 2
+        }
+        // Ink on the wall's page: the phone draws it over its slide, at the same place.
+        _ = try a.draw((0...20).map { InkPoint(x: UInt16(10000 + $0 * 2000), y: 49152) }, width: .thick)
+        try phone.poll("the stroke on the phone") {
+            try phone.execute(
+                """
+                const c = document.getElementById('overlay'), i = document.getElementById('slide'), s = window.LecternViewer.state.ink.box;
+                if (c.dataset.strokes !== '1' || !s) return false;
+                const r = window.devicePixelRatio || 1, x = (s.x + 0.5 * s.width) * i.clientWidth * r, y = (s.y + 0.75 * s.height) * i.clientHeight * r;
+                return c.getContext('2d').getImageData(Math.round(x), Math.round(y), 1, 1).data[3] > 200;
+                """) as? Bool == true
+        }
         try shoot(phone, "audience-follow", width: 390, height: 844)
 
-        // A poll: the phone answers B.
-        _ = try a.request(.pollAsk(PollDraft(question: "Which colour?", kind: .choice, answers: ["Red", "Green", "Blue"], correct: 1)))
+        // A poll prepared in the presenter's view (one line each), asked with one tap: the phone answers B.
+        try laptop.type(try laptop.wait(for: "#prepare-text"), "Which colour?\nRed\n*Green\nBlue")
+        try laptop.click("#prepare-add")
+        try laptop.poll("the prepared poll listed") { try a.state().audience?.prepared?.first?.correct == 1 }
+        try laptop.click(try laptop.wait(for: "#prepared-list button[data-ask='0']"))
         try phone.click("#poll button[data-answer='B']")
         try phone.poll("the answer counted") { try a.state().audience?.poll?.counts == [0, 1, 0] }
         try shoot(phone, "audience-poll", width: 390, height: 844)

@@ -5,6 +5,7 @@ import { C } from './protocol.js';
 import { Writer } from './wire.js';
 import { app, canDrive, isModerator } from './state.js';
 import { toast } from './notices.js';
+import { renderPrepared } from './prepared-polls.js';
 
 const letter = (i) => String.fromCharCode(65 + i);
 
@@ -40,6 +41,7 @@ export function renderAudience() {
   const c = card();
   c.hidden = !a;
   c.classList.toggle('lead', lead);
+  renderPrepared(c);
   if (c.hidden) return;
   const h = document.createElement('h2');
   h.textContent = 'Audience · ' + a.viewers + ' following';

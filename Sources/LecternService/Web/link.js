@@ -165,6 +165,7 @@ export class Link {
         break;
       }
       default:
+        if (this.handlers.onMessage) this.handlers.onMessage(command, body);
         break;
     }
   }

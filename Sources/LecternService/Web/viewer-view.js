@@ -1,17 +1,22 @@
 // The audience page (docs/protocol.md §24): join as a viewer (role 3) with the room or
 // audience passcode (derived with the presenter's parameters), follow the wall (the slide
-// at this device's size, blank when the wall is), browse when unlocked, answer the poll,
-// ask and up-vote questions. A reload joins again with the kept key and token.
+// at this device's size over HTTP with its own key, blank when the wall is; the ink and
+// the pointer over it), browse when unlocked, answer the poll, ask and up-vote questions.
+// A reload joins again with the kept key and token.
 import { C, ERR } from './protocol.js';
 import { Link, ConnectionLost } from './link.js';
 import { deriveKey } from './crypto.js';
 import { Writer } from './wire.js';
 import { renderPoll } from './poll-view.js';
+import { sha256 } from './sha256.js';
+import { ViewerOverlay } from './viewer-overlay.js';
 
 const VIEWER = 3;
 const KEY = 'lectern-viewer';
 const $ = (id) => document.getElementById(id);
-const app = { link: null, state: null, token: null, key: null, name: '', shown: '', own: null, mine: {} };
+const app = { link: null, state: null, token: null, key: null, name: '', shown: '', own: null, mine: {}, imageKey: '', overlay: null };
+// The widths page images come in (§24.2): the device asks for the smallest at least as wide as its slide.
+const WIDTHS = [320, 480, 640, 960, 1280, 1920];
 window.LecternViewer = app;
 
 function toast(msg) {
@@ -30,6 +35,7 @@ async function connect() {
     onState: (s) => { app.state = s; render(); },
     onFloorNote: () => {},
     onServerError: (e) => toast(e.message),
+    onMessage: (command, body) => { if (command === C.viewerPointer && app.overlay) app.overlay.pointerMessage(body); },
     onClose: () => { if (app.link === link && app.key !== null) setTimeout(join, 1000); },
   });
   app.link = link;
@@ -49,6 +55,7 @@ async function join(passcode) {
   try {
     const ok = await app.link.register(VIEWER, app.name, app.key && app.key.length ? app.key : null, app.token);
     app.token = ok.token;
+    app.imageKey = imageKey(ok.token);
     sessionStorage.setItem(KEY, JSON.stringify({ key: hex(app.key || []), token: hex(ok.token || []), name: app.name }));
     $('join-view').hidden = true;
     $('audience-view').hidden = false;
@@ -64,20 +71,30 @@ function send(command, body, done) {
   app.link.request(command, body).then(() => { if (done) done(); render(); }).catch((e) => toast(e.message || String(e)));
 }
 
-async function showSlide(content, page) {
-  const width = Math.min(1920, Math.round(($('slide').parentElement.clientWidth || 360) * (window.devicePixelRatio || 1)));
-  const key = content + '/' + page + '/' + width;
+/// The device's key for page images: SHA-256("lectern-page-image-v1" ‖ resume token), 32 hex digits.
+function imageKey(token) {
+  if (!token || token.length !== 16) return '';
+  const label = new TextEncoder().encode('lectern-page-image-v1');
+  const all = new Uint8Array(label.length + token.length);
+  all.set(label); all.set(token, label.length);
+  return hex(sha256(all)).slice(0, 32);
+}
+
+/// The slide over HTTP: one URL per page and width, so the browser's cache and the
+/// service's ETag make a page seen before cost a 304; srcset lets the browser pick a
+/// sharper one for the screen's density.
+function showSlide(path) {
+  const el = $('slide');
+  const css = el.parentElement.clientWidth || 360;
+  const width = WIDTHS.find((w) => w >= css * (window.devicePixelRatio || 1)) || WIDTHS[WIDTHS.length - 1];
+  const url = (w) => path + '/' + w + '?k=' + app.imageKey;
+  const key = path + '/' + width;
   if (app.shown === key) return;
   app.shown = key;
-  try {
-    const img = await app.link.pagePreview(content, page, width);
-    if (app.shown !== key) return;
-    const url = URL.createObjectURL(img.png);
-    const el = $('slide');
-    el.onload = () => URL.revokeObjectURL(url);
-    el.src = url;
-    el.dataset.page = String(page);
-  } catch (e) { app.shown = ''; }
+  el.sizes = css + 'px';
+  el.srcset = WIDTHS.map((w) => url(w) + ' ' + w + 'w').join(', ');
+  el.src = url(width);
+  el.dataset.page = path.split('/').pop();
 }
 
 function render() {
@@ -93,7 +110,14 @@ function render() {
   $('slide-note').textContent = blank ? 'The wall is blanked.' : !live ? 'Nothing is shown yet.' :
     'Slide ' + page + ' of ' + scr.pageCount + (app.own ? ' (you are browsing)' : '');
   $('live-note').textContent = live ? (app.own ? 'browsing' : 'live') : '';
-  if (live && !blank) showSlide(scr.content.id, page);
+  if (live && !blank && a.pageImage) {
+    showSlide(app.own ? '/page/' + scr.content.id + '/' + page : a.pageImage);
+  } else if (app.shown) {
+    app.shown = '';
+    $('slide').removeAttribute('srcset');
+    $('slide').removeAttribute('src');
+  }
+  if (app.overlay) app.overlay.update(app.link, s, page, !blank && !!live);
   $('browse').hidden = a.locked || !live;
   $('download').hidden = !a.downloadURL;
   if (a.downloadURL) $('download').href = a.downloadURL;
@@ -133,6 +157,9 @@ window.addEventListener('DOMContentLoaded', async () => {
     const body = new Writer().u8($('ask-named').checked ? 1 : 0).string16(text).done();
     send(C.questionAsk, body, () => { $('ask-text').value = ''; toast('Question sent.'); });
   };
+  app.overlay = new ViewerOverlay($('overlay'));
+  $('slide').onload = () => app.overlay.draw();
+  window.addEventListener('resize', () => { app.shown = ''; render(); });
   $('browse-prev').onclick = () => browse(-1);
   $('browse-next').onclick = () => browse(1);
   $('back-live').onclick = () => { app.own = null; render(); };
@@ -140,6 +167,7 @@ window.addEventListener('DOMContentLoaded', async () => {
   if (kept) {
     app.key = unhex(kept.key); app.token = unhex(kept.token); app.name = kept.name || '';
     if (app.token.length !== 16) app.token = null;
+    app.imageKey = imageKey(app.token);
     await join();
   } else {
     try { await connect(); } catch (e) { $('join-error').textContent = "Can't reach the appliance."; }
