@@ -92,6 +92,16 @@ public struct Config: Equatable, Sendable {
     public var wifiSSID = ""
     /// Its WPA passphrase; empty: an open network.
     public var wifiPassword = ""
+    /// TLS on both ports (the protocol port and the web remote's): on by default. Without
+    /// `tlsCertificate` the service makes a self-signed certificate on first start.
+    public var tls = true
+    /// The admin's certificate chain (PEM, leaf first) and its private key (PEM); both or
+    /// neither. Empty: the self-signed certificate kept in `dataDir/tls`.
+    public var tlsCertificate = ""
+    public var tlsKey = ""
+    /// With TLS on: plain (unencrypted) connections are still accepted on both ports (the
+    /// web remote still sends browsers' page loads to https://). Off by default.
+    public var allowPlain = false
 
     public init() {}
 

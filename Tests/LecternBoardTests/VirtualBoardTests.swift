@@ -83,7 +83,7 @@ final class VirtualBoardTests: XCTestCase {
                 "env",
                 [
                     "LECTERN_PASSCODE=\(VirtualBoardTests.passcode)",
-                    "LECTERN_SESSION_FILE=\(dir)/session", bin,
+                    "LECTERN_SESSION_FILE=\(dir)/session", "LECTERN_KNOWN_ROOMS=\(dir)/known-rooms", bin,
                 ] + args
                     + ["--host", "127.0.0.1", "--port", "\(port)", "--name", "board-test"])
             guard r.status == 0 else { throw Fixtures.ToolError(description: "lectern \(args.joined(separator: " ")) failed: \(r.err)") }

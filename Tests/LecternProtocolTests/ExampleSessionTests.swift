@@ -227,6 +227,7 @@ enum ErrorTable {
         (.transitionOutOfRange, "0"),
         (.removedCoolingDown(retryAfter: 42.5), "ms until the device may join again"),
         (.volumeOutOfRange(101), "the level sent"),
+        (.tlsRequired, "0"),
     ]
 
     static func markdown() -> String {

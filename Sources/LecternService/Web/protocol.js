@@ -166,6 +166,7 @@ export const ERRORS = Object.freeze([
   [0x0A01, 'transitionOutOfRange'],
   [0x0C00, 'removedCoolingDown'],
   [0x0D00, 'volumeOutOfRange'],
+  [0x0E01, 'tlsRequired'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
