@@ -59,7 +59,7 @@ final class VirtualBoardTests: XCTestCase {
         func waitUntilServing(timeout: Double = 120) throws {
             var exited = false
             try eventually("lecternd in the guest to answer; log: \(log)", timeout: timeout, interval: 0.25) {
-                if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2) { c.close(); return true }
+                if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2, tls: ClientTLS { _ in true }) { c.close(); return true }
                 exited = FileManager.default.fileExists(atPath: dir + "/guest.exit")
                 return exited
             }
