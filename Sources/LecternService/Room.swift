@@ -91,6 +91,9 @@ final class Room: @unchecked Sendable {
     /// The code on the wall (Room+ScreenCode.swift), when `screen_code = true`.
     var screenCode: ScreenCode?
     var onScreenCode: ((String) -> Void)?
+    /// The code in the wall's corner now (nil: none), and who hears of its changes.
+    var cornerCode: String?
+    var onCornerCode: ((String?) -> Void)?
 
     /// The room's keys from the config's passcodes; plain ones salted with the data
     /// directory's kept secret, so that they are the same after a restart. With
@@ -182,6 +185,7 @@ final class Room: @unchecked Sendable {
         }
         feeding = false
         offerDownload()
+        checkJoiningCorner()
     }
 
     /// The deck the web server may hand out now (§24.5), from the core's decision.

@@ -145,6 +145,11 @@ public final class Service: @unchecked Sendable {
             guard let self else { return }
             self.updateIdleScreen()
         }
+        room.onCornerCode = { [weak self] code in
+            guard let self else { return }
+            // On the idle screen's queue: a playing clip holds the stage (it shows the corner after).
+            self.idleUpdates.async { [stage = self.stage!] in try? stage.setCornerCode(code) }
+        }
         if let saved {
             let room = self.room!
             try room.loop.submit { room.restore(saved, screen: restored) }.wait()

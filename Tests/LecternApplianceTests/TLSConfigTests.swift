@@ -13,9 +13,11 @@ final class TLSConfigTests: XCTestCase {
         XCTAssertFalse(plain.config.allowPlain)
 
         let half = ConfigFile.parse(base + "tls_certificate = \"/etc/lectern/tls/room.pem\"\n")
-        XCTAssertEqual(half.problems.map(\.description), [
-            "line 3: 'tls_certificate' is set but 'tls_key' is not: give both (the certificate chain and its private key), or neither for a self-signed certificate"
-        ])
+        XCTAssertEqual(
+            half.problems.map(\.description),
+            [
+                "line 3: 'tls_certificate' is set but 'tls_key' is not: give both (the certificate chain and its private key), or neither for a self-signed certificate"
+            ])
         XCTAssertEqual(ConfigFile.parse(base + "tls_key = \"relative.key\"\n").problems.first?.line, 3)
         let off = ConfigFile.parse(base + "tls = false\nallow_plain = true\n")
         XCTAssertEqual(off.problems, [])
