@@ -73,13 +73,18 @@ let package = Package(
             name: "CQREncode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]),
 
+        // librsvg: SVG logos and backgrounds on the idle screen (docs/config.md, display.logo).
+        .systemLibrary(
+            name: "CRSVG", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+
         // libjpeg-turbo: JPEG previews of photographic frames for the web remote.
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
 
         // MARK: adapters (the only modules that import the C modules)
-        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG"]),
+        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
         .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"]),

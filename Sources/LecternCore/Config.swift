@@ -74,9 +74,11 @@ public struct Config: Equatable, Sendable {
     /// "" for the display's preferred mode.
     public var mode = ""
     public var background: RGB = .black
-    /// Branding on the idle screen: the accent colour (nil: the text colour) and a PNG logo.
+    /// Branding on the idle screen: the accent colour (nil: the text colour), a PNG or SVG
+    /// logo, and a PNG or SVG background image.
     public var accent: RGB?
     public var logo = ""
+    public var backgroundImage = ""
     /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
     /// `crossfade_ms`: the cross-fade between pages without a `/Trans` of their own, in ms;

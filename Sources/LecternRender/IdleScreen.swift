@@ -20,8 +20,11 @@ public struct IdleScreen: Equatable, Sendable {
     public var timeOfDay: String?
     /// Branding: the code (and the clock) in this colour; nil: the text colour.
     public var accent: RGB?
-    /// Branding: a PNG drawn at the top left (IdleLogo).
+    /// Branding: a PNG or SVG drawn at the top left (IdleLogo).
     public var logoPath: String?
+    /// Branding: a PNG or SVG covering the whole idle screen, under everything (its edges
+    /// cut to the output's aspect); the background colour shows where it can't be drawn.
+    public var backgroundImagePath: String?
     /// The TLS certificate's fingerprint, short form ("3FA2 9B10 C4D7 E8F1"): drawn small
     /// at the bottom, for a person to compare with what `lectern` or the browser shows.
     public var fingerprint: String?
@@ -68,6 +71,11 @@ public struct IdleScreen: Equatable, Sendable {
     /// to connect, and a QR code of `url` (black on white, as phone scanners expect).
     public func draw(into frame: Frame, overscanPercent: Double = 0) {
         frame.fill(background)
+        if let backgroundImagePath {
+            let c = CairoFrame(frame)
+            IdleLogo.draw(c.cr, path: backgroundImagePath, in: PixelRect(x: 0, y: 0, width: frame.width, height: frame.height), cover: true)
+            c.finish()
+        }
         var area = Fit.safeArea(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
         if let wifi, let q = wifiRect(in: area), let code = QRCode(wifi.payload) {
             code.draw(into: frame, at: q, dark: .black, light: .white)

@@ -161,9 +161,15 @@ extension ConfigFile {
             },
             "logo": string("display.logo") { s in
                 guard !s.isEmpty else { config.logo = ""; return nil }
-                guard s.hasPrefix("/") else { return "'display.logo' must be an absolute path to a PNG file, not '\(s)'" }
+                guard s.hasPrefix("/") else { return "'display.logo' must be an absolute path to a PNG or SVG file, not '\(s)'" }
                 if let why = IdleLogo.problem(path: s) { return "'display.logo' (\(s)) \(why)" }
                 config.logo = s; return nil
+            },
+            "background_image": string("display.background_image") { s in
+                guard !s.isEmpty else { config.backgroundImage = ""; return nil }
+                guard s.hasPrefix("/") else { return "'display.background_image' must be an absolute path to a PNG or SVG file, not '\(s)'" }
+                if let why = IdleLogo.problem(path: s) { return "'display.background_image' (\(s)) \(why)" }
+                config.backgroundImage = s; return nil
             },
         ]
         let top: [String: Check] = [
@@ -430,5 +436,5 @@ extension ConfigFile {
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "metrics_address", "screen_code",
         "screen_code_minutes", "wifi_ssid", "wifi_password", "tls", "tls_certificate", "tls_key", "allow_plain", "display",
     ]
-    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo"]]
+    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo", "background_image"]]
 }

@@ -20,6 +20,7 @@ extension Service {
         idle.timeOfDay = Self.timeOfDay(Date())
         idle.accent = config.accent
         idle.logoPath = config.logo.isEmpty ? nil : config.logo
+        idle.backgroundImagePath = config.backgroundImage.isEmpty ? nil : config.backgroundImage
         idle.fingerprint = tlsIdentity?.fingerprint.short
         return idle
     }
