@@ -20,7 +20,12 @@ final class VirtualBoardTests: XCTestCase {
         let port: Int
         var vboard: String { Repository.path("board/vboard/vboard") }
 
-        init(device: String, width: Int, height: Int, lecterndArgs: [String] = [], waitForService: Bool = true) throws {
+        /// `extraConfig`: more lines for the guest's lectern.toml; `forwards`: more
+        /// HOSTPORT:GUESTPORT forwards (the metrics endpoint's).
+        init(
+            device: String, width: Int, height: Int, lecterndArgs: [String] = [], waitForService: Bool = true, extraConfig: String = "",
+            forwards: [String] = []
+        ) throws {
             dir = Fixtures.tempDir("vboard-\(device)")
             port = try Fixtures.freePort()
             let config = """
@@ -30,6 +35,7 @@ final class VirtualBoardTests: XCTestCase {
                 floor = "open"
                 data_dir = "\(dir)/data"
                 grace_period = 120
+                \(extraConfig)
                 """
             try config.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
             chmod(dir + "/lectern.toml", 0o600)
@@ -42,7 +48,9 @@ final class VirtualBoardTests: XCTestCase {
                 [
                     "-c", "exec \"$0\" \"$@\" >\"\(bootLog)\" 2>&1 </dev/null",
                     vboard, "boot", "--run-dir", dir, "--device", device, "--xres", "\(width)", "--yres", "\(height)",
-                    "--forward", "\(port):7420", "--timeout", "180", "--",
+                    "--forward", "\(port):7420",
+                ] + forwards.flatMap { ["--forward", $0] } + [
+                    "--timeout", "180", "--",
                     lecternd, "--config", dir + "/lectern.toml", "--display", "kms",
                     "--data-dir", "/run/lectern",
                 ] + lecterndArgs)
