@@ -270,6 +270,7 @@ extension ConfigFile {
                 certificateLine = line
                 return string("tls_certificate") { s in
                     guard s.isEmpty || s.hasPrefix("/") else { return "'tls_certificate' must be empty (a self-signed certificate) or an absolute path to a PEM file, not '\(s)'" }
+                    guard s.isEmpty || FileManager.default.isReadableFile(atPath: s) else { return "'tls_certificate' (\(s)) can't be read" }
                     config.tlsCertificate = s; return nil
                 }(v, line)
             },
@@ -277,6 +278,9 @@ extension ConfigFile {
                 keyLine = line
                 return string("tls_key") { s in
                     guard s.isEmpty || s.hasPrefix("/") else { return "'tls_key' must be empty or an absolute path to a PEM private key, not '\(s)'" }
+                    guard s.isEmpty || FileManager.default.isReadableFile(atPath: s) else {
+                        return "'tls_key' (\(s)) can't be read (lecternd runs as the lectern user: chown lectern, chmod 600)"
+                    }
                     config.tlsKey = s; return nil
                 }(v, line)
             },

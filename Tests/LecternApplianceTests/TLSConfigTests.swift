@@ -12,7 +12,7 @@ final class TLSConfigTests: XCTestCase {
         XCTAssertTrue(plain.config.tls)
         XCTAssertFalse(plain.config.allowPlain)
 
-        let half = ConfigFile.parse(base + "tls_certificate = \"/etc/lectern/tls/room.pem\"\n")
+        let half = ConfigFile.parse(base + "tls_certificate = \"/etc/hostname\"\n")
         XCTAssertEqual(
             half.problems.map(\.description),
             [
@@ -24,8 +24,14 @@ final class TLSConfigTests: XCTestCase {
         XCTAssertFalse(off.config.tls)
         XCTAssertEqual(off.warnings.map(\.line), [3], "tls = false is warned about")
         XCTAssertEqual(
-            ConfigFile.parse(base + "tls = false\ntls_certificate = \"/a.pem\"\ntls_key = \"/a.key\"\n").problems.map(\.description),
+            ConfigFile.parse(base + "tls = false\ntls_certificate = \"/etc/hostname\"\ntls_key = \"/etc/hostname\"\n").problems.map(\.description),
             ["line 3: 'tls' is false but 'tls_certificate' is set: remove the certificate, or set tls = true"])
         XCTAssertEqual(ConfigFile.parse(base + "allow_plain = \"yes\"\n").problems.map(\.line), [3])
+        XCTAssertEqual(
+            ConfigFile.parse(base + "tls_certificate = \"/nonexistent/room.pem\"\ntls_key = \"/nonexistent/room.key\"\n").problems.map(\.description),
+            [
+                "line 3: 'tls_certificate' (/nonexistent/room.pem) can't be read",
+                "line 4: 'tls_key' (/nonexistent/room.key) can't be read (lecternd runs as the lectern user: chown lectern, chmod 600)",
+            ])
     }
 }
