@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LecternCore
 import LecternProtocol
 import NIOSSL
 import SwiftASN1
@@ -92,17 +93,10 @@ public struct TLSIdentity: Sendable {
                 },
                 issuerPrivateKey: .init(key))
             let pem = try certificate.serializeAsPEM().pemString
-            // The key first, created 0600 (never readable by others, not even for a moment).
-            let fd = open(keyPath + ".new", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
-            let keyPEM = Array((key.pemRepresentation + "\n").utf8)
-            let written = keyPEM.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            fsync(fd); close(fd)
-            guard written == keyPEM.count else { throw Failure(description: "short write") }
-            try (pem + "\n").write(toFile: certificatePath + ".new", atomically: false, encoding: .utf8)
-            guard rename(keyPath + ".new", keyPath) == 0, rename(certificatePath + ".new", certificatePath) == 0 else {
-                throw Failure(description: String(cString: strerror(errno)))
-            }
+            // The key first (AtomicFile: owner-only, never readable by others, not even for a
+            // moment), then the certificate: a power cut between them makes both again.
+            try AtomicFile.write(Data((key.pemRepresentation + "\n").utf8), to: keyPath)
+            try AtomicFile.write(Data((pem + "\n").utf8), to: certificatePath)
         } catch let f as Failure {
             throw Failure(description: "can't make the self-signed TLS certificate in \(dir): \(f.description)")
         } catch {

@@ -208,6 +208,20 @@ final class TLSTests: XCTestCase {
         try PNG.write(h.service.onScreen, to: out + "/idle-tls-16x9.png")
         let r = try Fixtures.run("zbarimg", ["--raw", "-q", out + "/idle-tls-16x9.png"])
         XCTAssertTrue(String(decoding: r.out, as: UTF8.self).hasPrefix("https://"), "the QR code: \(String(decoding: r.out, as: UTF8.self))")
+        // With the fingerprint line, nothing reaches the overscan margin at 16:9, 16:10, 4:3.
+        for (w, ht, name) in [(1920, 1080, "idle-tls-16x9-overscan"), (1920, 1200, "idle-tls-16x10-overscan"), (1024, 768, "idle-tls-4x3-overscan")] {
+            let frame = Frame(width: w, height: ht, color: .black)
+            idle.draw(into: frame, overscanPercent: 5)
+            let safe = Fit.safeArea(width: w, height: ht, overscanPercent: 5)
+            var outside = 0
+            for y in 0..<ht {
+                for x in 0..<w where !(safe.x..<safe.maxX).contains(x) || !(safe.y..<safe.maxY).contains(y) {
+                    if frame.pixel(x: x, y: y) != idle.background { outside += 1 }
+                }
+            }
+            XCTAssertEqual(outside, 0, "\(name): pixels drawn in the overscan margin")
+            try PNG.write(frame, to: out + "/\(name).png")
+        }
     }
 
     /// The admin's certificate (signed by a CA of the test's own): presented as given,
