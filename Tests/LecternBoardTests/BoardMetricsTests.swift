@@ -19,7 +19,13 @@ final class BoardMetricsTests: XCTestCase {
         let metricsPort = try Fixtures.freePort()
         let board = try VirtualBoardTests.Board(
             device: "virtio", width: 1920, height: 1080, extraConfig: "metrics_address = \"0.0.0.0:9420\"", forwards: ["\(metricsPort):9420"])
-        let before = try scrape(metricsPort)
+        // The metrics listener comes up just after the protocol port.
+        var first: PrometheusText?
+        try eventually("/metrics to answer; log: \(board.log)", timeout: 30, interval: 0.2) {
+            first = try? scrape(metricsPort)
+            return first != nil
+        }
+        let before = try XCTUnwrap(first)
         XCTAssertEqual(before.value("lectern_output_connected"), 1)
         XCTAssertEqual(before.value("lectern_output_virtual"), 0, "KMS, not the virtual display")
         XCTAssertEqual(before.value("lectern_output_width_pixels"), 1920)

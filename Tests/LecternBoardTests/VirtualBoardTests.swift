@@ -128,9 +128,17 @@ final class VirtualBoardTests: XCTestCase {
         // Idle: exactly the frame the virtual display renders for the same state, with the
         // time of day the guest shows (its clock is the host's; its zone local or UTC), drawn
         // again at each poll since the minute may turn.
+        // The certificate's fingerprint at the bottom (TLS on by default): the one the CLI
+        // pinned on its first connection, so the wall shows what the client saw.
+        try board.lectern(["status"])
+        let pinned = try String(contentsOfFile: board.dir + "/known-rooms", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("127.0.0.1:\(board.port) ") }?.split(separator: " ").last.map(String.init)
+        let hex = try XCTUnwrap(pinned, "the CLI pinned the board's certificate")
+        let short = hex.prefix(16).uppercased().enumerated().map { $0.offset > 0 && $0.offset % 4 == 0 ? " \($0.element)" : "\($0.element)" }.joined()
         func expectedIdle(_ timeOfDay: String) -> Frame {
-            var idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")
+            var idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "https://10.0.2.15:8080/")
             idle.timeOfDay = timeOfDay
+            idle.fingerprint = short
             let f = Frame(width: 1920, height: 1080)
             idle.draw(into: f)
             return f
