@@ -102,6 +102,23 @@ final class TLSTests: XCTestCase {
         XCTAssertTrue(bad.err.contains("--fingerprint takes"), bad.err)
     }
 
+    /// A client outside the project checks the fingerprint as protocol.md §25.5 says, with
+    /// openssl against the protocol port and the web remote's: the same SHA-256 as the wall's.
+    func testOpensslSeesTheFingerprintTheWallShows() throws {
+        let h = try tlsRoom(webRemote: true)
+        try eventually("the web remote listens") { h.service.httpPort != nil }
+        let identity = try XCTUnwrap(h.service.tlsIdentity)
+        for port in [h.port, h.service.httpPort!] {
+            let r = try Fixtures.run(
+                "bash", ["-c", "openssl s_client -connect 127.0.0.1:\(port) </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256"])
+            let text = String(decoding: r.out, as: UTF8.self)
+            XCTAssertEqual(r.status, 0, r.err)
+            let hex = text.split(separator: "=").last.map { $0.filter(\.isHexDigit).lowercased() } ?? ""
+            XCTAssertEqual(hex, identity.fingerprint.hex, "port \(port): \(text)")
+            XCTAssertTrue(hex.uppercased().hasPrefix(identity.fingerprint.short.replacingOccurrences(of: " ", with: "")), "the wall's short form is its start")
+        }
+    }
+
     /// The client library over TLS: pinned to the certificate, registers and drives;
     /// another pin is refused with the fingerprint it saw.
     func testTheClientLibraryOverTLS() throws {
