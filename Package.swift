@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
     ],
     targets: [
         // MARK: pure Swift
@@ -70,13 +73,18 @@ let package = Package(
             name: "CQREncode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]),
 
+        // librsvg: SVG logos and backgrounds on the idle screen (docs/config.md, display.logo).
+        .systemLibrary(
+            name: "CRSVG", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+
         // libjpeg-turbo: JPEG previews of photographic frames for the web remote.
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
 
         // MARK: adapters (the only modules that import the C modules)
-        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG"]),
+        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
         .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"]),
@@ -96,6 +104,9 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ], resources: [.copy("Web")]),
         .target(
             name: "LecternClient",
@@ -103,6 +114,8 @@ let package = Package(
                 "LecternCore", "LecternProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .executableTarget(
             name: "lecternd",
@@ -126,7 +139,15 @@ let package = Package(
             ]),
 
         // MARK: tests
-        .target(name: "LecternTestSupport", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternService", "LecternClient"]),
+        .target(
+            name: "LecternTestSupport",
+            dependencies: [
+                "LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternService", "LecternClient",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),

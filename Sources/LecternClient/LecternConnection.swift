@@ -3,6 +3,7 @@ import LecternCore
 import LecternProtocol
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// The client side of the wire protocol (docs/protocol.md), blocking, for the CLI and
 /// tests: connect, read hello, register with a proof, then requests matched by tag.
@@ -16,6 +17,10 @@ public final class LecternConnection: @unchecked Sendable {
         case closed
         case connect(String)
         case unexpected(String)
+        /// TLS: the appliance's certificate was not the one expected (`ClientTLS.accept` said no).
+        case certificateRefused(CertificateFingerprint)
+        /// TLS was asked for but the other end doesn't speak it (a room with `tls = false`).
+        case notTLS(String)
 
         public var description: String {
             switch self {
@@ -24,6 +29,8 @@ public final class LecternConnection: @unchecked Sendable {
             case .closed: return "The appliance closed the connection."
             case .connect(let why): return "Can't connect: \(why)"
             case .unexpected(let what): return "Unexpected answer from the appliance: \(what)"
+            case .certificateRefused(let f): return "The appliance's certificate (\(f)) is not the one expected."
+            case .notTLS(let why): return "The appliance does not answer with TLS (\(why))."
             }
         }
 
@@ -40,10 +47,24 @@ public final class LecternConnection: @unchecked Sendable {
     private var nextTag: UInt16 = 0
     private let tagLock = NSLock()
     public var timeout: Double = 30
+    /// Over TLS: the certificate the appliance presented (nil: plain).
+    public let certificate: CertificateFingerprint?
 
-    /// Connects and waits for hello.
-    public init(host: String, port: Int, timeout: Double = 10) throws {
+    /// Connects and waits for hello; with `tls`, over TLS, going on only when `tls.accept`
+    /// takes the certificate's fingerprint (pinning: docs/protocol.md §25.5).
+    public init(host: String, port: Int, timeout: Double = 10, tls: ClientTLS? = nil) throws {
         let inbox = self.inbox
+        let watch = TLSWatch()
+        let sslContext: NIOSSLContext?
+        if tls != nil {
+            var c = TLSConfiguration.makeClientConfiguration()
+            c.minimumTLSVersion = .tlsv12
+            sslContext = try NIOSSLContext(configuration: c)
+        } else {
+            sslContext = nil
+        }
+        // SNI carries names only, never an address.
+        let sniName = TLSIdentityName.isAddress(host) ? nil : host
         let bootstrap = ClientBootstrap(group: Self.group)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             // Uploads wait while more than 4 MiB are queued (a file is never read into memory whole).
@@ -51,7 +72,18 @@ public final class LecternConnection: @unchecked Sendable {
             .connectTimeout(.milliseconds(Int64(timeout * 1000)))
             .channelInitializer { channel in
                 channel.pipeline.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(inbox: inbox))
+                    if let sslContext, let tls {
+                        let handler = try NIOSSLClientHandler(context: sslContext, serverHostname: sniName) { certificates, promise in
+                            // Pinning replaces the usual chain and name checks: the fingerprint is the check.
+                            guard let leaf = certificates.first, let der = try? leaf.toDERBytes() else { return promise.succeed(.failed) }
+                            let f = CertificateFingerprint(der: der)
+                            let ok = tls.accept(f)
+                            watch.saw(f, accepted: ok)
+                            promise.succeed(ok ? .certificateVerified : .failed)
+                        }
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(inbox: inbox, watch: watch))
                 }
             }
         do { channel = try bootstrap.connect(host: host, port: port).wait() } catch {
@@ -59,11 +91,17 @@ public final class LecternConnection: @unchecked Sendable {
         }
         guard case .hello(let h)? = inbox.next(tag: 0, command: Command.hello.rawValue, timeout: timeout) else {
             channel.close(promise: nil)
+            if tls != nil {
+                let (seen, accepted, failure) = watch.outcome
+                if let seen, !accepted { throw ClientError.certificateRefused(seen) }
+                if seen == nil, let failure { throw ClientError.notTLS("\(failure)") }
+            }
             // Refused before hello (tooManyConnections): the server said why.
             if let e = inbox.firstFailure(tags: [0]) { throw ClientError.server(e) }
             throw ClientError.timedOut("hello")
         }
         hello = h
+        certificate = tls == nil ? nil : watch.outcome.seen
     }
 
     deinit { channel.close(promise: nil) }
@@ -299,8 +337,12 @@ public final class LecternConnection: @unchecked Sendable {
 final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     let inbox: Inbox
+    let watch: TLSWatch?
     var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxFrameLength)
-    init(inbox: Inbox) { self.inbox = inbox }
+    init(inbox: Inbox, watch: TLSWatch? = nil) {
+        self.inbox = inbox
+        self.watch = watch
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buf = unwrapInboundIn(data)
@@ -326,7 +368,10 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         inbox.setWritable(context.channel.isWritable)
         context.fireChannelWritabilityChanged()
     }
-    func errorCaught(context: ChannelHandlerContext, error: Error) { context.close(promise: nil) }
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        watch?.failed(error)
+        context.close(promise: nil)
+    }
 }
 
 /// Messages received, waiting to be taken by tag.

@@ -80,9 +80,11 @@ public struct Config: Equatable, Sendable {
     /// "" for the display's preferred mode.
     public var mode = ""
     public var background: RGB = .black
-    /// Branding on the idle screen: the accent colour (nil: the text colour) and a PNG logo.
+    /// Branding on the idle screen: the accent colour (nil: the text colour), a PNG or SVG
+    /// logo, and a PNG or SVG background image.
     public var accent: RGB?
     public var logo = ""
+    public var backgroundImage = ""
     /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
     /// `crossfade_ms`: the cross-fade between pages without a `/Trans` of their own, in ms;
@@ -98,6 +100,16 @@ public struct Config: Equatable, Sendable {
     public var wifiSSID = ""
     /// Its WPA passphrase; empty: an open network.
     public var wifiPassword = ""
+    /// TLS on both ports (the protocol port and the web remote's): on by default. Without
+    /// `tlsCertificate` the service makes a self-signed certificate on first start.
+    public var tls = true
+    /// The admin's certificate chain (PEM, leaf first) and its private key (PEM); both or
+    /// neither. Empty: the self-signed certificate kept in `dataDir/tls`.
+    public var tlsCertificate = ""
+    public var tlsKey = ""
+    /// With TLS on: plain (unencrypted) connections are still accepted on both ports (the
+    /// web remote still sends browsers' page loads to https://). Off by default.
+    public var allowPlain = false
 
     public init() {}
 

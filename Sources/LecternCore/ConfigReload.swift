@@ -40,6 +40,7 @@ public enum ConfigReload {
         Held("http_head_timeout", \.httpHeadTimeout), Held("http_idle_timeout", \.httpIdleTimeout),
         Held("audio_device", \.audioDevice),
         Held("metrics_address", \.metricsAddress),
+        Held("tls", \.tls), Held("tls_certificate", \.tlsCertificate), Held("tls_key", \.tlsKey), Held("allow_plain", \.allowPlain),
         Held(
             "display",
             [

@@ -29,6 +29,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case removedCoolingDown
         case volumeOutOfRange
         case recordOff, recordNotAllowed, recordEmpty, recordBusy, recordFailed
+        case tlsRequired
     }
 
     struct Definition: Sendable {
@@ -143,6 +144,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .transitionOutOfRange: Definition(0x0A01, message: "A cross-fade lasts 50 to 2000 ms (0 turns it off).")
         // 0x0Cxx the web remote's room rules
         case .removedCoolingDown: Definition(0x0C00)
+        // 0x0Exx transport security (§25.5)
+        case .tlsRequired:
+            Definition(
+                0x0E01, closes: true,
+                message: "This appliance takes encrypted (TLS) connections only: connect with TLS (the lectern CLI does; a browser: https://), or ask the admin to set allow_plain."
+            )
         }
     }
 
@@ -235,6 +242,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     // 0x0Axx transitions and the output
     public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
     public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
+    public static let tlsRequired = ErrorCode(.tlsRequired)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

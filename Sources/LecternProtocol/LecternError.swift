@@ -186,6 +186,7 @@ extension LecternError {
     public static let shuttingDown = LecternError(standard: .shuttingDown)
     public static let storageFailed = LecternError(standard: .storageFailed)
     public static let tooManyConnections = LecternError(standard: .tooManyConnections)
+    public static let tlsRequired = LecternError(standard: .tlsRequired)
     public static let busy = LecternError(standard: .busy)
 
     // the presenter console

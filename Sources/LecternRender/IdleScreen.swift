@@ -20,8 +20,14 @@ public struct IdleScreen: Equatable, Sendable {
     public var timeOfDay: String?
     /// Branding: the code (and the clock) in this colour; nil: the text colour.
     public var accent: RGB?
-    /// Branding: a PNG drawn at the top left (IdleLogo).
+    /// Branding: a PNG or SVG drawn at the top left (IdleLogo).
     public var logoPath: String?
+    /// Branding: a PNG or SVG covering the whole idle screen, under everything (its edges
+    /// cut to the output's aspect); the background colour shows where it can't be drawn.
+    public var backgroundImagePath: String?
+    /// The TLS certificate's fingerprint, short form ("3FA2 9B10 C4D7 E8F1"): drawn small
+    /// at the bottom, for a person to compare with what `lectern` or the browser shows.
+    public var fingerprint: String?
 
     public init(room: String, addresses: [String], port: Int, url: String? = nil, background: RGB = .black) {
         self.room = room; self.addresses = addresses; self.port = port
@@ -65,6 +71,11 @@ public struct IdleScreen: Equatable, Sendable {
     /// to connect, and a QR code of `url` (black on white, as phone scanners expect).
     public func draw(into frame: Frame, overscanPercent: Double = 0) {
         frame.fill(background)
+        if let backgroundImagePath {
+            let c = CairoFrame(frame)
+            IdleLogo.draw(c.cr, path: backgroundImagePath, in: PixelRect(x: 0, y: 0, width: frame.width, height: frame.height), cover: true)
+            c.finish()
+        }
         var area = Fit.safeArea(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
         if let wifi, let q = wifiRect(in: area), let code = QRCode(wifi.payload) {
             code.draw(into: frame, at: q, dark: .black, light: .white)
@@ -98,9 +109,17 @@ public struct IdleScreen: Equatable, Sendable {
         }
         _ = Self.text(
             c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",
-            bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * 0.08,
+            bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * (fingerprint == nil ? 0.08 : 0.10),
             width: Double(area.width))
+        if let fingerprint {
+            _ = Self.text(
+                c.cr, Self.fingerprintLine(fingerprint), bold: false, size: h / 50, x: Double(area.x), y: Double(area.maxY) - h * 0.055,
+                width: Double(area.width))
+        }
     }
+
+    /// The line at the bottom with the certificate's fingerprint.
+    public static func fingerprintLine(_ short: String) -> String { "Certificate SHA-256  " + short }
 
     /// One line of the idle screen's text: its size in pixels (of an area `height` high).
     public struct Line: Equatable, Sendable {
@@ -118,6 +137,8 @@ public struct IdleScreen: Equatable, Sendable {
     public var typedURL: String? {
         guard var u = url?.split(separator: "#", maxSplits: 1).first.map(String.init) else { return nil }   // the code has its own line
         if u.hasPrefix("http://") { u.removeFirst("http://".count) }
+        // Typed without a scheme, a browser tries http:// first and is sent on to https://.
+        if u.hasPrefix("https://") { u.removeFirst("https://".count) }
         if u.hasSuffix("/") { u.removeLast() }
         return u
     }

@@ -102,7 +102,13 @@ final class RefuseWithError: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    static var frame: [UInt8] { Message.error(.tooManyConnections).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID) }
+    /// The one frame sent: `tooManyConnections`, or `tlsRequired` for a plain client when
+    /// the admin allows only TLS.
+    let frame: [UInt8]
+
+    init(_ error: LecternError = .tooManyConnections) {
+        frame = Message.error(error).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { refuse(context) }
@@ -123,7 +129,7 @@ final class RefuseWithError: ChannelInboundHandler, @unchecked Sendable {
         done = true
         let channel = context.channel
         var buf = channel.allocator.buffer(capacity: 32)
-        buf.writeBytes(Self.frame)
+        buf.writeBytes(frame)
         context.writeAndFlush(wrapOutboundOut(buf)).whenComplete { _ in channel.close(promise: nil) }
         // A peer that never reads can't keep it open.
         context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }

@@ -119,6 +119,7 @@ extension ConfigFile {
             }
         }
 
+        var tlsLine: Spot?, certificateLine: Spot?, keyLine: Spot?
         var passcodeLine: Spot?, screenCodeLine: Spot?, moderatorLine: Spot?, uploadLine: Spot?, portLine: Spot?, httpPortLine: Spot?
         let display: [String: Check] = [
             "output": string("display.output") { s in
@@ -160,9 +161,15 @@ extension ConfigFile {
             },
             "logo": string("display.logo") { s in
                 guard !s.isEmpty else { config.logo = ""; return nil }
-                guard s.hasPrefix("/") else { return "'display.logo' must be an absolute path to a PNG file, not '\(s)'" }
+                guard s.hasPrefix("/") else { return "'display.logo' must be an absolute path to a PNG or SVG file, not '\(s)'" }
                 if let why = IdleLogo.problem(path: s) { return "'display.logo' (\(s)) \(why)" }
                 config.logo = s; return nil
+            },
+            "background_image": string("display.background_image") { s in
+                guard !s.isEmpty else { config.backgroundImage = ""; return nil }
+                guard s.hasPrefix("/") else { return "'display.background_image' must be an absolute path to a PNG or SVG file, not '\(s)'" }
+                if let why = IdleLogo.problem(path: s) { return "'display.background_image' (\(s)) \(why)" }
+                config.backgroundImage = s; return nil
             },
         ]
         let top: [String: Check] = [
@@ -262,6 +269,33 @@ extension ConfigFile {
                 }
                 config.wifiPassword = s; return nil
             },
+            "tls": { v, line in
+                tlsLine = line
+                guard let b = v.bool else { return "'tls' must be true or false, not \(describe(v))" }
+                config.tls = b; return nil
+            },
+            "tls_certificate": { v, line in
+                certificateLine = line
+                return string("tls_certificate") { s in
+                    guard s.isEmpty || s.hasPrefix("/") else { return "'tls_certificate' must be empty (a self-signed certificate) or an absolute path to a PEM file, not '\(s)'" }
+                    guard s.isEmpty || FileManager.default.isReadableFile(atPath: s) else { return "'tls_certificate' (\(s)) can't be read" }
+                    config.tlsCertificate = s; return nil
+                }(v, line)
+            },
+            "tls_key": { v, line in
+                keyLine = line
+                return string("tls_key") { s in
+                    guard s.isEmpty || s.hasPrefix("/") else { return "'tls_key' must be empty or an absolute path to a PEM private key, not '\(s)'" }
+                    guard s.isEmpty || FileManager.default.isReadableFile(atPath: s) else {
+                        return "'tls_key' (\(s)) can't be read (lecternd runs as the lectern user: chown lectern, chmod 600)"
+                    }
+                    config.tlsKey = s; return nil
+                }(v, line)
+            },
+            "allow_plain": { v, _ in
+                guard let b = v.bool else { return "'allow_plain' must be true or false, not \(describe(v))" }
+                config.allowPlain = b; return nil
+            },
             "metrics_address": string("metrics_address") { s in
                 guard s.isEmpty || MetricsServer.parse(address: s) != nil else {
                     return "'metrics_address' must be empty (no metrics) or HOST:PORT like \"127.0.0.1:9420\" or \"[::1]:9420\", not '\(s)'"
@@ -300,6 +334,21 @@ extension ConfigFile {
                 warnings.append(
                     problem(httpPortLine, "'http_port' \(http) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
             }
+        }
+
+        if config.tlsCertificate.isEmpty != config.tlsKey.isEmpty {
+            problems.append(
+                problem(
+                    certificateLine ?? keyLine,
+                    config.tlsKey.isEmpty
+                        ? "'tls_certificate' is set but 'tls_key' is not: give both (the certificate chain and its private key), or neither for a self-signed certificate"
+                        : "'tls_key' is set but 'tls_certificate' is not: give both (the certificate chain and its private key), or neither for a self-signed certificate"))
+        }
+        if !config.tls && !config.tlsCertificate.isEmpty {
+            problems.append(problem(tlsLine, "'tls' is false but 'tls_certificate' is set: remove the certificate, or set tls = true"))
+        }
+        if !config.tls {
+            warnings.append(problem(tlsLine, "'tls' is false: passcode proofs, slides and everything else travel unencrypted on the room's network"))
         }
 
         func checkPasscode(_ value: String, key: String, line: Spot?, required: Bool) {
@@ -397,8 +446,7 @@ extension ConfigFile {
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "record", "record_presenters", "metrics_address",
-        "screen_code",
-        "screen_code_minutes", "wifi_ssid", "wifi_password", "display",
+        "screen_code", "screen_code_minutes", "wifi_ssid", "wifi_password", "tls", "tls_certificate", "tls_key", "allow_plain", "display",
     ]
-    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo"]]
+    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo", "background_image"]]
 }

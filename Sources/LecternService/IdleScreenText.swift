@@ -10,7 +10,8 @@ extension Service {
         let code = currentScreenCode
         // The code rides in the URL's fragment: the browser never sends it to a server (no
         // log has it); the web remote fills the passcode from it, so scanning is joining.
-        let url = httpPort.map { "http://\(addresses.first ?? "localhost"):\($0)/" + (code.map { "#code=\($0)" } ?? "") }
+        let scheme = tlsIdentity == nil ? "http" : "https"
+        let url = httpPort.map { "\(scheme)://\(addresses.first ?? "localhost"):\($0)/" + (code.map { "#code=\($0)" } ?? "") }
         var idle = IdleScreen(
             room: room ?? config.room, addresses: addresses, port: port, url: url,
             background: options.config.background)
@@ -19,6 +20,8 @@ extension Service {
         idle.timeOfDay = Self.timeOfDay(Date())
         idle.accent = config.accent
         idle.logoPath = config.logo.isEmpty ? nil : config.logo
+        idle.backgroundImagePath = config.backgroundImage.isEmpty ? nil : config.backgroundImage
+        idle.fingerprint = tlsIdentity?.fingerprint.short
         return idle
     }
 

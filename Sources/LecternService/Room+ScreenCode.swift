@@ -31,3 +31,14 @@ extension Room {
         onScreenCode?(code.code)
     }
 }
+
+extension Room {
+    /// After each event: the code small in the wall's corner while a device is joining
+    /// (JoiningCorner); `onCornerCode` is told when that changes.
+    func checkJoiningCorner() {
+        let corner = JoiningCorner.code(screenCode: screenCode?.code, joining: core.joiningCount)
+        guard corner != cornerCode else { return }
+        cornerCode = corner
+        onCornerCode?(corner)
+    }
+}

@@ -102,6 +102,9 @@ final class Room: @unchecked Sendable {
     /// The code on the wall (Room+ScreenCode.swift), when `screen_code = true`.
     var screenCode: ScreenCode?
     var onScreenCode: ((String) -> Void)?
+    /// The code in the wall's corner now (nil: none), and who hears of its changes.
+    var cornerCode: String?
+    var onCornerCode: ((String?) -> Void)?
 
     /// The room's keys from the config's passcodes; plain ones salted with the data
     /// directory's kept secret, so that they are the same after a restart. With
@@ -194,6 +197,7 @@ final class Room: @unchecked Sendable {
         feeding = false
         offerDownload()
         pageImages.setAccess(core.pageImageAccess)
+        checkJoiningCorner()
     }
 
     /// The slide for viewers over HTTP (§24.2); who may fetch what is the core's decision.

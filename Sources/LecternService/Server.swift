@@ -1,6 +1,8 @@
+import LecternCore
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// The wire protocol's TCP listener (SwiftNIO). Every connection's bytes go to the `Room`,
 /// on the room's one event loop.
@@ -8,17 +10,22 @@ final class Server: @unchecked Sendable {
     let group: EventLoopGroup
     let room: Room
     let admission: Admission
+    /// TLS or plain, from each connection's first byte (`TransportSniffer`).
+    let transport: TransportPolicy
+    let tls: NIOSSLContext?
     private var channel: Channel?
 
-    init(group: EventLoopGroup, room: Room, admission: Admission) {
+    init(group: EventLoopGroup, room: Room, admission: Admission, transport: TransportPolicy = TransportPolicy(tls: false, allowPlain: true), tls: NIOSSLContext? = nil) {
         self.group = group
         self.room = room
         self.admission = admission
+        self.transport = transport
+        self.tls = tls
     }
 
     /// Binds `host:port` (port 0: any free port); returns the port bound.
     func start(host: String, port: Int) throws -> Int {
-        let room = self.room, admission = self.admission
+        let room = self.room, admission = self.admission, transport = self.transport, tls = self.tls
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -34,10 +41,19 @@ final class Server: @unchecked Sendable {
                     // Counted with the web remote's connections (`ConnectionGate`).
                     switch admission.arrive(channel) {
                     case .admitted(let id):
-                        try channel.pipeline.syncOperations.addHandlers([
-                            AdmissionHandler(admission: admission, id: id),
-                            PeerHandler(room: room),
-                        ])
+                        try channel.pipeline.syncOperations.addHandler(AdmissionHandler(admission: admission, id: id))
+                        guard transport.sniffs else {
+                            try channel.pipeline.syncOperations.addHandler(PeerHandler(room: room))
+                            return
+                        }
+                        // TLS, plain or refused, from the client's first byte (or its silence).
+                        let sniffer = TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: true) { choice, ops, sniffer in
+                            switch choice {
+                            case .tls, .plain: try ops.addHandler(PeerHandler(room: room), position: .after(sniffer))
+                            case .refusePlain: try ops.addHandler(RefuseWithError(.tlsRequired), position: .after(sniffer))
+                            }
+                        }
+                        try channel.pipeline.syncOperations.addHandler(sniffer)
                     case .refusedAnswering(let id):
                         try channel.pipeline.syncOperations.addHandlers([AdmissionHandler(admission: admission, id: id), RefuseWithError()])
                     case .refused:

@@ -25,7 +25,8 @@ extension Service {
         let assets = WebAssets.load(logger: logger)
         let server = WebRemoteServer(
             group: group, room: room, assets: assets, logger: logger, admission: admission,
-            timeouts: WebHTTPHandler.Timeouts(head: options.config.httpHeadTimeout, idle: options.config.httpIdleTimeout))
+            timeouts: WebHTTPHandler.Timeouts(head: options.config.httpHeadTimeout, idle: options.config.httpIdleTimeout),
+            transport: transport, tls: tlsContext)
         let host = options.host, logger = self.logger
         do {
             let bound = try server.bind(host: host, port: wanted).wait()
@@ -53,6 +54,6 @@ extension Service {
 
     private func listening(_ server: WebRemoteServer, port: Int, assets: WebAssets) {
         setWebRemote(server, port: port)
-        logger.info("web remote: http://\(options.host):\(port)/ (files from \(assets.source))")
+        logger.info("web remote: \(tlsIdentity == nil ? "http" : "https")://\(options.host):\(port)/ (files from \(assets.source))")
     }
 }

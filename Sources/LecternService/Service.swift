@@ -7,6 +7,7 @@ import LecternRoom
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// `lecternd`: wires the output, the frame pipeline, the content store and the network
 /// together. Start it with `start()`; everything after that runs on its own threads.
@@ -47,6 +48,11 @@ public final class Service: @unchecked Sendable {
     var metricsServer: MetricsServer?
     /// The port `/metrics` listens on (the bound one for port 0); nil when off.
     public internal(set) var metricsPort: Int?
+    /// The certificate both ports present (nil: `tls = false`), its server context, and
+    /// what a connection's first byte makes of it (TLSIdentity.swift, TransportSniffer.swift).
+    public private(set) var tlsIdentity: TLSIdentity?
+    var tlsContext: NIOSSLContext?
+    var transport = TransportPolicy(tls: false, allowPlain: true)
     /// Both listeners' connections, counted together (`ConnectionGate`).
     var admission: Admission!
     /// Idle-screen changes made from the room's loop, shown in order (`updateIdleScreen`).
@@ -76,6 +82,7 @@ public final class Service: @unchecked Sendable {
             connector: config.connectorName)
         logger.info("output: \(output.name)")
         store = try ContentStore(dataDir: config.dataDir)
+        try startTLS(config)
         for path in options.preload {
             let item = try store.add(fileAt: path)
             logger.info("preloaded \(item.name) as \(item.id) (\(item.pages) pages)")
@@ -142,12 +149,17 @@ public final class Service: @unchecked Sendable {
             guard let self else { return }
             self.updateIdleScreen()
         }
+        room.onCornerCode = { [weak self] code in
+            guard let self else { return }
+            // On the idle screen's queue: a playing clip holds the stage (it shows the corner after).
+            self.idleUpdates.async { [stage = self.stage!] in try? stage.setCornerCode(code) }
+        }
         if let saved {
             let room = self.room!
             try room.loop.submit { room.restore(saved, screen: restored) }.wait()
         }
         admission = Admission(limits: Self.connectionLimits(config))
-        let server = Server(group: group, room: room, admission: admission)
+        let server = Server(group: group, room: room, admission: admission, transport: transport, tls: tlsContext)
         do {
             port = try server.start(host: options.host, port: config.port)
         } catch {
@@ -160,7 +172,9 @@ public final class Service: @unchecked Sendable {
         if port != config.port || config.port == 0 {
             try stage.setIdle(idleScreen(port: port))
         }
-        logger.info("listening on \(options.host):\(port), room '\(config.room)', floor \(config.floor.rawValue)")
+        logger.info(
+            "listening on \(options.host):\(port)\(tlsIdentity == nil ? " (plain)" : transport.allowPlain ? " (TLS and plain)" : " (TLS)"), room '\(config.room)', floor \(config.floor.rawValue)"
+        )
     }
 
     /// The port the web remote listens on (the bound one when the config says 0); nil when
@@ -201,6 +215,28 @@ public final class Service: @unchecked Sendable {
 }
 
 extension Service {
+    /// Loads (or makes) the certificate when `tls` is on; a certificate that can't be read
+    /// stops the service with a message for the admin.
+    func startTLS(_ config: Config) throws {
+        guard config.tls else {
+            logger.warning("tls = false: connections are not encrypted")
+            return
+        }
+        do {
+            let identity = try TLSIdentity.load(
+                certificate: config.tlsCertificate, key: config.tlsKey, dataDir: config.dataDir, room: config.room,
+                addresses: NetworkAddresses.current())
+            tlsContext = try identity.serverContext()
+            tlsIdentity = identity
+            transport = TransportPolicy(tls: true, allowPlain: config.allowPlain)
+            logger.info(
+                "TLS: \(identity.selfSigned ? "self-signed certificate" : "certificate") \(identity.source), fingerprint \(identity.fingerprint.hex)\(config.allowPlain ? "; plain connections allowed" : "")"
+            )
+        } catch let f as TLSIdentity.Failure {
+            throw DisplaySelection.Failure(description: f.description)
+        }
+    }
+
     /// The render workers' limits: `render_memory_mb` of address space, and CPU seconds a
     /// page may use (a backstop behind the wall-clock budget, for a service that stopped
     /// watching).

@@ -216,9 +216,32 @@ public final class Stage: @unchecked Sendable {
         }
     }
 
+    /// The code drawn small in the corner over anything but the idle screen while a
+    /// device is joining (on `queue`; nil: none). CornerCode.swift.
+    private var cornerCode: String?
+
+    /// Shows or hides the code in the corner, presenting the frame on the output again.
+    public func setCornerCode(_ code: String?) throws {
+        try queue.sync {
+            guard code != cornerCode else { return }
+            cornerCode = code
+            if animation == nil, let f = presented, current != .idle {
+                let mode = output.mode
+                if f.width == mode.width, f.height == mode.height { try present(f, scene: current) }
+            }
+        }
+    }
+
     /// Presents `frame` with the ink of `scene` drawn over it (into the output's buffer,
-    /// not into `frame`, which may be the page cache's).
+    /// not into `frame`, which may be the page cache's), and the code in the corner.
     func present(_ frame: Frame, scene: Scene) throws {
+        var frame = frame
+        if let code = cornerCode, scene != .idle {
+            let marked = Frame(width: frame.width, height: frame.height)
+            marked.copy(from: frame)
+            CornerCode.draw(code, into: marked, overscanPercent: _compositor.settings.overscanPercent)
+            frame = marked
+        }
         let version = ink.currentVersion
         if let rect = inkRect, ink.hasInk(scene) {
             try output.present { f in inkDrawn = ink.compose(scene, base: frame, into: f, rect: rect) }

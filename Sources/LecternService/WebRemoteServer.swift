@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 
 /// The HTTP listener of the web remote and its WebSocket upgrade at `/ws`.
@@ -20,10 +21,18 @@ final class WebRemoteServer: @unchecked Sendable {
     let logger: Logger
     let admission: Admission
     let timeouts: WebHTTPHandler.Timeouts
+    /// TLS or plain, from each connection's first byte (`TransportSniffer`).
+    let transport: TransportPolicy
+    let tls: NIOSSLContext?
     private let lock = NSLock()
     private var channel: Channel?
 
-    init(group: EventLoopGroup, room: Room, assets: WebAssets, logger: Logger, admission: Admission, timeouts: WebHTTPHandler.Timeouts) {
+    init(
+        group: EventLoopGroup, room: Room, assets: WebAssets, logger: Logger, admission: Admission, timeouts: WebHTTPHandler.Timeouts,
+        transport: TransportPolicy = TransportPolicy(tls: false, allowPlain: true), tls: NIOSSLContext? = nil
+    ) {
+        self.transport = transport
+        self.tls = tls
         self.group = group
         self.room = room
         self.assets = assets
@@ -35,6 +44,7 @@ final class WebRemoteServer: @unchecked Sendable {
     /// Binds `host:port` (port 0: any free port); succeeds with the port bound.
     func bind(host: String, port: Int) -> EventLoopFuture<Int> {
         let room = self.room, assets = self.assets, admission = self.admission, timeouts = self.timeouts
+        let transport = self.transport, tls = self.tls
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -53,6 +63,18 @@ final class WebRemoteServer: @unchecked Sendable {
                     case .refused: throw ChannelError.inputClosed
                     }
                     try channel.pipeline.syncOperations.addHandler(AdmissionHandler(admission: admission, id: gateID))
+                    if transport.sniffs {
+                        // In front of HTTP: TLS from a ClientHello; plain requests meet the gate
+                        // (browsers sent to https://, plain WebSockets only with allow_plain).
+                        try channel.pipeline.syncOperations.addHandler(
+                            TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: false) { choice, ops, sniffer in
+                                switch choice {
+                                case .tls: break
+                                case .plain: try ops.addHandler(PlainWebGate(allowPlain: true), position: .after(sniffer))
+                                case .refusePlain: try ops.addHandler(PlainWebGate(allowPlain: false), position: .after(sniffer))
+                                }
+                            })
+                    }
                     let http = WebHTTPHandler(assets: assets, refusing: refusing, timeouts: timeouts, download: room.download, pageImages: room.pageImages)
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: Self.maxWebSocketFrame,

@@ -69,6 +69,9 @@ public final class ServiceHarness {
     /// The web remote's address ("http://127.0.0.1:PORT/"); PORT is -1 when it isn't listening.
     public var url: String { "http://127.0.0.1:\(service.httpPort ?? -1)/" }
 
+    /// The web remote over TLS ("https://127.0.0.1:PORT/").
+    public var httpsURL: String { "https://127.0.0.1:\(service.httpPort ?? -1)/" }
+
     /// A protocol connection, not registered.
     public func connect() throws -> LecternConnection { try LecternConnection(host: "127.0.0.1", port: port) }
 

@@ -33,7 +33,7 @@ func runBoardBenchmarks(turns: Int) throws {
     guard boot.status == 0 else { throw Fixtures.ToolError(description: "vboard: \(String(decoding: boot.out, as: UTF8.self)) \(boot.err)") }
     var c: LecternConnection?
     try eventually("lecternd to come up in the guest", timeout: 120, interval: 0.2) {
-        c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2)
+        c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
         return c != nil
     }
     guard let c else { throw Fixtures.ToolError(description: "lecternd did not come up in the guest") }

@@ -13,6 +13,11 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Register as moderator ($LECTERN_MODERATOR_PASSCODE or --moderator-passcode-file).") var moderator = false
     @Option(help: "A file holding the moderator passcode.") var moderatorPasscodeFile: String?
     @Flag(help: "Join as a viewer in the audience ($LECTERN_AUDIENCE_PASSCODE, else $LECTERN_PASSCODE).") var viewer = false
+    @Option(
+        help: ArgumentHelp(
+            "The appliance's TLS certificate fingerprint (SHA-256, at least the 16 hex digits at the bottom of the idle screen); remembered for next time.",
+            valueName: "HEX"))
+    var fingerprint: String?
 
     var role: Role { viewer ? .viewer : moderator ? .moderator : .presenter }
 
@@ -56,10 +61,7 @@ struct ConnectionOptions: ParsableArguments {
 
     /// Connects and registers, resuming the previous session of this device if it is still known.
     func connect() throws -> LecternConnection {
-        let c: LecternConnection
-        do { c = try LecternConnection(host: host, port: port) } catch let e as LecternConnection.ClientError {
-            throw CLIError(code: "connect", message: e.description, exitCode: 1)
-        }
+        let c = try open()
         let pass = try passcode()
         let saved = (try? Data(contentsOf: URL(fileURLWithPath: sessionFile))).flatMap { ResumeToken(bytes: [UInt8]($0)) }
         do {
@@ -70,6 +72,75 @@ struct ConnectionOptions: ParsableArguments {
             throw CLIError(e)
         }
         return c
+    }
+}
+
+extension ConnectionOptions {
+    /// Connects over TLS, checking the certificate: the fingerprint given with
+    /// `--fingerprint`, else the one this user's known-rooms file has for HOST:PORT, else
+    /// (the first use) whatever the appliance presents, remembered from then on. A room
+    /// that doesn't speak TLS (`tls = false`) is reached in plain, unless it spoke TLS
+    /// before (a pin) or a fingerprint was given: then it is refused.
+    func open() throws -> LecternConnection {
+        var known = KnownRooms(path: KnownRooms.defaultPath())
+        let room = KnownRooms.key(host: host, port: port)
+        let pinned = known.fingerprint(for: room)
+        var given: CertificateFingerprint.Given?
+        if let fingerprint {
+            guard let g = CertificateFingerprint.Given(fingerprint) else {
+                throw CLIError(
+                    code: "argument",
+                    message:
+                        "--fingerprint takes the certificate's SHA-256 in hex: at least the 16 digits at the bottom of the idle screen (spaces and colons allowed), not '\(fingerprint)'.",
+                    exitCode: 1)
+            }
+            given = g
+        }
+        let tls = ClientTLS { [given, pinned] f in
+            if let given { return given.matches(f) }
+            if let pinned { return f == pinned }
+            return true
+        }
+        do {
+            let c = try LecternConnection(host: host, port: port, tls: tls)
+            if let f = c.certificate, f != pinned {
+                try? known.remember(f, for: room)
+                if given == nil {
+                    FileHandle.standardError.write(
+                        Data(
+                            "lectern: first connection to \(room): its certificate is \(f) (compare with the bottom of the idle screen); remembered in \(known.path)\n"
+                                .utf8))
+                }
+            }
+            return c
+        } catch LecternConnection.ClientError.certificateRefused(let f) {
+            if let given, let fingerprint {
+                throw CLIError(
+                    code: "certificate",
+                    message:
+                        "The appliance at \(room) presents the certificate \(f), not the one given with --fingerprint (\(fingerprint)): refused. Compare with the fingerprint at the bottom of its idle screen; if they differ, something between you and the appliance is pretending to be it. (\(given.digits.count) digits given; full: \(f.hex))",
+                    exitCode: 1)
+            }
+            throw CLIError(
+                code: "certificate",
+                message:
+                    "The appliance at \(room) presents a different TLS certificate than before: now \(f), before \(pinned.map { "\($0)" } ?? "?") (remembered in \(known.path)). Refused. If its admin replaced the certificate, check the fingerprint at the bottom of the idle screen and run again with --fingerprint \(f.short.replacingOccurrences(of: " ", with: "")) (that remembers the new one). If the wall still shows the old one, something between you and the appliance is pretending to be it: don't connect.",
+                exitCode: 1)
+        } catch LecternConnection.ClientError.notTLS(let why) {
+            if pinned != nil || given != nil {
+                throw CLIError(
+                    code: "certificate",
+                    message:
+                        "The appliance at \(room) answers without TLS\(pinned != nil ? ", but it used TLS before (remembered in \(known.path))" : ", but a fingerprint was given"): refused. If its admin turned TLS off (tls = false), delete the line for \(room) from \(known.path). (\(why))",
+                    exitCode: 1)
+            }
+            // A room without TLS (tls = false): plain, as it asks.
+            do { return try LecternConnection(host: host, port: port) } catch let e as LecternConnection.ClientError {
+                throw CLIError(code: "connect", message: e.description, exitCode: 1)
+            }
+        } catch let e as LecternConnection.ClientError {
+            throw CLIError(code: "connect", message: e.description, exitCode: 1)
+        }
     }
 }
 

@@ -20,7 +20,12 @@ final class VirtualBoardTests: XCTestCase {
         let port: Int
         var vboard: String { Repository.path("board/vboard/vboard") }
 
-        init(device: String, width: Int, height: Int, lecterndArgs: [String] = [], waitForService: Bool = true) throws {
+        /// `extraConfig`: more lines for the guest's lectern.toml; `forwards`: more
+        /// HOSTPORT:GUESTPORT forwards (the metrics endpoint's).
+        init(
+            device: String, width: Int, height: Int, lecterndArgs: [String] = [], waitForService: Bool = true, extraConfig: String = "",
+            forwards: [String] = []
+        ) throws {
             dir = Fixtures.tempDir("vboard-\(device)")
             port = try Fixtures.freePort()
             let config = """
@@ -30,6 +35,7 @@ final class VirtualBoardTests: XCTestCase {
                 floor = "open"
                 data_dir = "\(dir)/data"
                 grace_period = 120
+                \(extraConfig)
                 """
             try config.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
             chmod(dir + "/lectern.toml", 0o600)
@@ -42,7 +48,9 @@ final class VirtualBoardTests: XCTestCase {
                 [
                     "-c", "exec \"$0\" \"$@\" >\"\(bootLog)\" 2>&1 </dev/null",
                     vboard, "boot", "--run-dir", dir, "--device", device, "--xres", "\(width)", "--yres", "\(height)",
-                    "--forward", "\(port):7420", "--timeout", "180", "--",
+                    "--forward", "\(port):7420",
+                ] + forwards.flatMap { ["--forward", $0] } + [
+                    "--timeout", "180", "--",
                     lecternd, "--config", dir + "/lectern.toml", "--display", "kms",
                     "--data-dir", "/run/lectern",
                 ] + lecterndArgs)
@@ -59,7 +67,7 @@ final class VirtualBoardTests: XCTestCase {
         func waitUntilServing(timeout: Double = 120) throws {
             var exited = false
             try eventually("lecternd in the guest to answer; log: \(log)", timeout: timeout, interval: 0.25) {
-                if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2) { c.close(); return true }
+                if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2, tls: ClientTLS { _ in true }) { c.close(); return true }
                 exited = FileManager.default.fileExists(atPath: dir + "/guest.exit")
                 return exited
             }
@@ -83,7 +91,7 @@ final class VirtualBoardTests: XCTestCase {
                 "env",
                 [
                     "LECTERN_PASSCODE=\(VirtualBoardTests.passcode)",
-                    "LECTERN_SESSION_FILE=\(dir)/session", bin,
+                    "LECTERN_SESSION_FILE=\(dir)/session", "LECTERN_KNOWN_ROOMS=\(dir)/known-rooms", bin,
                 ] + args
                     + ["--host", "127.0.0.1", "--port", "\(port)", "--name", "board-test"])
             guard r.status == 0 else { throw Fixtures.ToolError(description: "lectern \(args.joined(separator: " ")) failed: \(r.err)") }
@@ -120,9 +128,17 @@ final class VirtualBoardTests: XCTestCase {
         // Idle: exactly the frame the virtual display renders for the same state, with the
         // time of day the guest shows (its clock is the host's; its zone local or UTC), drawn
         // again at each poll since the minute may turn.
+        // The certificate's fingerprint at the bottom (TLS on by default): the one the CLI
+        // pinned on its first connection, so the wall shows what the client saw.
+        try board.lectern(["status"])
+        let pinned = try String(contentsOfFile: board.dir + "/known-rooms", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("127.0.0.1:\(board.port) ") }?.split(separator: " ").last.map(String.init)
+        let hex = try XCTUnwrap(pinned, "the CLI pinned the board's certificate")
+        let short = hex.prefix(16).uppercased().enumerated().map { $0.offset > 0 && $0.offset % 4 == 0 ? " \($0.element)" : "\($0.element)" }.joined()
         func expectedIdle(_ timeOfDay: String) -> Frame {
-            var idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")
+            var idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "https://10.0.2.15:8080/")
             idle.timeOfDay = timeOfDay
+            idle.fingerprint = short
             let f = Frame(width: 1920, height: 1080)
             idle.draw(into: f)
             return f

@@ -17,6 +17,8 @@ final class LogForgeryTests: XCTestCase {
         passcode = "log-presenter"
         moderator_passcode = "log-moderator"
         data_dir = "\(dir)/data"
+        # raw plain frames: this test reads the log, not the transport (TLS: TLSTests)
+        tls = false
         [display]
         output = "virtual"
         mode = "640x360@60"

@@ -130,7 +130,7 @@ final class RenderWorkerTests: XCTestCase {
             let daemon = try RunningProcess(try Fixtures.binary("lecternd"), ["--config", dir + "/lectern.toml", "--host", "127.0.0.1", "--port", "0"])
             let out = try daemon.waitForOutput { $0.contains("listening on port ") }
             let port = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
-            let c = try LecternConnection(host: "127.0.0.1", port: port)
+            let c = try LecternConnection(host: "127.0.0.1", port: port, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
             try c.register(name: "Chair", role: .moderator, passcode: ServiceHarness.moderatorPass)
             return (daemon, c)
         }
@@ -184,7 +184,7 @@ extension RenderWorkerTests {
         defer { daemon.kill(SIGKILL) }
         let out = try daemon.waitForOutput { $0.contains("listening on port ") }
         let port = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
-        let chair = try LecternConnection(host: "127.0.0.1", port: port)
+        let chair = try LecternConnection(host: "127.0.0.1", port: port, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
         try chair.register(name: "Chair", role: .moderator, passcode: ServiceHarness.moderatorPass)
         let deck = try chair.upload(path: RenderBombTests.deck(pages: 1, bombs: [1], in: dir))
         let service = daemon.process.processIdentifier

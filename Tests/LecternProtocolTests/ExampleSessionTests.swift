@@ -232,6 +232,7 @@ enum ErrorTable {
         (.recordEmpty, "0"),
         (.recordBusy, "0"),
         (.recordFailed("a page needed more than the appliance allows (192 MB, 10 s a page)"), "0"),
+        (.tlsRequired, "0"),
     ]
 
     static func markdown() -> String {

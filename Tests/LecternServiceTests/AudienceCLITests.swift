@@ -16,7 +16,10 @@ final class AudienceCLITests: XCTestCase {
         // `lectern follow --viewer` prints each page change.
         let follow = try RunningProcess(
             try Fixtures.binary("lectern"), ["follow", "--viewer", "--port", "\(d.port)"],
-            environment: ["LECTERN_PASSCODE": "cli-presenter", "LECTERN_SESSION_FILE": d.dir + "/session-follower", "PATH": "/usr/bin:/bin"])
+            environment: [
+                "LECTERN_PASSCODE": "cli-presenter", "LECTERN_SESSION_FILE": d.dir + "/session-follower", "LECTERN_KNOWN_ROOMS": d.dir + "/known-rooms",
+                "PATH": "/usr/bin:/bin",
+            ])
         defer { follow.kill() }
         _ = try follow.waitForOutput { $0.contains("page 1 of 3") }
         XCTAssertEqual(try d.lectern(["next"], name: "ana").status, 0)

@@ -40,6 +40,8 @@ final class CLITests: XCTestCase {
             var env = [
                 "LECTERN_PASSCODE=cli-presenter", "LECTERN_MODERATOR_PASSCODE=cli-moderator",
                 "LECTERN_SESSION_FILE=\(dir)/session-\(name)",
+                // This daemon's certificate, pinned in a file of its own (TLS, §25.5).
+                "LECTERN_KNOWN_ROOMS=\(dir)/known-rooms",
             ]
             env.append("PATH=/usr/bin:/bin")
             let r = try Fixtures.run(
@@ -52,7 +54,10 @@ final class CLITests: XCTestCase {
         /// `lectern` with exactly `args` (no connection options added), without the passcodes
         /// in the environment.
         func lecternExactly(_ args: [String], session: String = "exact") throws -> (out: String, err: String, status: Int32) {
-            let env = ["-u", "LECTERN_PASSCODE", "-u", "LECTERN_MODERATOR_PASSCODE", "LECTERN_SESSION_FILE=\(dir)/session-\(session)", "PATH=/usr/bin:/bin"]
+            let env = [
+                "-u", "LECTERN_PASSCODE", "-u", "LECTERN_MODERATOR_PASSCODE", "LECTERN_SESSION_FILE=\(dir)/session-\(session)", "LECTERN_KNOWN_ROOMS=\(dir)/known-rooms",
+                "PATH=/usr/bin:/bin",
+            ]
             let r = try Fixtures.run("env", env + [try Fixtures.binary("lectern")] + args)
             return (String(decoding: r.out, as: UTF8.self), r.err, r.status)
         }

@@ -36,7 +36,7 @@ final class ClipRestartTests: XCTestCase {
     }
 
     func connect(_ port: Int, _ passcode: String, name: String = "A", token: ResumeToken? = nil) throws -> LecternConnection {
-        let c = try LecternConnection(host: "127.0.0.1", port: port)
+        let c = try LecternConnection(host: "127.0.0.1", port: port, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
         try c.register(name: name, role: .presenter, passcode: passcode, resumeToken: token)
         return c
     }

@@ -63,7 +63,7 @@ final class InkCLITests: XCTestCase {
         let s = ApplianceServiceTests.Setup()
         try s.writeConfig(passcode: "ink-restart-pass")
         var (p, port) = try s.start()
-        let a = try LecternConnection(host: "127.0.0.1", port: port)
+        let a = try LecternConnection(host: "127.0.0.1", port: port, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
         try a.register(name: "A", role: .presenter, passcode: "ink-restart-pass")
         _ = try a.requestFloor()
         let pdf = try Fixtures.pdf(Array(repeating: Fixtures.quadrantPage(width: 800, height: 600), count: 2), in: s.dir)
@@ -85,14 +85,14 @@ final class InkCLITests: XCTestCase {
         p.kill(SIGKILL)
         XCTAssertEqual(p.waitForExit(), SIGKILL)
         (p, port) = try s.start(port: port)
-        let b = try LecternConnection(host: "127.0.0.1", port: port)
+        let b = try LecternConnection(host: "127.0.0.1", port: port, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
         try b.register(name: "B", role: .presenter, passcode: "ink-restart-pass")
         XCTAssertEqual(try b.state().ink?.pages.map(\.strokes), [1, 1, 1])
         XCTAssertEqual(try b.state().ink?.whiteboards, [0, 1])
         XCTAssertEqual(try b.inkStrokes(content: stored.content, page: 1).map(\.points), [points])
         try eventually("page 1 with its stroke again") { PixelCompare.differingPixels(try PNG.decode(b.screenshot()), before) == 0 }
         // the black board and its stroke are still in the meeting
-        let m = try LecternConnection(host: "127.0.0.1", port: port)
+        let m = try LecternConnection(host: "127.0.0.1", port: port, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
         try m.register(name: "M", role: .moderator, passcode: "appliance-moderator")
         try m.present(try XCTUnwrap(ContentID(hex: Whiteboard.blackHex)), page: 1)
         try eventually("the black board with its yellow stroke") {

@@ -100,7 +100,9 @@ final class ChromeDriver {
         get throws { try executable(["/usr/lib/chromium/chromium", "/usr/bin/chromium"], package: "chromium") }
     }
 
-    init() throws {
+    /// `environment`: variables to set for chromedriver and the Chromium it starts (a
+    /// `HOME` whose NSS database trusts a test CA, for HTTPS).
+    init(environment: [String: String] = [:]) throws {
         let driver = try Self.executable(["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"], package: "chromium-driver")
         _ = try Self.chromium
         port = try Self.freePort()
@@ -109,6 +111,7 @@ final class ChromeDriver {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: driver)
         process.arguments = ["--port=\(port)", "--log-path=\(logPath)"]
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()

@@ -1,6 +1,9 @@
 // The passcode's cryptography (docs/protocol.md §7, §12.3): the key derived from the passcode,
 // the proof register carries, and the possession proof of an upload. WebCrypto when the
-// page may use it (https:// and localhost), else the JavaScript of sha256.js.
+// page may use it (https://, which the appliance serves by default, and localhost), else
+// the JavaScript of sha256.js (plain http:// with allow_plain or tls = false). A file's
+// SHA-256 and possession proof stay in JavaScript: WebCrypto has no incremental digest,
+// and a 500 MB file is not read into memory whole.
 
 import { utf8 } from './bytes.js';
 import { HmacSha256, hmacSha256, pbkdf2Sha256 } from './sha256.js';
@@ -16,6 +19,9 @@ export async function deriveKey(passcode, salt, rounds) {
   }
   return pbkdf2Sha256(password, salt, rounds);
 }
+
+// Whether the passcode's key and proofs use the browser's WebCrypto (tests, §25.5).
+export function usesWebCrypto() { return useWebCrypto(); }
 
 function useWebCrypto() {
   if (typeof location !== 'undefined' && /[?&]crypto=js\b/.test(location.search)) return false;

@@ -12,7 +12,7 @@
 import { utf8, hex, fromHex } from './bytes.js';
 import { COMMANDS, ERRORS, C, ERR, MODERATE, SIGNAL } from './protocol.js';
 import { sha256, hmacSha256, pbkdf2Sha256 } from './sha256.js';
-import { deriveKey, registerMAC, registerProof } from './crypto.js';
+import { deriveKey, registerMAC, registerProof, usesWebCrypto } from './crypto.js';
 import { encodeClipPlay, encodeClipSeek } from './wire.js';
 import { $ } from './dom.js';
 import { app, canDrive, loadSession, NAME_KEY, me, isModerator, deviceName } from './state.js';
@@ -169,7 +169,7 @@ function init() {
 
 // For the browser tests and for people poking at the console.
 const api = {
-  render: renderAll, sha256, hmacSha256, pbkdf2Sha256, deriveKey, registerMAC, registerProof, hex, fromHex,
+  render: renderAll, sha256, hmacSha256, pbkdf2Sha256, deriveKey, registerMAC, registerProof, usesWebCrypto, hex, fromHex,
   utf8: (s) => utf8.encode(s), app, protocol: { COMMANDS, ERRORS, C, ERR }, ink: inkTool,
 };
 if (typeof window !== 'undefined') window.Lectern = api;

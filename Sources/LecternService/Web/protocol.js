@@ -177,6 +177,7 @@ export const ERRORS = Object.freeze([
   [0x0B02, 'recordEmpty'],
   [0x0B03, 'recordBusy'],
   [0x0B04, 'recordFailed'],
+  [0x0E01, 'tlsRequired'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -1,0 +1,65 @@
+/// What the web remote's port answers a plain (unencrypted) HTTP request when TLS is on
+/// (docs/protocol.md §25.5): browsers' page loads go to the same address on https://;
+/// with `allow_plain`, the WebSocket at `/ws` is still served in plain (native clients).
+/// Pure: the head's bytes in, the answer out (`PlainWebGate` is the shell).
+public enum PlainHTTPAnswer: Equatable, Sendable {
+    /// Serve the request in plain, as before.
+    case pass
+    /// `301 Moved Permanently` to this https:// address.
+    case redirect(String)
+    /// A refusal: the status and a line of text for the person or program.
+    case refuse(status: Int, text: String)
+
+    /// The most bytes of request head looked at; a longer head is refused (431).
+    public static let maxHead = 8192
+
+    /// `head`: the request line and headers, up to the empty line.
+    public static func answer(head: [UInt8], allowPlain: Bool) -> PlainHTTPAnswer {
+        guard head.count <= maxHead else { return .refuse(status: 431, text: "Request header too large.") }
+        let text = String(decoding: head, as: UTF8.self)
+        let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let request = lines.first.map { $0.split(separator: " ", omittingEmptySubsequences: false) } ?? []
+        guard request.count == 3, request[2].hasPrefix("HTTP/1.") else { return .refuse(status: 400, text: "Not an HTTP/1.x request.") }
+        let method = String(request[0]), target = String(request[1])
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+        let webSocket = path == "/ws"
+        if allowPlain && (webSocket || (method != "GET" && method != "HEAD")) { return .pass }
+        var host: String?
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            if line[..<colon].lowercased() == "host" {
+                host = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+                break
+            }
+        }
+        guard let host, isSafeHost(host), target.hasPrefix("/"), target.count <= 2048,
+            target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else {
+            return .refuse(status: 400, text: "This appliance takes https:// only.")
+        }
+        if webSocket {
+            return .refuse(status: 403, text: "This appliance takes encrypted connections only: use wss://\(host)/ws (TLS).")
+        }
+        guard method == "GET" || method == "HEAD" else {
+            return .refuse(status: 403, text: "This appliance takes https:// only: https://\(host)\(target)")
+        }
+        return .redirect("https://\(host)\(target)")
+    }
+
+    /// A Host header fit for a Location header: a name or address and a port, nothing else.
+    static func isSafeHost(_ h: String) -> Bool {
+        !h.isEmpty && h.count <= 255
+            && h.unicodeScalars.allSatisfy { c in
+                ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "." || c == "-" || c == ":" || c == "[" || c == "]"
+            }
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

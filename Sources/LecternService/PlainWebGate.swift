@@ -1,0 +1,59 @@
+import LecternCore
+import NIOCore
+
+/// On the web remote's port with TLS on, in front of a plain connection's HTTP handlers:
+/// reads the request head and answers as `PlainHTTPAnswer` says (a redirect to https://
+/// for browsers, a refusal of plain WebSockets unless `allow_plain`), or steps aside.
+final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    let allowPlain: Bool
+    private var pending: ByteBuffer?
+    private var done = false
+
+    init(allowPlain: Bool) { self.allowPlain = allowPlain }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !done else { return }
+        var buf = unwrapInboundIn(data)
+        if pending == nil { pending = buf } else { pending!.writeBuffer(&buf) }
+        let bytes = Array(pending!.readableBytesView)
+        let end = Self.endOfHead(bytes)
+        guard end != nil || bytes.count > PlainHTTPAnswer.maxHead else { return }
+        done = true
+        let head = end.map { Array(bytes[..<$0]) } ?? bytes
+        switch PlainHTTPAnswer.answer(head: head, allowPlain: allowPlain) {
+        case .pass:
+            let all = pending!
+            pending = nil
+            context.fireChannelRead(wrapInboundOut(all))
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        case .redirect(let location):
+            respond(context, status: "301 Moved Permanently", text: "This appliance takes https:// only: \(location)\n", location: location)
+        case .refuse(let status, let text):
+            let reason = [400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large"][status] ?? "Forbidden"
+            respond(context, status: "\(status) \(reason)", text: text + "\n", location: nil)
+        }
+    }
+
+    static func endOfHead(_ b: [UInt8]) -> Int? {
+        guard b.count >= 4 else { return nil }
+        for i in 0...(b.count - 4) where b[i] == 13 && b[i + 1] == 10 && b[i + 2] == 13 && b[i + 3] == 10 { return i + 2 }
+        return nil
+    }
+
+    private func respond(_ context: ChannelHandlerContext, status: String, text: String, location: String?) {
+        let body = Array(text.utf8)
+        var head = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
+        if let location { head += "Location: \(location)\r\n" }
+        head += "\r\n"
+        var out = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
+        out.writeString(head)
+        out.writeBytes(body)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }
+        context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+    }
+}
