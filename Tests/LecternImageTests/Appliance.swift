@@ -33,7 +33,7 @@ final class Appliance {
 
     init(image: String) throws {
         self.image = image
-        dir = Fixtures.tempDir("appliance")
+        dir = Fixtures.tempDir("image-box")
         port = try Fixtures.freePort()
         httpPort = try Fixtures.freePort()
         try boot(fresh: true)
