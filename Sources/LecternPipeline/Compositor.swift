@@ -147,13 +147,14 @@ public final class Compositor: @unchecked Sendable {
     private func cachedPage(
         _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, rendered: () -> Void = {}
     ) throws -> Frame {
-        if let board = Whiteboard.background(content) {   // a whiteboard: nothing to render
-            let f = Frame(width: look.width, height: look.height, color: look.background)
-            f.fill(Fit.rect(for: Whiteboard.shape, width: look.width, height: look.height, overscanPercent: look.overscanPercent), board)
-            return f
-        }
         let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
         if let f = cache.lookup(key) { return f }
+        if let board = Whiteboard.background(content) {   // a whiteboard: nothing to render, kept like a page
+            let f = Frame(width: look.width, height: look.height, color: look.background)
+            f.fill(Fit.rect(for: Whiteboard.shape, width: look.width, height: look.height, overscanPercent: look.overscanPercent), board)
+            cache.insert(f, for: key)
+            return f
+        }
         let f = try bounded(content, page, look, part: part, key: key, background: background)
         rendered()
         cache.insert(f, for: key)

@@ -125,5 +125,5 @@ public enum RenderWorkerMain {
     }
 
     // Not declared by Swift's Glibc module: looked up by name.
-    private static let closeRange = SharedFrame.symbol("close_range", as: (@convention(c) (UInt32, UInt32, Int32) -> Int32).self)
+    private static let closeRange = LibcSymbol.lookup("close_range", as: (@convention(c) (UInt32, UInt32, Int32) -> Int32).self)
 }

@@ -154,12 +154,7 @@ enum SharedFrame {
 
     // glibc has memfd_create since 2.27, but Swift's Glibc module doesn't declare it.
     private static let mfdCloexec = 1   // MFD_CLOEXEC
-    private static let memfdCreate = symbol("memfd_create", as: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32).self)
-
-    static func symbol<T>(_ name: String, as type: T.Type) -> T? {
-        guard let p = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(p, to: type)
-    }
+    private static let memfdCreate = LibcSymbol.lookup("memfd_create", as: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32).self)
 }
 
 /// One message with at most one descriptor over a SOCK_SEQPACKET socket (SCM_RIGHTS).

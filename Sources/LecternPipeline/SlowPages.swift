@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 
 /// Pages that overran the render budget or the renderer's limits: never rendered again,
 /// never prerendered. Kept in a file of the data directory (`slow-pages`), so a restart
@@ -94,10 +95,8 @@ public final class SlowPages: @unchecked Sendable {
         }
     }
 
-    /// Through a temp file (owner-only, whatever the umask) and a rename.
+    /// Through `AtomicFile` (owner-only, fsync, rename): a power cut keeps the old list or the new.
     private func save(_ text: String, to file: String) {
-        let tmp = file + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(tmp, file) != 0 { unlink(tmp) }
+        try? AtomicFile.write(Data(text.utf8), to: file)
     }
 }

@@ -86,14 +86,14 @@ public final class ContentStore: @unchecked Sendable {
             deck = Self.deckFacts(doc)
         }
         let durationMs = kind == .clip ? try durationMs ?? Self.clipDurationMs(tmpFile) : nil
-        try Self.fsync(path: tmpFile)
+        try AtomicFile.fsync(path: tmpFile)
         let size = (try FileManager.default.attributesOfItem(atPath: tmpFile)[.size] as? NSNumber)?.int64Value ?? 0
         let item = Item(id: id, name: name, kind: kind, size: size, pages: pages, uploader: uploader, durationMs: durationMs, deck: deck)
         guard rename(tmpFile, path(of: id)) == 0 else {
             throw ContentError.unreadable(path: name, reason: String(cString: strerror(errno)))
         }
-        try Self.writeAtomically(JSONEncoder().encode(item), to: path(of: id) + ".json")
-        Self.fsync(directory: directory.path)
+        try AtomicFile.write(JSONEncoder().encode(item), to: path(of: id) + ".json")
+        AtomicFile.fsync(directory: directory.path)
         return item
     }
 
@@ -109,11 +109,11 @@ public final class ContentStore: @unchecked Sendable {
             var item = stored
             if item.kind == .clip, item.durationMs == nil {
                 item.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0
-                if let data = try? JSONEncoder().encode(item) { try? Self.writeAtomically(data, to: path(of: item.id) + ".json") }
+                if let data = try? JSONEncoder().encode(item) { try? AtomicFile.write(data, to: path(of: item.id) + ".json") }
             }
             if item.kind == .pdf, item.deck == nil, let doc = try? PDFDocument(path: path(of: item.id)) {
                 item.deck = Self.deckFacts(doc)
-                if let data = try? JSONEncoder().encode(item) { try? Self.writeAtomically(data, to: path(of: item.id) + ".json") }
+                if let data = try? JSONEncoder().encode(item) { try? AtomicFile.write(data, to: path(of: item.id) + ".json") }
             }
             return ContentEntry(item, notes: notes(of: item.id))
         }
@@ -150,7 +150,7 @@ public final class ContentStore: @unchecked Sendable {
     /// Keeps `notes` with upload `id` (written whole, atomically).
     public func saveNotes(_ notes: DeckNotes, for id: String) throws {
         guard Self.isValidID(id) else { return }
-        try Self.writeAtomically(JSONEncoder().encode(notes), to: path(of: id) + ".notes.json")
+        try AtomicFile.write(JSONEncoder().encode(notes), to: path(of: id) + ".notes.json")
     }
 
     /// The stored item with `id`, or nil.
@@ -243,32 +243,6 @@ public final class ContentStore: @unchecked Sendable {
     /// uploads, the state (with the floor holder's resume token).
     public static let ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
     public static let ownerOnlyDirectory: [FileAttributeKey: Any] = [.posixPermissions: 0o700]
-
-    /// Writes `data` to `path` through a temp file, fsync and rename.
-    public static func writeAtomically(_ data: Data, to path: String) throws {
-        let tmp = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: ownerOnly) else {
-            throw ContentError.unreadable(path: path, reason: "can't write")
-        }
-        try fsync(path: tmp)
-        guard rename(tmp, path) == 0 else {
-            unlink(tmp)
-            throw ContentError.unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        fsync(directory: (path as NSString).deletingLastPathComponent)
-    }
-
-    static func fsync(path: String) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw ContentError.unreadable(path: path, reason: "can't open") }
-        defer { close(fd) }
-        _ = Glibc.fsync(fd)
-    }
-
-    static func fsync(directory: String) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY)
-        if fd >= 0 { _ = Glibc.fsync(fd); close(fd) }
-    }
 }
 
 extension ContentEntry {

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Glibc
 
 /// glibc's heap, tuned for an appliance that runs for months.
@@ -28,11 +29,6 @@ public enum Memory {
     // glibc's <malloc.h> is not in Swift's Glibc module: looked up by name.
     private static let mmapThreshold: Int32 = -3   // M_MMAP_THRESHOLD
     private static let trimThreshold: Int32 = -1   // M_TRIM_THRESHOLD
-    private static let mallopt = symbol("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
-    private static let mallocTrim = symbol("malloc_trim", as: (@convention(c) (Int) -> Int32).self)
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
-        guard let p = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(p, to: type)
-    }
+    private static let mallopt = LibcSymbol.lookup("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
+    private static let mallocTrim = LibcSymbol.lookup("malloc_trim", as: (@convention(c) (Int) -> Int32).self)
 }

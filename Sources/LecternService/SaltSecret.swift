@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LecternCore
 import LecternProtocol
 
 /// `<data_dir>/passcode-salt.key`: the appliance's own 32 random bytes that plain passcodes
@@ -18,15 +19,7 @@ enum SaltSecret {
         }
         let secret = randomBytes(PlainPasscodeSalt.secretLength)
         try? FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
-        let tmp = p + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        let wrote = secret.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == secret.count && fsync(fd) == 0
-        close(fd)
-        guard wrote, rename(tmp, p) == 0 else {
-            unlink(tmp)
-            return nil
-        }
+        do { try AtomicFile.write(Data(secret), to: p) } catch { return nil }
         return secret
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternRoom
 
 /// `<data_dir>/state.json`: the saved `SavedState`, written atomically (temp file,
@@ -31,7 +32,7 @@ final class StateWriter: @unchecked Sendable {
                 })
             else { return }
             guard s != last, let data = try? JSONEncoder().encode(s) else { return }
-            do { try ContentStore.writeAtomically(data, to: path); last = s } catch {}
+            do { try AtomicFile.write(data, to: path); last = s } catch {}
         }
     }
 

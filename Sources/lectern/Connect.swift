@@ -24,22 +24,25 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     func passcode() throws -> String {
+        let env = ProcessInfo.processInfo.environment
         if viewer {
             // An open audience takes any proof: no passcode is needed then.
-            let env = ProcessInfo.processInfo.environment
             if let p = env["LECTERN_AUDIENCE_PASSCODE"], !p.isEmpty { return p }
-            if let file = passcodeFile, let text = try? String(contentsOfFile: file, encoding: .utf8) { return text.trimmingCharacters(in: .newlines) }
+            if let file = passcodeFile { return try Self.read(passcodeFile: file) }
             return env["LECTERN_PASSCODE"] ?? ""
         }
-        let (file, env) = moderator ? (moderatorPasscodeFile, "LECTERN_MODERATOR_PASSCODE") : (passcodeFile, "LECTERN_PASSCODE")
-        if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw CLIError(code: "passcode", message: "Can't read the passcode file \(file).", exitCode: 1)
-            }
-            return text.trimmingCharacters(in: .newlines)
+        let (file, name) = moderator ? (moderatorPasscodeFile, "LECTERN_MODERATOR_PASSCODE") : (passcodeFile, "LECTERN_PASSCODE")
+        if let file { return try Self.read(passcodeFile: file) }
+        if let p = env[name], !p.isEmpty { return p }
+        throw CLIError(code: "passcode", message: "No passcode: set \(name) or use --\(moderator ? "moderator-" : "")passcode-file.", exitCode: 1)
+    }
+
+    /// A passcode file given and not readable is an error, for every role (a viewer's too).
+    private static func read(passcodeFile file: String) throws -> String {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw CLIError(code: "passcode", message: "Can't read the passcode file \(file).", exitCode: 1)
         }
-        if let p = ProcessInfo.processInfo.environment[env], !p.isEmpty { return p }
-        throw CLIError(code: "passcode", message: "No passcode: set \(env) or use --\(moderator ? "moderator-" : "")passcode-file.", exitCode: 1)
+        return text.trimmingCharacters(in: .newlines)
     }
 
     /// Where this device's resume token is kept between invocations, so that a command run

@@ -33,10 +33,7 @@ struct NotesCommand: ParsableCommand {
             var onScreen: Snapshot?
             if let content { id = try resolveContent(content, c) } else { (id, onScreen) = try contentOnScreen(c) }
             let p = all || pdfpc != nil ? 0 : (page ?? onScreen?.screen.page ?? 1)
-            guard case .notes(let r) = try c.request(.notesRequest(NotesRequest(content: id, page: p))) else {
-                throw CLIError(code: "protocol", message: "The appliance didn't answer with notes.", exitCode: 1)
-            }
-            return r
+            return try c.notes(id, page: p)
         }
         if let pdfpc {
             try Data(PdfpcFile.write(reply)).write(to: URL(fileURLWithPath: pdfpc))

@@ -42,6 +42,22 @@ final class StageTests: XCTestCase {
         XCTAssertEqual(PixelCompare.differingPixels(stage.screenshot(), expected), 0, "pixels differ")
     }
 
+    /// A whiteboard is drawn once per look and kept like a page: showing it again takes
+    /// the same frame from the cache (it used to allocate and fill a new frame every time).
+    func testAWhiteboardIsKeptLikeAPage() throws {
+        let (stage, _, _) = try makeStage()
+        let c = stage.compositor
+        let board = Whiteboard.hex(black: false)
+        let first = try c.frame(for: .page(content: board, page: 1))
+        let hits = c.cache.statistics.hits
+        let again = try c.frame(for: .page(content: board, page: 1))
+        XCTAssertTrue(first === again, "the whiteboard was drawn again")
+        XCTAssertEqual(c.cache.statistics.hits, hits + 1)
+        XCTAssertEqual(c.renderCount, 0, "a whiteboard is not a render")
+        try stage.show(.page(content: board, page: 1))
+        XCTAssertEqual(PixelCompare.differingPixels(stage.screenshot(), first), 0)
+    }
+
     func testPrerenderStopsAtTheDocumentEnds() throws {
         let (stage, _, id) = try makeStage(pages: 2)
         try stage.show(.page(content: id, page: 1))
