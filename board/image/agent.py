@@ -44,10 +44,12 @@ def ask(s, command, deadline, resend=None):
         buf += chunk
         while b"\n" in buf:
             got, buf = buf.split(b"\n", 1)
+            # "= ID STATUS BASE64": anything else (the tty echoing our own line before the
+            # agent turned echo off, boot noise) is not an answer.
             parts = got.strip().split(b" ")
-            if len(parts) >= 2 and parts[0].decode(errors="replace") == ident:
-                out = base64.b64decode(parts[2]) if len(parts) > 2 and parts[2] else b""
-                return int(parts[1]), out
+            if len(parts) >= 3 and parts[0] == b"=" and parts[1].decode(errors="replace") == ident and parts[2].isdigit():
+                out = base64.b64decode(parts[3]) if len(parts) > 3 and parts[3] else b""
+                return int(parts[2]), out
 
 
 def main(argv):
