@@ -69,3 +69,18 @@ deb: deps
 	$(SWIFT) build -c release --scratch-path $(DEB_SCRATCH) -Xswiftc -static-stdlib --product lectern
 	@deb=$$(board/deb/build-deb --bindir $(DEB_SCRATCH)/release --out out --strip $(DEB_FLAGS)) && \
 	  dpkg-deb --info "$$deb" | sed -n '/Package:/,/Depends:/p' && echo "deb: $$deb"
+
+# The appliance image (docs/image.md): the release package (as make deb, uncompressed:
+# it is unpacked into the image at once), then board/image/build-image: Debian 12 from
+# mmdebstrap with systemd, the kernel, Avahi and the package, an ext4 root file system
+# image with its kernel and initramfs, in $(IMAGE_CACHE)/current/. Built again only when
+# an input changed (the package's contents, board/image/, the site config).
+# IMAGE_SITE_CONFIG=FILE bakes a lectern.toml fragment in (the room, its passcodes).
+IMAGE_CACHE       ?= .build-image
+IMAGE_SITE_CONFIG ?=
+.PHONY: image
+image: deps
+	$(SWIFT) build -c release --scratch-path $(DEB_SCRATCH) -Xswiftc -static-stdlib --product lecternd
+	$(SWIFT) build -c release --scratch-path $(DEB_SCRATCH) -Xswiftc -static-stdlib --product lectern
+	@deb=$$(board/deb/build-deb --bindir $(DEB_SCRATCH)/release --out $(IMAGE_CACHE)/deb --strip --compress none) && \
+	  board/image/build-image --deb "$$deb" --cache $(IMAGE_CACHE) $(if $(IMAGE_SITE_CONFIG),--site-config $(IMAGE_SITE_CONFIG))

@@ -66,7 +66,7 @@ public final class LecternConnection: @unchecked Sendable {
         // SNI carries names only, never an address.
         let sniName = TLSIdentityName.isAddress(host) ? nil : host
         let bootstrap = ClientBootstrap(group: Self.group)
-            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             // Uploads wait while more than 4 MiB are queued (a file is never read into memory whole).
             .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 2 << 20, high: 4 << 20))
             .connectTimeout(.milliseconds(Int64(timeout * 1000)))

@@ -29,7 +29,9 @@ final class Server: @unchecked Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // tcpOption, not socketOption: at SOL_SOCKET the same number is SO_DEBUG, which
+            // only root may set; as the service's own user every connection was closed.
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
             // Reads grow up to a whole upload chunk (1 MiB): fewer reads for large uploads.
             .childChannelOption(

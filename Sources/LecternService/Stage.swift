@@ -160,6 +160,7 @@ public final class Stage: @unchecked Sendable {
     private let playLock = NSLock()
     private var playing: PlaybackControl?
     private var presentsAtLastBeat = -1
+    private let stallHook = PresentStallHook()
 
     /// Plays a clip on the output, paced to its refresh, holding the stage until it ends,
     /// is stopped or fails; then shows again the scene that was on screen before (the slide).
@@ -192,6 +193,7 @@ public final class Stage: @unchecked Sendable {
             throw StageError(description: "a clip is playing but nothing was presented since the last heartbeat")
         }
         try queue.sync {
+            stallHook.waitWhileArmed()
             if animation != nil { return }   // the transition presents at every refresh
             let mode = output.mode
             if let f = presented, f.width == mode.width, f.height == mode.height {

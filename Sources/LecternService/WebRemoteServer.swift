@@ -48,7 +48,7 @@ final class WebRemoteServer: @unchecked Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             // Plain HTTP reads little at a time: pipelined requests wait in the socket
             // (not in memory) until the one before is answered. An upgrade reads more.
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)

@@ -60,9 +60,10 @@ final class DebPackageTests: XCTestCase {
             $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]
         }
         for p in [
-            "adduser", "libpoppler-glib8", "libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0", "libdrm2",
+            "adduser", "procps", "libpoppler-glib8", "libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0", "libdrm2",
             "libavformat59", "libavcodec59", "libswscale6", "libavutil57", "libswresample4", "libasound2", "libqrencode4", "libjpeg62-turbo", "fonts-dejavu-core",
         ] {
+            // procps: /bin/kill, the unit's ExecReload (a minimal Debian has no other).
             XCTAssertTrue(depends.contains(Substring(p)), "Depends lacks \(p)")
         }
         XCTAssertEqual(field("Recommends", in: info), "avahi-daemon")
