@@ -20,6 +20,19 @@ public enum PixelCompare {
     }
 
     /// How many pixels differ between two frames of the same size (all of them if the sizes differ).
+    /// How many pixels of `frame` outside its safe area (`overscanPercent` at each edge)
+    /// are not `background`: 0 when nothing drawn would be cut off by a projector's overscan.
+    public static func pixelsInOverscanMargin(_ frame: Frame, overscanPercent: Double, background: RGB) -> Int {
+        let safe = Fit.safeArea(width: frame.width, height: frame.height, overscanPercent: overscanPercent)
+        var outside = 0
+        for y in 0..<frame.height {
+            for x in 0..<frame.width where !(safe.x..<safe.maxX).contains(x) || !(safe.y..<safe.maxY).contains(y) {
+                if frame.pixel(x: x, y: y) != background { outside += 1 }
+            }
+        }
+        return outside
+    }
+
     public static func differingPixels(_ a: Frame, _ b: Frame) -> Int {
         guard a.width == b.width, a.height == b.height else { return max(a.width * a.height, b.width * b.height) }
         var n = 0

@@ -1,6 +1,7 @@
 import Foundation
 import LecternClient
 import LecternCore
+import LecternProtocol
 import LecternRender
 import LecternTestSupport
 import XCTest
@@ -17,6 +18,10 @@ final class Appliance {
     let httpPort: Int
     /// Milliseconds (host's /proc/uptime) when QEMU was started for the last boot.
     private(set) var bootStartMs: Int = 0
+    /// The certificate the appliance made on its first boot (TLS is on as it ships), as the
+    /// first TLS connection saw it: the idle screen shows it, the CLI pins it.
+    private(set) var fingerprint: CertificateFingerprint?
+    private let seen = Seen()
     var vm: String { Repository.path("board/image/vm") }
 
     /// The image the tests boot, built (or found in the cache) once per test run.
@@ -46,7 +51,12 @@ final class Appliance {
     func boot(fresh: Bool) throws {
         let log = dir + "/boot.out"
         var args = [vm, "boot", "--run-dir", dir, "--image", image, "--timeout", "400", "--forward", "\(port):7420", "--forward", "\(httpPort):8080"]
-        if fresh { args.append("--fresh") }
+        if fresh {
+            args.append("--fresh")
+            // A first boot makes a new certificate: forget the old one and the CLI's pin of it.
+            fingerprint = nil
+            try? FileManager.default.removeItem(atPath: dir + "/known-rooms")
+        }
         let r = try Fixtures.run("bash", ["-c", "exec \"$0\" \"$@\" >\"\(log)\" 2>&1 </dev/null"] + args)
         guard r.status == 0 else {
             throw Fixtures.ToolError(description: "the image did not boot (QEMU must start: this test never skips): \(contents(log)) serial: \(serial.suffix(3000))")
@@ -144,7 +154,7 @@ final class Appliance {
         let codes = try passcodes()
         let r = try Fixtures.run(
             "env",
-            ["LECTERN_PASSCODE=\(codes.presenter)", "LECTERN_SESSION_FILE=\(dir)/session", bin] + args
+            ["LECTERN_PASSCODE=\(codes.presenter)", "LECTERN_SESSION_FILE=\(dir)/session", "LECTERN_KNOWN_ROOMS=\(dir)/known-rooms", bin] + args
                 + ["--host", "127.0.0.1", "--port", "\(port)", "--name", "image-test"])
         guard r.status == 0 else { throw Fixtures.ToolError(description: "lectern \(args.joined(separator: " ")) failed: \(r.err)") }
         return String(decoding: r.out, as: UTF8.self)
@@ -153,9 +163,38 @@ final class Appliance {
     /// Waits until the service answers on the forwarded protocol port.
     func waitUntilServing(timeout: Double = 240) throws {
         try eventually("lecternd in the guest to answer on the forwarded port; serial: \(serial.suffix(2000))", timeout: timeout, interval: 0.5) {
-            if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2) { c.close(); return true }
+            if let c = try? connect(timeout: 2) { c.close(); return true }
             return false
         }
+    }
+
+    /// A protocol connection over TLS that takes the appliance's certificate and remembers
+    /// it (the tests learn the fingerprint the way a person reads it off the wall: once).
+    func connect(timeout: Double = 60) throws -> LecternConnection {
+        let seen = self.seen
+        let c = try LecternConnection(
+            host: "127.0.0.1", port: port, timeout: timeout,
+            tls: ClientTLS {
+                seen.set($0); return true
+            })
+        fingerprint = seen.value
+        return c
+    }
+
+    /// Whether `f` is the idle screen the service draws for this room now (its certificate's
+    /// fingerprint at the bottom, learned from a first connection).
+    func isIdle(_ f: Frame) -> Bool {
+        if fingerprint == nil, let c = try? connect(timeout: 2) { c.close() }
+        guard let fingerprint else { return false }
+        return Self.clocks().contains { PixelCompare.differingPixels(f, Self.idleScreen(timeOfDay: $0, fingerprint: fingerprint.short)) == 0 }
+    }
+
+    /// The fingerprint the last handshake showed (set from the TLS handler's thread).
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var f: CertificateFingerprint?
+        func set(_ v: CertificateFingerprint) { lock.lock(); f = v; lock.unlock() }
+        var value: CertificateFingerprint? { lock.lock(); defer { lock.unlock() }; return f }
     }
 
     /// Waits until systemd says the service is active (READY=1 arrived) with a main PID other than `not`.
@@ -173,9 +212,10 @@ final class Appliance {
 
     /// The idle screen as the service draws it for this room at `timeOfDay` (the guest's
     /// address on QEMU's user network, its ports).
-    static func idleScreen(timeOfDay: String, width: Int = 1920, height: Int = 1080) -> Frame {
-        var idle = IdleScreen(room: "Lectern", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")
+    static func idleScreen(timeOfDay: String, fingerprint: String, width: Int = 1920, height: Int = 1080) -> Frame {
+        var idle = IdleScreen(room: "Lectern", addresses: ["10.0.2.15"], port: 7420, url: "https://10.0.2.15:8080/")
         idle.timeOfDay = timeOfDay
+        idle.fingerprint = fingerprint
         let f = Frame(width: width, height: height)
         idle.draw(into: f)
         return f
@@ -188,9 +228,5 @@ final class Appliance {
         localtime_r(&t, &local)
         gmtime_r(&t, &utc)
         return Set([local, utc].map { String(format: "%02d:%02d", $0.tm_hour, $0.tm_min) })
-    }
-
-    static func isIdle(_ f: Frame) -> Bool {
-        clocks().contains { PixelCompare.differingPixels(f, idleScreen(timeOfDay: $0)) == 0 }
     }
 }

@@ -79,7 +79,7 @@ final class ImageTests: XCTestCase {
 
     func test1BootsToTheIdleScreenOnKMSAsItsOwnUser() throws {
         let a = try appliance()
-        try a.waitForScreen(timeout: 400, "the idle screen", Appliance.isIdle)
+        try a.waitForScreen(timeout: 400, "the idle screen", a.isIdle)
         let idleAt = Self.nowMs()
         Self.figure("boot: power-on (QEMU start) to the idle screen on the scanout: \(idleAt - a.bootStartMs) ms (TCG, first boot)")
         // systemd is PID 1 and the service is active: Type=notify, so READY=1 arrived.
@@ -112,8 +112,12 @@ final class ImageTests: XCTestCase {
 
         // The ports answer from the host through the forward: the protocol and the web remote.
         XCTAssertTrue(try a.lectern(["status"]).contains("Lectern"))
-        let http = try Fixtures.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "30", "http://127.0.0.1:\(a.httpPort)/"])
-        XCTAssertEqual(String(decoding: http.out, as: UTF8.self), "200", http.err)
+        // As it ships the web remote is on HTTPS (the certificate made on first boot: -k, the
+        // test checks the fingerprint on the wall instead), and plain HTTP sends browsers there.
+        let https = try Fixtures.run("curl", ["-sSk", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "30", "https://127.0.0.1:\(a.httpPort)/"])
+        XCTAssertEqual(String(decoding: https.out, as: UTF8.self), "200", https.err)
+        let http = try Fixtures.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "--max-time", "30", "http://127.0.0.1:\(a.httpPort)/"])
+        XCTAssertTrue(String(decoding: http.out, as: UTF8.self).hasPrefix("301 https://"), "\(String(decoding: http.out, as: UTF8.self)) \(http.err)")
         // The first boot made up the passcodes (none were set) where the admin finds them.
         let mode = try a.must("stat -c '%a %U %G' /etc/lectern/lectern.d/passcodes.toml").trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(mode, "640 root lectern")
@@ -155,7 +159,7 @@ final class ImageTests: XCTestCase {
         let journal = try a.journal()
         XCTAssertTrue(journal.contains("presents stalled by /run/lectern-test/stall-presents"), journal)
         XCTAssertTrue(journal.contains("Watchdog timeout"), journal)
-        try a.waitForScreen("the wall back after the watchdog's restart") { Self.showsPage2($0) || Appliance.isIdle($0) }
+        try a.waitForScreen("the wall back after the watchdog's restart") { Self.showsPage2($0) || a.isIdle($0) }
     }
 
     func test4AConfigWithAnErrorFailsTheUnitWithTheCheckersMessageAndKeepsTheState() throws {
@@ -263,10 +267,10 @@ final class ImageTests: XCTestCase {
     func test8StopHandsTheConsoleBack() throws {
         let a = try appliance()
         try a.waitUntilActive()
-        try a.waitForScreen("the service's frame (idle or page 2)") { Appliance.isIdle($0) || Self.showsPage2($0) }
+        try a.waitForScreen("the service's frame (idle or page 2)") { a.isIdle($0) || Self.showsPage2($0) }
         try a.must("systemctl stop lectern.service", timeout: 120)
         // The text console (fbcon) is back: the kernel's mode, the console's own picture.
-        let shot = try a.waitForScreen(timeout: 30, "the console, not the service's frame") { !Appliance.isIdle($0) && !Self.showsPage2($0) }
+        let shot = try a.waitForScreen(timeout: 30, "the console, not the service's frame") { !a.isIdle($0) && !Self.showsPage2($0) }
         XCTAssertEqual(shot.width, 1920)
         let journal = try a.journal()
         XCTAssertTrue(journal.contains("stopping"), journal)
@@ -299,10 +303,9 @@ final class ImageTests: XCTestCase {
         // The upload runs on its own thread; at 40 % its progress callback holds it until the
         // power is cut (what was in flight then is lost, as it would be).
         let reached = DispatchSemaphore(value: 0), cut = DispatchSemaphore(value: 0)
-        let port = a.port
         let uploader = Thread {
             var held = false
-            if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 60), (try? c.register(name: "image-upload", passcode: passcode)) != nil {
+            if let c = try? a.connect(), (try? c.register(name: "image-upload", passcode: passcode)) != nil {
                 _ = try? c.upload(path: big) { sent, total in
                     if !held && sent >= total * 4 / 10 {
                         held = true
@@ -331,7 +334,7 @@ final class ImageTests: XCTestCase {
             "the journal on disk keeps the boot before the power cut")
         // The same file again: the service answers with the offset it has, the client sends the rest.
         try a.waitUntilServing()
-        let c = try LecternConnection(host: "127.0.0.1", port: a.port, timeout: 60)
+        let c = try a.connect()
         defer { c.close() }
         try c.register(name: "image-upload", passcode: passcode)
         var resumedAt: UInt64?
