@@ -90,16 +90,10 @@ public struct Audience: Sendable {
 }
 
 extension ResumeToken {
+    /// A token as `description` writes it (32 hex digits); nil for anything else, whatever
+    /// a damaged state file holds.
     init?(hex: String) {
-        guard hex.utf8.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        var i = hex.startIndex
-        while i < hex.endIndex {
-            let j = hex.index(i, offsetBy: 2)
-            guard let b = UInt8(hex[i..<j], radix: 16) else { return nil }
-            bytes.append(b)
-            i = j
-        }
+        guard hex.utf8.count == 32, let bytes = bytesFromHex(hex) else { return nil }
         self.init(bytes: bytes)
     }
 }

@@ -290,4 +290,15 @@ final class AudienceCoreTests: XCTestCase {
         XCTAssertThrowsError(try open.answer(.text("fine\u{2066}"), voter: "a")) { XCTAssertEqual(($0 as? LecternError)?.code, .badAnswer) }
         XCTAssertNoThrow(try open.answer(.text("fine"), voter: "a"))
     }
+
+    /// Device identities come back from state.json as hex; a damaged file (a key of the
+    /// right length in bytes but not hex, or with a multi-byte character) is skipped, never
+    /// a crash (the hand-written parser stepped past the string's end on such a key).
+    func testSavedIdentitiesFromADamagedFileAreSkipped() {
+        var a = Audience()
+        let good = String(repeating: "ab", count: 16)
+        let odd = String(repeating: "a", count: 30) + "é"   // 32 bytes, 31 characters
+        a.restore(tokens: [good: 4, odd: 9, "zz" + String(repeating: "0", count: 30): 7, "short": 8])
+        XCTAssertEqual(a.savedTokens, [good: 4])
+    }
 }
