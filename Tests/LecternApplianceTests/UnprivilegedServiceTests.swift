@@ -42,10 +42,11 @@ final class UnprivilegedServiceTests: XCTestCase {
         }
         var hello = false
         try eventually("the unprivileged lecternd to say hello; log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")", timeout: 60, interval: 0.2) {
-            if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2) { c.close(); hello = true }
+            // On its defaults: TLS, with the certificate it made as that user in its data dir.
+            if let c = try? LecternConnection(host: "127.0.0.1", port: port, timeout: 2, tls: ClientTLS { _ in true }) { c.close(); hello = true }
             return hello
         }
-        let page = try Fixtures.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20", "http://127.0.0.1:\(http)/"])
+        let page = try Fixtures.run("curl", ["-sSk", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20", "https://127.0.0.1:\(http)/"])
         XCTAssertEqual(String(decoding: page.out, as: UTF8.self), "200", page.err)
     }
 }

@@ -208,7 +208,7 @@ final class MeetingRecordTests: XCTestCase {
         let s = ApplianceServiceTests.Setup()
         try s.writeConfig(passcode: "record-restart-pass", room: "Record Room")
         var (p, port) = try s.start()
-        let a = try LecternConnection(host: "127.0.0.1", port: port)
+        let a = try LecternConnection(host: "127.0.0.1", port: port, tls: ClientTLS { _ in true })   // lecternd on its defaults: TLS
         try a.register(name: "Alice", role: .presenter, passcode: "record-restart-pass")
         _ = try a.requestFloor()
         let deck = try Self.deck("Epsilon", pages: 3, in: s.dir)
@@ -230,7 +230,8 @@ final class MeetingRecordTests: XCTestCase {
         let r = try Fixtures.run(
             "env",
             [
-                "LECTERN_MODERATOR_PASSCODE=appliance-moderator", "LECTERN_SESSION_FILE=\(s.dir)/session-cli", "PATH=/usr/bin:/bin",
+                "LECTERN_MODERATOR_PASSCODE=appliance-moderator", "LECTERN_SESSION_FILE=\(s.dir)/session-cli", "LECTERN_KNOWN_ROOMS=\(s.dir)/known-rooms",
+                "PATH=/usr/bin:/bin",
                 try Fixtures.binary("lectern"), "record", "-o", out, "--port", "\(port)", "--name", "Mod", "--moderator",
             ])
         XCTAssertEqual(r.status, 0, r.err)
