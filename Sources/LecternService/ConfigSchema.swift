@@ -36,11 +36,6 @@ extension ConfigFile {
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []
 
-        /// Where a key is written: its file and line.
-        struct Spot {
-            var file: String?
-            var line: Int?
-        }
         /// A key of the merged config: its value where it was last written; a section's keys.
         struct Entry {
             var value: TOMLValueConvertible
@@ -77,9 +72,6 @@ extension ConfigFile {
         // A file that isn't TOML: its keys can't be known, so the rest would only mislead.
         guard problems.isEmpty else { return Result(config: config, problems: problems, warnings: []) }
         withExtendedLifetime(tables) {}
-        func problem(_ spot: Spot?, _ message: String) -> ConfigProblem {
-            ConfigProblem(line: spot?.line, message, file: spot?.file)
-        }
 
         typealias Check = (TOMLValueConvertible, Spot) -> String?
 
@@ -119,8 +111,7 @@ extension ConfigFile {
             }
         }
 
-        var tlsLine: Spot?, certificateLine: Spot?, keyLine: Spot?
-        var passcodeLine: Spot?, screenCodeLine: Spot?, moderatorLine: Spot?, uploadLine: Spot?, portLine: Spot?, httpPortLine: Spot?
+        var spots = RelatedSpots()
         let display: [String: Check] = [
             "output": string("display.output") { s in
                 guard DisplayChoice(rawValue: s) != nil else { return "'display.output' must be \"auto\", \"kms\" or \"virtual\", not '\(s)'" }
@@ -181,19 +172,19 @@ extension ConfigFile {
                 config.room = s; return nil
             },
             "port": { v, line in
-                portLine = line; return int("port", 1...65535) { config.port = $0 }(v, line)
+                spots.port = line; return int("port", 1...65535) { config.port = $0 }(v, line)
             },
             "http_port": { v, line in
-                httpPortLine = line
+                spots.httpPort = line
                 return int("http_port", 0...65535) { config.httpPort = $0 == 0 ? nil : $0 }(v, line)
             },
             "passcode": { v, line in
-                passcodeLine = line
+                spots.passcode = line
                 guard let s = v.string else { return "'passcode' must be a string, not \(describe(v))" }
                 config.passcode = s; return nil
             },
             "moderator_passcode": { v, line in
-                moderatorLine = line
+                spots.moderator = line
                 guard let s = v.string else { return "'moderator_passcode' must be a string, not \(describe(v))" }
                 config.moderatorPasscode = s; return nil
             },
@@ -217,7 +208,7 @@ extension ConfigFile {
             "remove_cooldown": number("remove_cooldown", 0...3600) { config.removeCooldown = $0 },
             "passcode_min_length": int("passcode_min_length", 4...128) { config.passcodeMinLength = $0 },
             "max_upload_mb": { v, line in
-                uploadLine = line; return int("max_upload_mb", 1...65536) { config.maxUploadMB = $0 }(v, line)
+                spots.upload = line; return int("max_upload_mb", 1...65536) { config.maxUploadMB = $0 }(v, line)
             },
             "disk_quota_mb": int("disk_quota_mb", 1...(1 << 24)) { config.diskQuotaMB = $0 },
             "max_clients": int("max_clients", 1...254) { config.maxClients = $0 },
@@ -254,7 +245,7 @@ extension ConfigFile {
                 config.inkEveryone = b; return nil
             },
             "screen_code": { v, line in
-                screenCodeLine = line
+                spots.screenCode = line
                 guard let b = v.bool else { return "'screen_code' must be true or false, not \(describe(v))" }
                 config.screenCode = b; return nil
             },
@@ -270,12 +261,12 @@ extension ConfigFile {
                 config.wifiPassword = s; return nil
             },
             "tls": { v, line in
-                tlsLine = line
+                spots.tls = line
                 guard let b = v.bool else { return "'tls' must be true or false, not \(describe(v))" }
                 config.tls = b; return nil
             },
             "tls_certificate": { v, line in
-                certificateLine = line
+                spots.certificate = line
                 return string("tls_certificate") { s in
                     guard s.isEmpty || s.hasPrefix("/") else { return "'tls_certificate' must be empty (a self-signed certificate) or an absolute path to a PEM file, not '\(s)'" }
                     guard s.isEmpty || FileManager.default.isReadableFile(atPath: s) else { return "'tls_certificate' (\(s)) can't be read" }
@@ -283,7 +274,7 @@ extension ConfigFile {
                 }(v, line)
             },
             "tls_key": { v, line in
-                keyLine = line
+                spots.key = line
                 return string("tls_key") { s in
                     guard s.isEmpty || s.hasPrefix("/") else { return "'tls_key' must be empty or an absolute path to a PEM private key, not '\(s)'" }
                     guard s.isEmpty || FileManager.default.isReadableFile(atPath: s) else {
@@ -311,92 +302,11 @@ extension ConfigFile {
         ]
         check(merged, section: nil, keys: top)
 
-        // Relations between keys, once every key is known.
-        if config.maxUploadMB > config.diskQuotaMB {
-            problems.append(
-                problem(
-                    uploadLine, "'max_upload_mb' (\(config.maxUploadMB)) is larger than 'disk_quota_mb' (\(config.diskQuotaMB)): an upload that size could never be stored"))
-        }
-        if config.connectionsReservedForDevices >= config.maxConnections {
-            problems.append(
-                problem(
-                    nil,
-                    "'connections_reserved_for_devices' (\(config.connectionsReservedForDevices)) must be smaller than 'max_connections' (\(config.maxConnections)): nobody new could connect"
-                ))
-        }
-        if config.port < 1024 {
-            warnings.append(problem(portLine, "'port' \(config.port) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
-        }
-        if let http = config.httpPort {
-            if http == config.port {
-                problems.append(problem(httpPortLine, "'http_port' is the same as 'port' (\(http)): the web remote needs a port of its own (0: no web remote)"))
-            } else if http < 1024 {
-                warnings.append(
-                    problem(httpPortLine, "'http_port' \(http) is below 1024: binding it needs CAP_NET_BIND_SERVICE, which the shipped unit does not grant"))
-            }
-        }
-
-        if config.tlsCertificate.isEmpty != config.tlsKey.isEmpty {
-            problems.append(
-                problem(
-                    certificateLine ?? keyLine,
-                    config.tlsKey.isEmpty
-                        ? "'tls_certificate' is set but 'tls_key' is not: give both (the certificate chain and its private key), or neither for a self-signed certificate"
-                        : "'tls_key' is set but 'tls_certificate' is not: give both (the certificate chain and its private key), or neither for a self-signed certificate"))
-        }
-        if !config.tls && !config.tlsCertificate.isEmpty {
-            problems.append(problem(tlsLine, "'tls' is false but 'tls_certificate' is set: remove the certificate, or set tls = true"))
-        }
-        if !config.tls {
-            warnings.append(problem(tlsLine, "'tls' is false: passcode proofs, slides and everything else travel unencrypted on the room's network"))
-        }
-
-        func checkPasscode(_ value: String, key: String, line: Spot?, required: Bool) {
-            if value.isEmpty {
-                if required {
-                    problems.append(
-                        problem(
-                            line,
-                            key == "moderator_passcode"
-                                ? "'moderator_passcode' is empty but floor is \"moderated\": set one, or use floor = \"open\""
-                                : "'passcode' is empty: nobody could connect"))
-                }
-                return
-            }
-            if isPlaceholder(value) {
-                problems.append(
-                    problem(
-                        line,
-                        "'\(key)' is still the placeholder of the installed file: set the room's \(key == "passcode" ? "presenter" : "moderator") passcode (plain, or the hash `lectern hash-passcode` prints)"
-                    ))
-            } else if PasscodeHash.isHashForm(value) {
-                do { _ = try PasscodeHash.parse(value) } catch { problems.append(problem(line, "'\(key)' is not a valid hash: \(error)")) }
-            } else if value.count < config.passcodeMinLength {
-                problems.append(problem(line, "'\(key)' is \(value.count) characters, shorter than passcode_min_length (\(config.passcodeMinLength))"))
-            }
-        }
-        if config.screenCode {
-            // The code on the wall is the presenter passcode: a fixed one beside it would be
-            // the passcode "anyone who ever had it" uses from the corridor.
-            if !config.passcode.isEmpty {
-                problems.append(
-                    problem(
-                        passcodeLine ?? screenCodeLine,
-                        "'passcode' is set but so is 'screen_code = true': the code on the wall is the presenter passcode, so remove 'passcode' (or set screen_code = false)"))
-            }
-        } else {
-            checkPasscode(config.passcode, key: "passcode", line: passcodeLine, required: true)
-        }
-        checkPasscode(config.moderatorPasscode, key: "moderator_passcode", line: moderatorLine, required: config.floor == .moderated)
-        if !config.passcode.isEmpty, config.passcode == config.moderatorPasscode, !isPlaceholder(config.passcode) {
-            problems.append(problem(moderatorLine, "'moderator_passcode' is the same as 'passcode': every presenter could moderate"))
-        }
+        let related = relations(config, at: spots)
+        problems += related.problems
+        warnings += related.warnings
         let files = sources.map(\.path)
         return Result(config: config, problems: sortedByLine(problems, files: files), warnings: sortedByLine(warnings, files: files))
-    }
-
-    static func isPlaceholder(_ passcode: String) -> Bool {
-        passcode.uppercased().hasPrefix(placeholderPasscode)
     }
 
     /// Stable: problems on the same line keep the order they were found in; problems

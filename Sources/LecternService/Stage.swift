@@ -236,20 +236,26 @@ public final class Stage: @unchecked Sendable {
 
     /// Presents `frame` with the ink of `scene` drawn over it (into the output's buffer,
     /// not into `frame`, which may be the page cache's), and the code in the corner.
+    /// Both go into the output's buffer after the frame: no frame is copied for them, and
+    /// the ink's composition cache keeps seeing the same base frame.
     func present(_ frame: Frame, scene: Scene) throws {
-        var frame = frame
-        if let code = cornerCode, scene != .idle {
-            let marked = Frame(width: frame.width, height: frame.height)
-            marked.copy(from: frame)
-            CornerCode.draw(code, into: marked, overscanPercent: _compositor.settings.overscanPercent)
-            frame = marked
-        }
         let version = ink.currentVersion
-        if let rect = inkRect, ink.hasInk(scene) {
-            try output.present { f in inkDrawn = ink.compose(scene, base: frame, into: f, rect: rect) }
-        } else {
+        let code = scene != .idle ? cornerCode : nil
+        let inkRect = ink.hasInk(scene) ? self.inkRect : nil
+        guard inkRect != nil || code != nil else {
             try output.present(frame)
             inkDrawn = version
+            return
+        }
+        let overscan = _compositor.settings.overscanPercent
+        try output.present { f in
+            if let rect = inkRect {
+                inkDrawn = ink.compose(scene, base: frame, into: f, rect: rect)
+            } else {
+                f.copy(from: frame)
+                inkDrawn = version
+            }
+            if let code { CornerCode.draw(code, into: f, overscanPercent: overscan) }
         }
     }
 

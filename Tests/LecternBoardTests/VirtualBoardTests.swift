@@ -100,17 +100,8 @@ final class VirtualBoardTests: XCTestCase {
 
         /// Polls the scanout until `check` holds (a present lands at the next flip).
         func waitForScreen(timeout: Double = 30, _ what: String, _ check: (Frame) -> Bool) throws -> Frame {
-            var last: Frame?
-            do {
-                try eventually("the screen to show \(what) (last frame: \(dir)/failed.png); log: \(log)", timeout: timeout, interval: 0.2) {
-                    last = try screendump()
-                    return check(last!)
-                }
-            } catch {
-                if let last { try? PNG.write(last, to: dir + "/failed.png") }
-                throw error
-            }
-            return last!
+            try ScanoutPoll.wait(
+                for: what, timeout: timeout, interval: 0.2, failedPNG: dir + "/failed.png", detail: "; log: \(log)", screendump: screendump, check)
         }
     }
 

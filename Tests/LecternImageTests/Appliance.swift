@@ -134,17 +134,7 @@ final class Appliance {
     /// Polls the scanout until `check` holds.
     @discardableResult
     func waitForScreen(timeout: Double = 120, _ what: String, _ check: (Frame) -> Bool) throws -> Frame {
-        var last: Frame?
-        do {
-            try eventually("the scanout to show \(what) (last frame: \(dir)/failed.png)", timeout: timeout, interval: 0.5) {
-                last = try screendump()
-                return check(last!)
-            }
-        } catch {
-            if let last { try? PNG.write(last, to: dir + "/failed.png") }
-            throw error
-        }
-        return last!
+        try ScanoutPoll.wait(for: what, timeout: timeout, interval: 0.5, failedPNG: dir + "/failed.png", screendump: screendump, check)
     }
 
     /// Runs the `lectern` CLI against the appliance as the same device every time.
