@@ -220,7 +220,7 @@ final class Room: @unchecked Sendable {
             case .setReading(let id, let on): links[id]?.setReading(on)
             case .registered(let id):
                 links[id]?.registered()
-                screenCode?.joined()
+                screenCode?.registered(floorDevice: core.isFloorDevice(id))
             case .wake(let at):
                 wakeTask?.cancel()
                 wakeTask = at.map { at in
