@@ -10,7 +10,13 @@ final class ScreenCodeTests: XCTestCase {
     final class Script {
         var values: [UInt32]
         init(_ v: [UInt32]) { values = v }
-        func next() -> UInt32 { values.isEmpty ? 7 : values.removeFirst() }
+        var after: UInt32 = 7
+        /// Once the script is used up: 7, 8, 9, … (a draw never loops on one value).
+        func next() -> UInt32 {
+            if !values.isEmpty { return values.removeFirst() }
+            after += 1
+            return after - 1
+        }
     }
 
     func testSixDigitsWithLeadingZeros() {
