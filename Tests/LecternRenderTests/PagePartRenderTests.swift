@@ -34,11 +34,28 @@ final class PagePartRenderTests: XCTestCase {
                 try Compositor.renderPage(doc, page: 1, settings: settings), try Compositor.renderPage(doc, page: 1, settings: settings, part: .whole)), 0)
     }
 
-    func testBeamerDecksAreDetectedByShape() {
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 1280, height: 480), SourceShape(width: 1280, height: 480)]), .right)
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 1280, height: 480), SourceShape(width: 720, height: 540)]), .none, "every page")
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 960, height: 540)]), .none, "16:9 is a slide")
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 595, height: 1684)]), .none, "tall pages are switched by hand")
-        XCTAssertEqual(NotesLayout.detect([]), .none)
+    /// The rule itself is NotesLayoutDetectionTests' (core); here, the evidence read from
+    /// real PDFs: text on the right half of a beamer-style page, none on a bare pair of
+    /// slide-shaped halves, and the document's own mark of beamer.
+    func testTheEvidenceIsReadFromThePDF() throws {
+        let dir = Fixtures.tempDir("beamer-evidence")
+        let beamer = try PDFDocument(path: Fixtures.beamerNotesDeck(labels: ["1", "2"], in: dir))
+        XCTAssertEqual(beamer.detectedNotesLayout(), .right)
+        XCTAssertTrue(try beamer.hasText(page: 1, in: .right))
+        XCTAssertFalse(try beamer.hasText(page: 1, in: .left))
+        XCTAssertFalse(beamer.namesBeamer)
+        let pair = try PDFDocument(path: Fixtures.pdf([Fixtures.quadrantPage(width: 1280, height: 480)], in: dir, name: "pair.pdf"))
+        XCTAssertEqual(pair.detectedNotesLayout(), NotesLayout.none, "slide-shaped halves, nothing written: a picture")
+        // 1000×400: 2.5:1, halves not a slide's shape, nothing written: only the mark says beamer.
+        var raw = RawPDF()
+        let content = raw.addStream("", "1 0 0 rg 0 0 500 200 re f")
+        _ = raw.addPage("/MediaBox [0 0 1000 400] /Contents \(content) 0 R")
+        let info = raw.add("<< /Creator (LaTeX with Beamer class version 3.71) /Producer (pdfTeX-1.40.25) >>")
+        let text = String(decoding: try raw.data(), as: UTF8.self).replacingOccurrences(of: "trailer\n<< ", with: "trailer\n<< /Info \(info) 0 R ")
+        let marked = dir + "/marked.pdf"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: marked))
+        let doc = try PDFDocument(path: marked)
+        XCTAssertTrue(doc.namesBeamer)
+        XCTAssertEqual(doc.detectedNotesLayout(), .right)
     }
 }
