@@ -175,3 +175,55 @@ final class LaterSectionsConformanceTests: ConformanceTestCase {
         XCTAssertEqual(Set(missing).sorted(), [], "keys the server sends that docs/protocol.md doesn't name")
     }
 }
+
+/// §16's worked example shows the states a server on its defaults sends (an outside
+/// implementer found `audience` and `record` null there, and an output of 0×0).
+final class WorkedExampleConformanceTests: ConformanceTestCase {
+    func exampleStates() throws -> [[String: Any]] {
+        let doc = try String(contentsOfFile: Repository.path("docs/protocol.md"), encoding: .utf8)
+        let start = try XCTUnwrap(doc.range(of: "## 16. Worked example")).upperBound
+        let end = try XCTUnwrap(doc.range(of: "## 17. ")).lowerBound
+        return doc[start..<end].components(separatedBy: "```json\n").dropFirst().compactMap {
+            let json = $0.components(separatedBy: "\n```")[0]
+            return (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+        }
+    }
+
+    /// Every key path with its value (arrays by index), the values a room's hardware sets left out.
+    func flatten(_ v: Any, _ path: String = "", into out: inout [String: String]) {
+        if let o = v as? [String: Any] {
+            for (k, x) in o { flatten(x, path.isEmpty ? k : path + "." + k, into: &out) }
+        } else if let a = v as? [Any] {
+            out[path] = "[\(a.count)]"
+            for (i, x) in a.enumerated() { flatten(x, path + "[\(i)]", into: &out) }
+        } else if !["revision", "sound.device", "console.timer.serverTimeMs"].contains(path), !path.hasPrefix("output.") {
+            out[path] = "\(v)"
+        }
+    }
+
+    func testTheWorkedExamplesFirstStateIsWhatADefaultServerSends() throws {
+        try start(.open) { $0.room = "Room 4.12" }
+        let p = try join("Ana's laptop")
+        let real = try XCTUnwrap(p.reply(to: p.request(0x16))?.json)
+        let example = try XCTUnwrap(try exampleStates().first, "no state in §16")
+        var a: [String: String] = [:], b: [String: String] = [:]
+        flatten(real, into: &a)
+        flatten(example, into: &b)
+        XCTAssertEqual(Set(a.keys).symmetricDifference(b.keys).sorted(), [], "the same keys")
+        for (k, v) in a where b[k] != nil { XCTAssertEqual(b[k], v, "§16's \(k)") }
+
+        // With a 12-page deck on the wall: the same keys as §16's state after present.
+        p.request(0x06)
+        _ = p.reply()
+        let deck = try Fixtures.numberedDeck(count: 12, in: harness.dir)
+        let id = try upload(p, path: deck).id
+        XCTAssertEqual(p.reply(to: p.request(0x30, id + u32(1)))?.command, 0x31)
+        let shown = try XCTUnwrap(p.reply(to: p.request(0x16))?.json)
+        let states = try exampleStates()
+        XCTAssertEqual(states.count, 4, "§16 shows four states")
+        var c: [String: String] = [:], d: [String: String] = [:]
+        flatten(shown, into: &c)
+        flatten(try XCTUnwrap(states.dropFirst(2).first), into: &d)
+        XCTAssertEqual(Set(c.keys).symmetricDifference(d.keys).sorted(), [], "the same keys with a deck on the wall")
+    }
+}
