@@ -46,12 +46,12 @@ struct RenderCommand: ParsableCommand {
             limits: RenderWorker.Limits(memoryBytes: memoryMb << 20, cpuSeconds: Int(budget * 2) + 2))
         defer { worker.stop() }
         do {
-            // Opened here for its shape and evidence only (as the service does when a deck
-            // is stored); the page is drawn by the worker.
-            let doc = try PDFDocument(path: file)
-            guard page >= 1, page <= doc.pageCount else { throw ContentError.pageOutOfRange(page: page, pageCount: doc.pageCount) }
-            let layout = chosen ?? doc.detectedNotesLayout()
-            let frame = try worker.render(path: doc.path, page: page, settings: settings, part: layout.slidePart, budget: budget)
+            // The file is read for its pages and layout in a child with the same limits
+            // (`DeckProbe`), and the page drawn by the worker.
+            let facts = try DeckProbe.facts(of: file, executable: executable, memoryMB: memoryMb, seconds: budget)
+            guard page >= 1, page <= facts.pageCount else { throw ContentError.pageOutOfRange(page: page, pageCount: facts.pageCount) }
+            let layout = chosen ?? facts.layout
+            let frame = try worker.render(path: file, page: page, settings: settings, part: layout.slidePart, budget: budget)
             try PNG.write(frame, to: output)
         } catch let e as ContentError {
             throw CLIError(code: e.code, message: e.description)

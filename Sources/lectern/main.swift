@@ -31,6 +31,7 @@ struct Lectern: ParsableCommand {
 }
 
 RenderCommand.runWorkerIfAsked(CommandLine.arguments)
+DeckProbe.runIfAsked(CommandLine.arguments)
 do {
     var command = try Lectern.parseAsRoot()
     try command.run()

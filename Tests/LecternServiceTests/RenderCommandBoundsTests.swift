@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LecternCore
 import LecternPipeline
 import LecternRender
@@ -57,6 +58,47 @@ final class RenderCommandBoundsTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.err)
         XCTAssertTrue(r.err.contains("needs more than the \(Config().renderMemoryMB) MB"), r.err)
         XCTAssertLessThan(r.seconds, Config().renderBudget + 3, "within the time limit (and the worker's start)")
+    }
+
+    /// A 500-byte PDF whose cross-reference table claims 33 million objects: poppler
+    /// allocates an entry for each when it opens it (1.3 GB; refused, it aborts). `lectern
+    /// render` reads the file for its pages and layout in a child with the same memory
+    /// limit (`DeckProbe`): refused with the memory message, exit 1, at once.
+    func testOpeningTheFileIsBoundedToo() throws {
+        let dir = Fixtures.tempDir("render-xref")
+        var pdf = RawPDF()
+        let content = pdf.addStream("", "0.2 0.6 0.3 rg 100 100 300 200 re f")
+        _ = pdf.addPage("/MediaBox [0 0 600 450] /Contents \(content) 0 R")
+        let claimed = 33_000_000
+        let text = String(decoding: try pdf.data(), as: UTF8.self)
+            .replacingOccurrences(of: "trailer\n<< /Size ", with: "\(claimed - 1) 1\n0000000000 65535 f\r\ntrailer\n<< /Size \(claimed) /Old ")
+        let path = dir + "/xref.pdf"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let start = MonotonicClock.now()
+        let (status, peakKB) = try Self.peak(try lectern(), ["render", path, "--mode", "640x360", "-o", dir + "/x.png"])
+        XCTAssertEqual(status, 1)
+        XCTAssertLessThan(peakKB, (Config().renderMemoryMB + 400) << 10, "the command and its children stayed within the limit")
+        XCTAssertLessThan(MonotonicClock.now() - start, Config().renderBudget + 3)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x.png"))
+        let r = try render([path, "--mode", "640x360"])
+        XCTAssertTrue(r.err.contains("needs more than the \(Config().renderMemoryMB) MB"), r.err)
+    }
+
+    /// Runs `tool` and returns its exit status and peak resident memory (KiB, wait4's).
+    static func peak(_ tool: String, _ args: [String]) throws -> (Int32, Int) {
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = ([tool] + args).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        guard posix_spawn(&pid, tool, &actions, nil, &argv, environ) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return ((status >> 8) & 0xFF, usage.ru_maxrss)
     }
 
     /// A page of 10⁶ paths: refused past the budget (`--budget`), exit 1, promptly.
