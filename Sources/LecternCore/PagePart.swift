@@ -51,41 +51,22 @@ public enum NotesLayout: String, Codable, Hashable, Sendable, CaseIterable {
 
     /// What says a deck is beamer's "notes on second screen", beyond its pages' shape.
     public struct Evidence: Equatable, Sendable {
-        /// The PDF's Creator or Producer names beamer ("LaTeX with Beamer class").
+        /// The PDF's Creator or Producer names beamer ("LaTeX with Beamer class", as
+        /// beamer sets it through hyperref).
         public var beamerMark: Bool
-        /// The right half of the first page carries text (beamer's notes page always does:
-        /// its header, at least).
-        public var textOnRight: Bool
-        public init(beamerMark: Bool = false, textOnRight: Bool = false) {
-            self.beamerMark = beamerMark
-            self.textOnRight = textOnRight
-        }
-    }
-
-    /// The slide shapes beamer makes (its `aspectratio` options 43, 54, 32, 141, 149,
-    /// 1610, 169), width : height.
-    public static let slideShapes: [Double] = [4.0 / 3, 5.0 / 4, 3.0 / 2, 1.41, 14.0 / 9, 16.0 / 10, 16.0 / 9]
-    /// How far (relative) a half may be from a slide shape and still be one.
-    public static let shapeTolerance = 0.01
-
-    /// Whether the left half of a page of `shape` is a slide's shape.
-    public static func halfIsSlide(_ shape: SourceShape) -> Bool {
-        guard shape.height > 0 else { return false }
-        let half = shape.width / 2 / shape.height
-        return slideShapes.contains { abs(half / $0 - 1) <= shapeTolerance }
+        public init(beamerMark: Bool = false) { self.beamerMark = beamerMark }
     }
 
     /// What a deck whose pages have these shapes (points) is, on real evidence only (a
-    /// banner or a panorama is shown whole). Notes on the right, beamer's default, when
-    /// every page is at least twice as wide as a 4:3 slide is tall (width ≥ 2.4 × height)
-    /// and either the PDF names beamer as its maker, or every page is two halves of a
-    /// slide's shape (`slideShapes`, within 1 %) with text on the first page's right half.
-    /// Otherwise none; pages twice as tall are left alone (portrait documents are that
-    /// shape too). Other layouts are the presenter's to choose (notes-layout).
+    /// banner or a panorama is shown whole): notes on the right, beamer's default, when
+    /// the PDF names beamer as its maker and every page is at least twice as wide as a 4:3
+    /// slide is tall (width ≥ 2.4 × height; beamer's own slides are 5:4 to 16:9, so only
+    /// its notes pages are that wide). Otherwise none; the width alone is no evidence (4:1
+    /// banners, 6.4:1 panoramas, 32:9 pictures). Pages twice as tall are left alone
+    /// (portrait documents are that shape too). Other layouts, and decks beamer didn't
+    /// make, are the presenter's to choose (notes-layout).
     public static func detect(_ shapes: [SourceShape], evidence: Evidence = Evidence()) -> NotesLayout {
-        guard !shapes.isEmpty, shapes.allSatisfy({ $0.height > 0 && $0.width / $0.height >= 2.4 }) else { return .none }
-        if evidence.beamerMark { return .right }
-        if evidence.textOnRight, shapes.allSatisfy(halfIsSlide) { return .right }
-        return .none
+        guard evidence.beamerMark, !shapes.isEmpty, shapes.allSatisfy({ $0.height > 0 && $0.width / $0.height >= 2.4 }) else { return .none }
+        return .right
     }
 }

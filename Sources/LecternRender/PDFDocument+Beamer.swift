@@ -13,15 +13,10 @@ extension PDFDocument {
         return NotesLayout.detect(shapes, evidence: notesEvidence(shapes: shapes))
     }
 
-    /// What the document says beyond its shapes. The text of the first page's right half
-    /// is read only when every page could be two slides side by side (it costs a text
-    /// extraction of one page).
+    /// What the document says beyond its shapes: only its Info dictionary is read (no
+    /// page's content, which may take minutes to interpret).
     public func notesEvidence(shapes: [SourceShape]) -> NotesLayout.Evidence {
-        var evidence = NotesLayout.Evidence(beamerMark: namesBeamer)
-        if !evidence.beamerMark, !shapes.isEmpty, shapes.allSatisfy(NotesLayout.halfIsSlide) {
-            evidence.textOnRight = (try? hasText(page: 1, in: .right)) ?? false
-        }
-        return evidence
+        NotesLayout.Evidence(beamerMark: namesBeamer)
     }
 
     /// The document's Creator or Producer mentions beamer ("LaTeX with Beamer class").
@@ -32,19 +27,6 @@ extension PDFDocument {
                 defer { g_free(c) }
                 return String(cString: c).lowercased().contains("beamer")
             }
-        }
-    }
-
-    /// Whether `part` of page `page` carries any text that isn't blank.
-    public func hasText(page: Int, in part: PagePart) throws -> Bool {
-        try withPage(page) { p in
-            var w = 0.0, h = 0.0
-            poppler_page_get_size(p, &w, &h)
-            let r = part.region(width: w, height: h)
-            var area = PopplerRectangle(x1: r.x, y1: r.y, x2: r.x + r.width, y2: r.y + r.height)
-            guard let c = poppler_page_get_text_for_area(p, &area) else { return false }
-            defer { g_free(c) }
-            return String(cString: c).contains { !$0.isWhitespace }
         }
     }
 }

@@ -20,7 +20,7 @@ final class WidePagesTests: XCTestCase {
     }
 
     /// A page `width`×`height` points: the left half red, the right half blue with a word
-    /// of text on it (what a banner's right half may well carry).
+    /// of text on it (what a banner's right half may well carry), no beamer mark.
     static func wideDeck(width: Double, height: Double, in dir: String, name: String) throws -> String {
         try Fixtures.pdf(
             [
@@ -49,7 +49,7 @@ final class WidePagesTests: XCTestCase {
             XCTAssertGreaterThan(count(Fixtures.blue, in: wall), 10_000, "\(width)×\(height): the right half is on the wall")
         }
 
-        // A beamer-style deck (2 × 640×480, "Notes n" on the right half): still split.
+        // A beamer deck (2 × 640×480, "Notes n" on the right half, beamer's Creator): still split.
         let beamer = try Fixtures.beamerNotesDeck(labels: ["1", "2"], in: h.dir, name: "talk.pdf")
         let stored = try ana.upload(path: beamer)
         try ana.present(stored.content, page: 1)
@@ -60,8 +60,8 @@ final class WidePagesTests: XCTestCase {
         XCTAssertEqual(count(Fixtures.blue, in: wall), 0, "no notes on the wall")
     }
 
-    /// Two slides' shape side by side but nothing on the right half and no beamer mark: a
-    /// panorama of that shape is shown whole too.
+    /// Two 4:3 slides' shape side by side, text on the right half, but no beamer mark: a
+    /// picture of that shape is shown whole too.
     func testASlideShapedPairWithoutEvidenceIsShownWhole() throws {
         let h = try ServiceHarness(floor: .open) { $0.tls = true }
         let ana = try tlsPresenter(h, "Ana")
@@ -70,7 +70,8 @@ final class WidePagesTests: XCTestCase {
             [
                 PDFSketch.Page(
                     width: 1280, height: 480,
-                    boxes: [.init(x: 0, y: 0, width: 0.5, height: 1, color: Fixtures.red), .init(x: 0.5, y: 0, width: 0.5, height: 1, color: Fixtures.blue)])
+                    boxes: [.init(x: 0, y: 0, width: 0.5, height: 1, color: Fixtures.red), .init(x: 0.5, y: 0, width: 0.5, height: 1, color: Fixtures.blue)],
+                    texts: [.init("Notes?", x: 0.6, y: 0.5, size: 0.1, color: .white)])
             ], in: h.dir, name: "pair.pdf")
         let stored = try ana.upload(path: pdf)
         try ana.present(stored.content, page: 1)
