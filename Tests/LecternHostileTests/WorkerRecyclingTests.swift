@@ -1,7 +1,9 @@
 import Foundation
+import LecternClient
 import LecternCore
 import LecternPipeline
 import LecternRender
+import LecternService
 import LecternTestSupport
 import XCTest
 
@@ -90,5 +92,31 @@ final class WorkerRecyclingTests: XCTestCase {
         let frame = try worker.render(path: big, page: 1, settings: settings, budget: 20)
         XCTAssertEqual(worker.retries, 0, "drawn at the first try")
         XCTAssertEqual(PixelCompare.differingPixels(frame, try Compositor.renderPage(PDFDocument(path: big), page: 1, settings: settings)), 0)
+    }
+
+    /// The case through the service (TLS, as it ships): the wall's worker holds a
+    /// document that grew it; the 156 MB page is shown (tried on a fresh worker), not
+    /// refused, and not written to slow-pages.
+    func testTheServiceShowsAPageItsGrownWallWorkerRefused() throws {
+        let h = try ServiceHarness(floor: .open) { c in
+            c.tls = true
+            c.renderMemoryMB = Self.budgetMB
+            c.renderBudget = 20
+        }
+        let ana = try LecternConnection(host: "127.0.0.1", port: h.port, tls: .pinned(try XCTUnwrap(h.service.tlsIdentity).fingerprint))
+        try ana.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
+        _ = try ana.requestFloor()
+        let fat = try ana.upload(path: Self.fatDeck(in: h.dir))
+        let bigPath = try Self.imageDeck(side: Self.side, in: h.dir)
+        let big = try ana.upload(path: bigPath)
+        let wall = try XCTUnwrap(h.service.workers?.wall)
+        try ana.present(fat.content, page: 1)
+        XCTAssertEqual(wall.recycles, 0, "the fat deck was the worker's first page")
+        try ana.present(big.content, page: 1)
+        XCTAssertEqual(wall.retries, 1, "refused by the grown worker, tried on a fresh one")
+        XCTAssertEqual(PixelCompare.differingPixels(try PNG.decode(ana.screenshot()), try h.expectedFrame(pdf: bigPath, page: 1)), 0)
+        XCTAssertFalse(h.service.stage.compositor.isSlow(content: big.content.hex, page: 1))
+        let slow = (try? String(contentsOfFile: h.dir + "/data/slow-pages", encoding: .utf8)) ?? ""
+        XCTAssertFalse(slow.contains(big.content.hex), slow)
     }
 }
