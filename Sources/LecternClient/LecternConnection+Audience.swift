@@ -7,3 +7,19 @@ extension LecternConnection {
         return p
     }
 }
+
+extension LecternConnection {
+    /// A page of the questions or of a poll's open-text answers (audience-fetch, §24.6).
+    public func audienceFetch(_ f: AudienceFetch) throws -> AudiencePage {
+        guard case .audiencePage(let p) = try request(.audienceFetch(f)) else { throw ClientError.unexpected("audience-page") }
+        return p
+    }
+
+    /// The state pushes received and not yet taken, oldest first (taken now): what a test
+    /// counts to see how often the service pushes.
+    public func takeStatePushes() -> [Snapshot] {
+        var out: [Snapshot] = []
+        while case .state(let s)? = inbox.next(tag: 0, command: Command.state.rawValue, timeout: 0) { out.append(s) }
+        return out
+    }
+}
