@@ -42,7 +42,7 @@ extension RoomCore {
         let size = Fit.previewSize(width: outW, height: outH, maxWidth: maxWidth, maxHeight: maxHeight)
         let cost = PictureBudget.cost(width: size.width, height: size.height)
         guard pictureBudget.admit(cost: cost) else {
-            log(.info, "picture of \(size.width)×\(size.height) for \(p.address) refused: \(pictureBudget.bytes >> 20) MiB of pictures being made")
+            log(.debug, "picture of \(size.width)×\(size.height) for \(p.address) refused: \(pictureBudget.bytes >> 20) MiB of pictures being made")
             var e = LecternError.slowDown(retryAfter: PictureBudget.retryAfterSeconds)
             e.message = "The appliance is making other pictures — ask again in a second."
             throw e

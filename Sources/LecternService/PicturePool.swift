@@ -52,6 +52,7 @@ final class PicturePool: Sendable {
 
     private func spawn() {
         let thread = Thread { [self] in
+            Thread.current.name = name   // set from inside: the thread's own name in /proc
             while let job = next() { job() }
         }
         thread.name = name

@@ -35,6 +35,7 @@ final class AudienceStuffingTests: XCTestCase {
                 c.close()
             }
         }
+        let registering = Date().timeIntervalSince(t0)
         var firstQuestion: UInt32?
         for (i, v) in voices.enumerated() {
             _ = try v.request(.pollAnswer(poll: 0, .choice(1)))
@@ -51,9 +52,12 @@ final class AudienceStuffingTests: XCTestCase {
             "audience stuffing (one host, \(String(format: "%.1f", elapsed)) s): 200 registrations → \(voices.count) voices (\(refused) told to wait); "
                 + "votes \(s.audience?.poll?.counts ?? []), up-votes on one question \(s.audience?.questions.first?.votes ?? 0); "
                 + "state frame \(frame) B, state.json \(saved) B, RSS +\(grown >> 20) MiB")
-        XCTAssertEqual(voices.count, AudienceLimits.newViewersPerAddress)
-        XCTAssertEqual(s.audience?.poll?.counts, [0, AudienceLimits.newViewersPerAddress], "one host: 40 votes, not 200")
-        XCTAssertEqual(s.audience?.questions.first?.votes, AudienceLimits.newViewersPerAddress, "one up-vote per person")
+        // 40 at once, then one every 3 s while it kept registering.
+        let allowed = AudienceLimits.newViewersPerAddress + Int(registering / AudienceLimits.newViewerSeconds) + 1
+        XCTAssertGreaterThanOrEqual(voices.count, AudienceLimits.newViewersPerAddress)
+        XCTAssertLessThanOrEqual(voices.count, allowed, "one host: about 40 voices, not 200")
+        XCTAssertEqual(s.audience?.poll?.counts, [0, voices.count], "one vote per voice")
+        XCTAssertEqual(s.audience?.questions.first?.votes, voices.count, "one up-vote per person")
         XCTAssertLessThan(frame, 64 * 1024, "a state frame stays far under the frame limit")
         XCTAssertLessThan(saved, 256 * 1024)
         XCTAssertLessThan(grown, 64 << 20)

@@ -35,6 +35,7 @@ final class AudienceStuffingOverTLSTests: XCTestCase {
         _ = try ana.requestFloor()
         _ = try ana.request(.pollAsk(PollDraft(question: "Ship it?", kind: .yesno)))
         var voters: [LecternConnection] = [], refused = 0
+        let t0 = Date()
         for _ in 0..<60 {
             let c = try connect(h)
             do {
@@ -48,18 +49,22 @@ final class AudienceStuffingOverTLSTests: XCTestCase {
                 c.close()
             }
         }
-        XCTAssertEqual(voters.count, AudienceLimits.newViewersPerAddress)
-        XCTAssertEqual(refused, 60 - AudienceLimits.newViewersPerAddress)
-        let s = try ana.waitForState { $0.audience?.poll?.total == AudienceLimits.newViewersPerAddress }
-        XCTAssertEqual(s.audience?.poll?.counts, [AudienceLimits.newViewersPerAddress, 0], "60 registrations from one host: 40 votes")
+        // 40 at once, then one every 3 s while the registrations went on.
+        let allowed = AudienceLimits.newViewersPerAddress + Int(Date().timeIntervalSince(t0) / AudienceLimits.newViewerSeconds) + 1
+        XCTAssertGreaterThanOrEqual(voters.count, AudienceLimits.newViewersPerAddress)
+        XCTAssertLessThanOrEqual(voters.count, allowed, "60 registrations from one host: about 40 votes")
+        XCTAssertEqual(refused, 60 - voters.count)
+        let n = voters.count
+        let s = try ana.waitForState { $0.audience?.poll?.total == n }
+        XCTAssertEqual(s.audience?.poll?.counts, [n, 0])
         // Coming back with its token, a voter is the same person: its vote is replaced, not added.
         let token = try XCTUnwrap(voters[0].registration?.resumeToken)
         voters[0].close()
         let (again, ok) = try viewer(h, token: token)
         XCTAssertTrue(ok.resumed)
         _ = try again.request(.pollAnswer(poll: 0, .choice(1)))
-        let after = try ana.waitForState { $0.audience?.poll?.counts == [AudienceLimits.newViewersPerAddress - 1, 1] }
-        XCTAssertEqual(after.audience?.poll?.total, AudienceLimits.newViewersPerAddress)
+        let after = try ana.waitForState { $0.audience?.poll?.counts == [n - 1, 1] }
+        XCTAssertEqual(after.audience?.poll?.total, n, "the same person, not one more")
         for v in voters { v.close() }
     }
 
@@ -121,7 +126,7 @@ final class AudienceStuffingOverTLSTests: XCTestCase {
         let c = try connect(h)
         try c.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
         let s = try c.state()
-        XCTAssertEqual(s.audience?.poll?.textCount, 6000)
+        XCTAssertEqual(s.audience?.poll?.textCount, taken + 6000)
         XCTAssertEqual(s.audience?.poll?.texts?.count, AudienceLimits.stateTexts)
         XCTAssertLessThan(frameBytes(s), 64 * 1024, "a frame stays small however many answers were kept")
     }

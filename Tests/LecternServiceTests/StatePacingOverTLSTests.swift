@@ -50,12 +50,13 @@ final class StatePacingOverTLSTests: XCTestCase {
             }
         }
         let seconds = Date().timeIntervalSince(start)
-        // Every viewer ends with the newest state (100 strokes on page 1, page 2 shown now).
-        for v in viewers {
-            XCTAssertEqual(try v.waitForState { $0.screen.page == 2 && $0.ink?.strokes == 100 }.ink?.strokes, 100)
-        }
+        // Every viewer ends with the newest state (100 strokes, page 2 shown now); its pushes are counted.
         for (i, v) in viewers.enumerated() {
-            let pushes = v.takeStatePushes().count
+            var pushes = v.takeStatePushes().count
+            try eventually("viewer \(i) has the newest state", timeout: 5, interval: 0.02) {
+                pushes += v.takeStatePushes().count
+                return v.latestState?.screen.page == 2 && v.latestState?.ink?.strokes == 100
+            }
             let perSecond = Double(pushes) / seconds
             print("viewer \(i): \(pushes) state pushes in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", perSecond)) a second) for 100 strokes")
             XCTAssertLessThanOrEqual(perSecond, 10 + 2 / seconds, "viewer \(i) got \(pushes) pushes: not coalesced")
