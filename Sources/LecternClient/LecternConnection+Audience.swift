@@ -1,3 +1,4 @@
+import Foundation
 import LecternProtocol
 
 extension LecternConnection {
@@ -21,5 +22,19 @@ extension LecternConnection {
         var out: [Snapshot] = []
         while case .state(let s)? = inbox.next(tag: 0, command: Command.state.rawValue, timeout: 0) { out.append(s) }
         return out
+    }
+}
+
+extension LecternConnection {
+    /// The PNG answering a page-preview or screenshot request sent earlier with `tag`
+    /// (several requests may be in flight: a phone asking ahead, or a test's flood).
+    public func image(replyingTo tag: UInt16) throws -> Data {
+        var png = Data()
+        while true {
+            guard case .screenshotData(let piece) = try reply(tag: tag, what: "picture") else { throw ClientError.unexpected("picture") }
+            guard Int(piece.offset) == png.count else { throw ClientError.unexpected("picture piece out of order") }
+            png.append(contentsOf: piece.data)
+            if png.count >= Int(piece.totalSize) { return png }
+        }
     }
 }

@@ -75,7 +75,8 @@ final class PreviewFloodTests: XCTestCase {
 
         let rssBefore = Footprint.residentBytes()
         let threadsBefore = Self.allThreads()
-        // Six attacker threads drive ten viewers each: full-size previews of every page, over and over.
+        // Six attacker threads drive ten viewers each, every viewer with its 2 full-size
+        // previews in flight (120 at once), of every page, over and over.
         let stop = AttackFlag()
         let counts = AttackCounts()
         let group = DispatchGroup()
@@ -83,19 +84,30 @@ final class PreviewFloodTests: XCTestCase {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                var i = 0
+                var round = 0
                 while !stop.value {
-                    let v = viewers[t * 10 + i % 10]
-                    do {
-                        _ = try v.pagePreview(deck, page: UInt32(1 + (t + i) % 6), maxWidth: 0)
-                        counts.add(made: 1)
-                    } catch LecternConnection.ClientError.server(let e) where e.code == .slowDown || e.code == .busy {
-                        counts.add(refused: 1)
-                        Thread.sleep(forTimeInterval: 0.05)   // the attacker's pace
-                    } catch {
-                        counts.add(failed: 1)
+                    var asked: [(LecternConnection, UInt16)] = []
+                    for k in 0..<10 {
+                        let v = viewers[t * 10 + k]
+                        for j in 0..<2 {
+                            let page = UInt32(1 + (t + k + j + round) % 6)
+                            asked.append((v, v.send(.pagePreview(PagePreviewRequest(content: deck, page: page, maxWidth: 0, maxHeight: 0)))))
+                        }
                     }
-                    i += 1
+                    var waited = false
+                    for (v, tag) in asked {
+                        do {
+                            _ = try v.image(replyingTo: tag)
+                            counts.add(made: 1)
+                        } catch LecternConnection.ClientError.server(let e) where e.code == .slowDown || e.code == .busy {
+                            counts.add(refused: 1)
+                            waited = true
+                        } catch {
+                            counts.add(failed: 1)
+                        }
+                    }
+                    if waited { Thread.sleep(forTimeInterval: 0.1) }   // the attacker's pace after being told to wait
+                    round += 1
                 }
             }
         }
