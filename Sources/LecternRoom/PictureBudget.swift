@@ -9,6 +9,9 @@
 public struct PictureBudget: Equatable, Sendable {
     public static let capacityBytes = 48 << 20
     public static let maxPictures = 8
+    /// A sent picture's bytes are free this long after it is sent if its connection is
+    /// still writable then (the write went out under its output budget); else once it is.
+    public static let settleSeconds = 0.05
     /// What a refused asker is told to wait.
     public static let retryAfterSeconds = 1.0
 

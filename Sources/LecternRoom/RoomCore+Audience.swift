@@ -88,6 +88,9 @@ extension RoomCore {
             throttle.recordSuccess(tkey, now: now)
         }
         // A person is its device token: a fresh one is rationed per address (§24.1).
+        if audience.viewers.count >= audience.viewers.capacity {
+            return fail(p, tag: tag, .audienceFull(audience.viewers.capacity), request: req)
+        }
         if !audience.viewers.knows(r.resumeToken) {
             if audience.joins.burst != config.audienceNewPerAddress {
                 audience.joins = AudienceJoinBudget(burst: config.audienceNewPerAddress, refillSeconds: AudienceLimits.newViewerSeconds)

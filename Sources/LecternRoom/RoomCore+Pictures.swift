@@ -60,15 +60,30 @@ extension RoomCore {
         if sent {
             p.pictureBytesSent += cost
             p.pictureSentAt = now
+            let at = now + PictureBudget.settleSeconds
+            pictureSettleAt = min(pictureSettleAt ?? at, at)
         }
     }
 
-    /// The peer's output drained (it reads again, or half a second passed with it
+    /// The peer's output drained (it reads again, or `settleSeconds` passed with it still
     /// writable): the pictures sent to it no longer count.
     func picturesDrained(_ p: Peer, force: Bool = false) {
-        guard p.pictureBytesSent > 0, force || (p.writable && now - p.pictureSentAt >= 0.5) else { return }
+        guard p.pictureBytesSent > 0, force || (p.writable && now >= p.pictureSentAt + PictureBudget.settleSeconds) else { return }
         pictureBudget.drained(bytes: p.pictureBytesSent)
         p.pictureBytesSent = 0
+    }
+
+    /// At the wake: sent pictures whose connections are still writable are settled.
+    func settlePictures() {
+        guard let at = pictureSettleAt, now >= at else { return }
+        pictureSettleAt = nil
+        for p in peers.values where p.pictureBytesSent > 0 {
+            picturesDrained(p)
+            if p.pictureBytesSent > 0, p.writable {
+                let next = p.pictureSentAt + PictureBudget.settleSeconds
+                pictureSettleAt = min(pictureSettleAt ?? next, next)
+            }
+        }
     }
 
     func screenshotTaken(_ id: ConnectionID, tag: UInt16, _ pieces: [ScreenshotChunk]) {

@@ -54,6 +54,8 @@ public final class RoomCore {
     /// connections gone with pictures still being made (their bytes free when made).
     var pictureBudget = PictureBudget()
     var gonePictures: [ConnectionID: Peer] = [:]
+    /// When sent pictures' bytes may be settled (nil: none waits).
+    var pictureSettleAt: Double?
     /// The earliest time a paced push owed to some client may go (nil: none owed).
     var stateDueAt: Double?
     var wakeAt: Double?
@@ -126,6 +128,7 @@ public final class RoomCore {
             apply(floor.expire(now: now))
             audienceWake()
             sendOwedStates()
+            settlePictures()
         case .shuttingDown:
             for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
@@ -225,7 +228,7 @@ public final class RoomCore {
     }
 
     private func scheduleWake() {
-        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt].compactMap { $0 }.min()
+        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt, pictureSettleAt].compactMap { $0 }.min()
         if next != wakeAt {
             wakeAt = next
             emit(.wake(at: next))

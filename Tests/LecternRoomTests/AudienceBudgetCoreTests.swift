@@ -195,5 +195,12 @@ final class AudienceBudgetCoreTests: XCTestCase {
         h.handle(.closed(101))
         h.handle(.previewRendered(101, tag: 7, .success([])))
         XCTAssertNil(H.errorCode(to: 201, h.send(.pagePreview(full), from: 201, tag: 2, device: 0xFF)))
+        // A client that reads: its picture's bytes are settled 50 ms after it was sent.
+        h.handle(.previewRendered(102, tag: 7, .success([])))
+        viewer(h, 202, address: "10.3.1.3")
+        XCTAssertEqual(H.errorCode(to: 202, h.send(.pagePreview(full), from: 202, tag: 1, device: 0xFF)), .slowDown)
+        h.now += PictureBudget.settleSeconds
+        h.handle(.wake)
+        XCTAssertNil(H.errorCode(to: 202, h.send(.pagePreview(full), from: 202, tag: 2, device: 0xFF)))
     }
 }
