@@ -336,7 +336,7 @@ extension RoomCore {
             return latestState
         }
         if viewerStateStale || latestViewerState.isEmpty {
-            latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: 0)
+            latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
             viewerStateStale = false
         }
         return latestViewerState
