@@ -51,8 +51,9 @@ public final class LecternConnection: @unchecked Sendable {
     public let certificate: CertificateFingerprint?
 
     /// Connects and waits for hello; with `tls`, over TLS, going on only when `tls.accept`
-    /// takes the certificate's fingerprint (pinning: docs/protocol.md §25.5).
-    public init(host: String, port: Int, timeout: Double = 10, tls: ClientTLS? = nil) throws {
+    /// takes the certificate's fingerprint (pinning: docs/protocol.md §25.5). `source`: the
+    /// local address to connect from (tests speaking from many loopback addresses).
+    public init(host: String, port: Int, timeout: Double = 10, tls: ClientTLS? = nil, from source: String? = nil) throws {
         let inbox = self.inbox
         let watch = TLSWatch()
         let sslContext: NIOSSLContext?
@@ -65,7 +66,7 @@ public final class LecternConnection: @unchecked Sendable {
         }
         // SNI carries names only, never an address.
         let sniName = TLSIdentityName.isAddress(host) ? nil : host
-        let bootstrap = ClientBootstrap(group: Self.group)
+        var bootstrap = ClientBootstrap(group: Self.group)
             .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             // Uploads wait while more than 4 MiB are queued (a file is never read into memory whole).
             .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 2 << 20, high: 4 << 20))
@@ -86,6 +87,7 @@ public final class LecternConnection: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(ClientHandler(inbox: inbox, watch: watch))
                 }
             }
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
         do { channel = try bootstrap.connect(host: host, port: port).wait() } catch {
             throw ClientError.connect("\(host):\(port): \(error)")
         }

@@ -73,7 +73,7 @@ extension RoomCore {
         if keys.audienceMode == .off { return fail(p, tag: tag, .roleUnavailable(.viewer), request: req) }
         if keys.audienceMode == .passcode {
             let tkey = AuthThrottle.key(address: p.address, role: .viewer)
-            if case .wait(let s) = throttle.check(tkey, role: .viewer, now: now) {
+            if case .wait(let s) = throttle.attempt(tkey, role: .viewer, now: now) {
                 log(.warning, "register from \(p.address) as viewer throttled: \(Int(s.rounded(.up))) s to wait")
                 return fail(p, tag: tag, .tooManyAttempts(retryAfter: s), request: req)
             }
