@@ -12,7 +12,10 @@ import LecternTestSupport
 /// service's memory with 250 viewers.
 func runAudienceBenchmarks(rounds: Int) throws {
     let dir = Fixtures.tempDir("audiencebench")
-    let room = try BenchRoom(dir: dir, presenterName: "presenter") { $0.httpPort = 0 }
+    let room = try BenchRoom(dir: dir, presenterName: "presenter") {
+        $0.httpPort = 0
+        $0.audienceNewPerAddress = AudienceLimits.maxViewers   // every viewer is 127.0.0.1
+    }
     let service = room.service
     defer { service.stop() }
     guard let http = service.httpPort else { throw Fixtures.ToolError(description: "no web remote") }

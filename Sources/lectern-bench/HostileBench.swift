@@ -59,4 +59,7 @@ func runHostileBenchmarks() throws {
         for peer in held { peer.close() }
         try? eventually("the flood gone", timeout: 10, interval: 0.1) { h.service.connectionCounts.open == 0 }
     }
+
+    // Issue 25: the audience's attacks (HostileAudienceBench.swift).
+    try runHostileAudienceBenchmarks()
 }
