@@ -273,7 +273,10 @@ final class ConsoleOverTCPTests: XCTestCase {
         XCTAssertFalse("\(seen)".contains("42k"), "Eve read Ana's note")
         _ = try ana.requestFloor()
         XCTAssertEqual(try ana.notes(content, page: 1).pages.first?.text, "Ana: the budget is 42k", "Ana's note as she typed it")
-        // A restart keeps each author's notes with the upload; Ana resumes as herself.
+        // A restart keeps each author's notes with the upload; Ana resumes as herself, her
+        // deck on the wall again (who uploaded what is not kept across a restart: the deck on
+        // the wall is what lets its holder read its notes then).
+        try ana.present(content, page: 1)
         let token = try XCTUnwrap(ana.registration?.resumeToken)
         ana.close()
         eve.close()
