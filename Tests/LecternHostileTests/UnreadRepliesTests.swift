@@ -13,7 +13,7 @@ final class UnreadRepliesTests: XCTestCase {
     func testErrorRepliesToAnUnregisteredPeerCostNothing() throws {
         let h = try ServiceHarness()
         let before = Footprint.residentBytes()
-        let s = try RawSocket(port: h.port)
+        let s = try h.raw()
         // 8 MiB of requests that each earn notRegistered (before: +156 MiB).
         s.send(Hostile.frames(.stateRequest, count: (8 << 20) / 8))
         XCTAssertTrue(Hostile.closedByService(s, within: 10), "closed after a few errors")
@@ -24,7 +24,7 @@ final class UnreadRepliesTests: XCTestCase {
     func testARegisteredPeerThatNeverReadsIsCutOff() throws {
         let h = try ServiceHarness()
         let observer = try h.presenter("observer")
-        let device = try RawDevice(port: h.port, name: "sink", key: try Hostile.presenterKey(h))
+        let device = try RawDevice(port: h.port, name: "sink", key: try Hostile.presenterKey(h), tls: h.fingerprint)
         let before = Footprint.residentBytes()
         // Pings, each answered, never read: past what the sockets hold the service's output
         // budget fills, it stops reading and drops the peer after 5 s, and the send fails.
@@ -46,7 +46,7 @@ final class UnreadRepliesTests: XCTestCase {
     func testUnreadScreenshotsAreBounded() throws {
         let h = try ServiceHarness()
         let observer = try h.presenter("observer")
-        let device = try RawDevice(port: h.port, name: "shots", key: try Hostile.presenterKey(h))
+        let device = try RawDevice(port: h.port, name: "shots", key: try Hostile.presenterKey(h), tls: h.fingerprint)
         let before = Footprint.residentBytes()
         device.socket.send(Hostile.frames(.screenshotRequest(maxWidth: 0, maxHeight: 0), count: 1500, device: device.id))
         _ = try observer.waitForState(timeout: 20) { !$0.devices.contains { $0.name == "shots" } }
