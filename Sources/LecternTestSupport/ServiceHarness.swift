@@ -24,11 +24,19 @@ public final class ServiceHarness {
     private var teardown: [() -> Void] = []
     private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
+    /// The self-signed key and certificate the first harness's service made, kept for the
+    /// process: later harnesses put them in their data directory before the service starts,
+    /// which reads them as at any later start of an appliance (making them is most of a
+    /// start's cost in a debug build).
+    private static let keptCertificate = Shared<(certificate: String, key: String)?>(nil)
+
     /// - Parameters:
     ///   - webRemote: the web remote on any free HTTP port (`url`); a `tweak` may change it.
+    ///   - freshCertificate: the service makes its own self-signed certificate (the tests of
+    ///     that), instead of finding the one kept from an earlier harness of this process.
     ///   - tweak: changes the room's config before the service starts.
     public init(
-        floor: FloorMode = .moderated, room: String = "Test Room", webRemote: Bool = false,
+        floor: FloorMode = .moderated, room: String = "Test Room", webRemote: Bool = false, freshCertificate: Bool = false,
         tweak: (inout Config) -> Void = { _ in }
     ) throws {
         dir = Fixtures.tempDir(webRemote ? "web" : "svc")
@@ -37,10 +45,30 @@ public final class ServiceHarness {
             passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
         if webRemote { c.httpPort = 0 }
         tweak(&c)
+        let selfSigned = c.tls && c.tlsCertificate.isEmpty && !freshCertificate
+        let paths = TLSIdentity.selfSignedPaths(dataDir: c.dataDir)
+        if selfSigned, let kept = Self.keptCertificate.value {
+            try Self.copyPair(from: kept, to: paths)
+        }
         var o = Service.Options(config: c)
         o.host = "127.0.0.1"
         service = Service(options: o)
         try service.start()
+        if selfSigned, Self.keptCertificate.value == nil, FileManager.default.fileExists(atPath: paths.certificate) {
+            let keep = Fixtures.tempDir("kept-tls")
+            let kept = (certificate: keep + "/certificate.pem", key: keep + "/key.pem")
+            try Self.copyPair(from: paths, to: kept)
+            Self.keptCertificate.value = kept
+        }
+    }
+
+    /// Copies a key and certificate, the key readable by its owner only (as the service keeps it).
+    private static func copyPair(from: (certificate: String, key: String), to: (certificate: String, key: String)) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: (to.key as NSString).deletingLastPathComponent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try fm.copyItem(atPath: from.certificate, toPath: to.certificate)
+        try fm.copyItem(atPath: from.key, toPath: to.key)
+        chmod(to.key, 0o600)
     }
 
     deinit {
