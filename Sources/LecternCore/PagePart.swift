@@ -49,12 +49,24 @@ public enum NotesLayout: String, Codable, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// What a deck whose pages have these shapes (points) most likely is: every page at
-    /// least twice as wide as a 4:3 slide is tall (width ≥ 2.4 × height) is a beamer deck
-    /// with notes on the right, beamer's default. Pages twice as tall are left alone
-    /// (portrait documents are that shape too): the presenter switches them by hand.
-    public static func detect(_ shapes: [SourceShape]) -> NotesLayout {
-        guard !shapes.isEmpty, shapes.allSatisfy({ $0.height > 0 && $0.width / $0.height >= 2.4 }) else { return .none }
+    /// What says a deck is beamer's "notes on second screen", beyond its pages' shape.
+    public struct Evidence: Equatable, Sendable {
+        /// The PDF's Creator or Producer names beamer ("LaTeX with Beamer class", as
+        /// beamer sets it through hyperref).
+        public var beamerMark: Bool
+        public init(beamerMark: Bool = false) { self.beamerMark = beamerMark }
+    }
+
+    /// What a deck whose pages have these shapes (points) is, on real evidence only (a
+    /// banner or a panorama is shown whole): notes on the right, beamer's default, when
+    /// the PDF names beamer as its maker and every page is at least twice as wide as a 4:3
+    /// slide is tall (width ≥ 2.4 × height; beamer's own slides are 5:4 to 16:9, so only
+    /// its notes pages are that wide). Otherwise none; the width alone is no evidence (4:1
+    /// banners, 6.4:1 panoramas, 32:9 pictures). Pages twice as tall are left alone
+    /// (portrait documents are that shape too). Other layouts, and decks beamer didn't
+    /// make, are the presenter's to choose (notes-layout).
+    public static func detect(_ shapes: [SourceShape], evidence: Evidence = Evidence()) -> NotesLayout {
+        guard evidence.beamerMark, !shapes.isEmpty, shapes.allSatisfy({ $0.height > 0 && $0.width / $0.height >= 2.4 }) else { return .none }
         return .right
     }
 }

@@ -19,8 +19,10 @@ public final class RenderWorker: @unchecked Sendable {
         /// CPU seconds the worker may use in all (RLIMIT_CPU): a backstop only, the
         /// wall-clock budget stops a page long before.
         public var cpuSeconds: Int
-        public init(memoryBytes: Int, cpuSeconds: Int) {
-            self.memoryBytes = memoryBytes; self.cpuSeconds = cpuSeconds
+        /// Pages a worker draws before it is replaced, whatever its growth (`WorkerUpkeep`).
+        public var maxPages: Int
+        public init(memoryBytes: Int, cpuSeconds: Int, maxPages: Int = 1000) {
+            self.memoryBytes = memoryBytes; self.cpuSeconds = cpuSeconds; self.maxPages = maxPages
         }
     }
 
@@ -49,12 +51,17 @@ public final class RenderWorker: @unchecked Sendable {
     private var _spawns = 0
     private var _kills = 0
     private var _deaths = 0
+    private var _recycles = 0
+    private var _retries = 0
+    /// When the worker is replaced, and whether a refused page is tried again.
+    private var upkeep: WorkerUpkeep
 
     /// `executable` is a lecternd (the service's own: /proc/self/exe).
     public init(name: String, executable: String, limits: Limits) {
         self.name = name
         self.executable = executable
         self.limits = limits
+        self.upkeep = WorkerUpkeep(pageBudgetBytes: limits.memoryBytes, maxPages: limits.maxPages)
     }
 
     deinit { stop() }
@@ -64,38 +71,84 @@ public final class RenderWorker: @unchecked Sendable {
     public func render(path: String, page: Int, settings: Compositor.Settings, part: PagePart = .whole, budget: Double) throws -> Frame {
         let asked = lock.withLock { generation }
         jobLock.lock(); defer { jobLock.unlock() }
-        let deadline = MonotonicClock.now() + budget
-        try lock.withLock {
-            if generation != asked { throw Cancelled() }
-            cancelled = false
-            busy = true
-        }
-        defer { lock.withLock { busy = false } }
-
         let request = RenderWire.Request(
             serial: 0, path: path, page: page, width: settings.width, height: settings.height,
             background: settings.background, overscanPercent: settings.overscanPercent, part: part)
         let buffer = try SharedFrame.make(byteCount: request.byteCount)
         var keep = false
         defer { if !keep { SharedFrame.release(buffer) } }
-        // A worker that dies on the page is tried once more, fresh, within the same
-        // budget: one killed from outside just before (an admin, the OOM killer for
-        // another's sake) costs a respawn; a page that breaks the renderer breaks it twice.
-        var reply: RenderWire.Reply?
-        for attempt in 0..<2 where reply == nil {
-            let sent = try send(request, fd: buffer.fd)
+        // A page refused for memory or time by a worker that had drawn pages before is
+        // tried once more on a fresh one (`WorkerUpkeep`), with a budget of its own.
+        var retried = false
+        while true {
+            try lock.withLock {
+                if generation != asked { throw Cancelled() }
+                cancelled = false
+                busy = true
+            }
+            defer { lock.withLock { busy = false } }
+            let before = lock.withLock { upkeep }
+            let refusal: WorkerUpkeep.Refusal
+            let error: ContentError
             do {
-                reply = try awaitReply(sent.socket, serial: sent.serial, until: deadline, page: page, budget: budget)
+                let reply = try attempt(request, fd: buffer.fd, until: MonotonicClock.now() + budget, page: page, budget: budget)
+                guard let e = reply.error else {
+                    finishedPage()
+                    keep = true
+                    return SharedFrame.frame(buffer, width: request.width, height: request.height)
+                }
+                guard case .overLimits = e else {
+                    finishedPage()
+                    throw e
+                }
+                (refusal, error) = (.memory, e)
+            } catch let e as ContentError {
+                guard case .tooSlow = e else { throw e }
+                (refusal, error) = (.time, e)   // the worker was killed, a fresh one started
+            }
+            guard before.verdict(on: refusal, retried: retried) == .retryOnFresh else {
+                if refusal == .memory { finishedPage() }
+                throw error
+            }
+            retried = true
+            lock.withLock { _retries += 1 }
+            if refusal == .memory { recycle() }
+        }
+    }
+
+    /// One try of `request`: a worker that dies on the page is tried once more, fresh,
+    /// within the same deadline: one killed from outside just before (an admin, the OOM
+    /// killer for another's sake) costs a respawn; a page that breaks the renderer breaks
+    /// it twice.
+    private func attempt(_ request: RenderWire.Request, fd: Int32, until deadline: Double, page: Int, budget: Double) throws -> RenderWire.Reply {
+        for attempt in 0..<2 {
+            let sent = try send(request, fd: fd)
+            do {
+                return try awaitReply(sent.socket, serial: sent.serial, until: deadline, page: page, budget: budget)
             } catch is Died where attempt == 0 {
                 continue
             } catch is Died {
-                throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20)
+                break
             }
         }
-        guard let reply else { throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20) }
-        if let e = reply.error { throw e }
-        keep = true
-        return SharedFrame.frame(buffer, width: request.width, height: request.height)
+        throw ContentError.overLimits(page: page, megabytes: limits.memoryBytes >> 20)
+    }
+
+    /// The worker finished a page and lives on: replaced now if it has grown too much.
+    private func finishedPage() {
+        let p = lock.withLock { pid }
+        let footprint = p > 0 ? WorkerFootprint.bytes(pid: p) : nil
+        let action = lock.withLock { upkeep.finishedPage(footprint: footprint) }
+        if action == .recycle {
+            lock.withLock { _recycles += 1 }
+            recycle()
+        }
+    }
+
+    /// Replaces the (idle) worker with a fresh one.
+    private func recycle() {
+        _ = reap(countAsDeath: false)
+        try? spawn()
     }
 
     /// Stops the render in progress, if any (its caller gets `Cancelled`), and any asked
@@ -128,6 +181,10 @@ public final class RenderWorker: @unchecked Sendable {
     public var spawns: Int { lock.withLock { _spawns } }
     public var kills: Int { lock.withLock { _kills } }
     public var deaths: Int { lock.withLock { _deaths } }
+    /// Workers replaced between pages for their growth or age, and pages tried again on a
+    /// fresh worker after a refusal (`WorkerUpkeep`).
+    public var recycles: Int { lock.withLock { _recycles } }
+    public var retries: Int { lock.withLock { _retries } }
     /// Whether a page is being drawn now.
     public var rendering: Bool { lock.withLock { busy } }
     /// The worker's process id now (0: none running).
@@ -259,6 +316,7 @@ public final class RenderWorker: @unchecked Sendable {
             pid = child
             socket = mine
             _spawns += 1
+            upkeep.started()
         }
     }
 }

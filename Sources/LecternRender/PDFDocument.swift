@@ -8,8 +8,8 @@ import LecternCore
 /// poppler is not safe to use from two threads on one document at once, so every call
 /// into it holds the document's lock.
 public final class PDFDocument: @unchecked Sendable {
-    private let doc: OpaquePointer
-    private let lock = NSLock()
+    let doc: OpaquePointer
+    let lock = NSLock()
     public let pageCount: Int
     public let path: String
 

@@ -47,11 +47,13 @@ public enum PDFSketch {
 
     public struct WriteError: Error, CustomStringConvertible { public let description: String }
 
-    public static func write(_ pages: [Page], to path: String) throws {
+    /// `creator`: the document's Creator (Info dictionary), as a maker writes it.
+    public static func write(_ pages: [Page], to path: String, creator: String? = nil) throws {
         guard let first = pages.first else { throw WriteError(description: "no pages") }
         guard let surface = cairo_pdf_surface_create(path, first.width, first.height) else {
             throw WriteError(description: "can't create \(path)")
         }
+        if let creator { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, creator) }
         let cr = cairo_create(surface)!
         for page in pages {
             cairo_pdf_surface_set_size(surface, page.width, page.height)

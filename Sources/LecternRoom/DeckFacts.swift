@@ -12,11 +12,21 @@ public struct DeckFacts: Codable, Equatable, Sendable {
     public var detectedLayout: NotesLayout
     /// Page (1-based, as a string) → the page's text annotations, joined by blank lines.
     public var annotations: [String: String]
+    /// The detection rule `detectedLayout` was decided by (nil: before rules were numbered,
+    /// width alone): facts of an older rule are read again from the file.
+    public var layoutRule: Int?
+
+    /// `NotesLayout.detect` on real evidence (docs/protocol.md §20.3).
+    public static let currentLayoutRule = 2
+
+    /// Whether these facts were decided by an older rule than today's.
+    public var outdated: Bool { layoutRule != Self.currentLayoutRule }
 
     public init(labels: [String], detectedLayout: NotesLayout = .none, annotations: [Int: String] = [:]) {
         self.labels = labels
         self.detectedLayout = detectedLayout
         self.annotations = [:]
+        self.layoutRule = Self.currentLayoutRule
         for (k, v) in annotations where !v.isEmpty { self.annotations[String(k)] = v }
     }
 

@@ -111,7 +111,7 @@ public final class ContentStore: @unchecked Sendable {
                 item.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0
                 if let data = try? JSONEncoder().encode(item) { try? AtomicFile.write(data, to: path(of: item.id) + ".json") }
             }
-            if item.kind == .pdf, item.deck == nil, let doc = try? PDFDocument(path: path(of: item.id)) {
+            if item.kind == .pdf, item.deck?.outdated ?? true, let doc = try? PDFDocument(path: path(of: item.id)) {
                 item.deck = Self.deckFacts(doc)
                 if let data = try? JSONEncoder().encode(item) { try? AtomicFile.write(data, to: path(of: item.id) + ".json") }
             }
@@ -136,7 +136,7 @@ public final class ContentStore: @unchecked Sendable {
                 annotationBytes += text.utf8.count
             }
         }
-        return DeckFacts(labels: labels, detectedLayout: NotesLayout.detect(shapes), annotations: annotations)
+        return DeckFacts(labels: labels, detectedLayout: NotesLayout.detect(shapes, evidence: doc.notesEvidence(shapes: shapes)), annotations: annotations)
     }
 
     /// The notes kept with upload `id` (typed, or from a .pdfpc file).

@@ -7,7 +7,8 @@ import LecternRender
 extension Fixtures {
     /// A beamer deck with notes on the right: every page 2 × 640×480 points wide; the slide
     /// half is red with a green box that grows with the page number, the notes half blue
-    /// with "Notes n". `labels` gives each page's label (and the number of pages).
+    /// with "Notes n". `labels` gives each page's label (and the number of pages). Its
+    /// Creator is beamer's, as LaTeX writes it (the evidence the service goes by, §20.3).
     public static func beamerNotesDeck(labels: [String], in dir: String, name: String = "beamer.pdf") throws -> String {
         let pages = labels.enumerated().map { i, label in
             let n = Double(i + 1) / Double(labels.count)
@@ -21,8 +22,11 @@ extension Fixtures {
                 texts: [.init("Notes \(i + 1)", x: 0.55, y: 0.5, size: 0.08, color: .white)],
                 label: label)
         }
-        return try pdf(pages, in: dir, name: name)
+        return try pdf(pages, in: dir, name: name, creator: beamerCreator)
     }
+
+    /// What beamer writes as a deck's Creator (through hyperref).
+    public static let beamerCreator = "LaTeX with Beamer class version 3.71"
 
     /// A plain 4:3 deck with page labels (numbered pages as `numberedDeck`).
     public static func labelledDeck(labels: [String], in dir: String, name: String = "labelled.pdf") throws -> String {

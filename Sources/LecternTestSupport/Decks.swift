@@ -22,9 +22,9 @@ extension Fixtures {
     }
 
     /// Writes a PDF of `pages` into `dir` and returns its path.
-    public static func pdf(_ pages: [PDFSketch.Page], in dir: String, name: String = "deck.pdf") throws -> String {
+    public static func pdf(_ pages: [PDFSketch.Page], in dir: String, name: String = "deck.pdf", creator: String? = nil) throws -> String {
         let path = dir + "/" + name
-        try PDFSketch.write(pages, to: path)
+        try PDFSketch.write(pages, to: path, creator: creator)
         return path
     }
 

@@ -16,7 +16,8 @@ struct Lectern: ParsableCommand {
             GotoCommand.self, BlankCommand.self, UnblankCommand.self, ClearCommand.self, FloorCommand.self,
             KickCommand.self, PlayCommand.self, PauseCommand.self, ResumeCommand.self, SeekCommand.self,
             StopCommand.self, ScreenshotCommand.self, PreviewCommand.self, WatchCommand.self, RenderCommand.self,
-            HashPasscodeCommand.self, DemoDeckCommand.self, NotesCommand.self, NotesFileCommand.self, TimerCLICommand.self,
+            HashPasscodeCommand.self, DemoDeckCommand.self, NotesCommand.self, NotesFileCommand.self, NotesLayoutCommand.self,
+            TimerCLICommand.self,
             VolumeCommand.self, RecordCommand.self,
             FollowCommand.self, PollCommand.self, AskCommand.self, QuestionsCommand.self, LockCommand.self, UnlockCommand.self,
             PointCommand.self, DrawCommand.self, InkCommand.self, WhiteboardCommand.self, TransitionsCommand.self,
@@ -29,6 +30,8 @@ struct Lectern: ParsableCommand {
     @OptionGroup(title: "Connection (before or after the command)") var connection: ConnectionOptions
 }
 
+RenderCommand.runWorkerIfAsked(CommandLine.arguments)
+DeckProbe.runIfAsked(CommandLine.arguments)
 do {
     var command = try Lectern.parseAsRoot()
     try command.run()

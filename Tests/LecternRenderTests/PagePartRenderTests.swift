@@ -34,11 +34,27 @@ final class PagePartRenderTests: XCTestCase {
                 try Compositor.renderPage(doc, page: 1, settings: settings), try Compositor.renderPage(doc, page: 1, settings: settings, part: .whole)), 0)
     }
 
-    func testBeamerDecksAreDetectedByShape() {
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 1280, height: 480), SourceShape(width: 1280, height: 480)]), .right)
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 1280, height: 480), SourceShape(width: 720, height: 540)]), .none, "every page")
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 960, height: 540)]), .none, "16:9 is a slide")
-        XCTAssertEqual(NotesLayout.detect([SourceShape(width: 595, height: 1684)]), .none, "tall pages are switched by hand")
-        XCTAssertEqual(NotesLayout.detect([]), .none)
+    /// The rule itself is NotesLayoutDetectionTests' (core); here, the evidence read from
+    /// real PDFs: beamer's mark in the Info dictionary (cairo's Creator, pdfTeX's), none on
+    /// a bare pair of slide-shaped halves.
+    func testTheEvidenceIsReadFromThePDF() throws {
+        let dir = Fixtures.tempDir("beamer-evidence")
+        let beamer = try PDFDocument(path: Fixtures.beamerNotesDeck(labels: ["1", "2"], in: dir))
+        XCTAssertTrue(beamer.namesBeamer)
+        XCTAssertEqual(beamer.detectedNotesLayout(), .right)
+        let pair = try PDFDocument(path: Fixtures.pdf([Fixtures.quadrantPage(width: 1280, height: 480)], in: dir, name: "pair.pdf"))
+        XCTAssertFalse(pair.namesBeamer)
+        XCTAssertEqual(pair.detectedNotesLayout(), NotesLayout.none, "slide-shaped halves, no mark: a picture")
+        // 1000×400, beamer's mark in the Info dictionary as pdfTeX writes it.
+        var raw = RawPDF()
+        let content = raw.addStream("", "1 0 0 rg 0 0 500 200 re f")
+        _ = raw.addPage("/MediaBox [0 0 1000 400] /Contents \(content) 0 R")
+        let info = raw.add("<< /Creator (LaTeX with Beamer class version 3.71) /Producer (pdfTeX-1.40.25) >>")
+        let text = String(decoding: try raw.data(), as: UTF8.self).replacingOccurrences(of: "trailer\n<< ", with: "trailer\n<< /Info \(info) 0 R ")
+        let marked = dir + "/marked.pdf"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: marked))
+        let doc = try PDFDocument(path: marked)
+        XCTAssertTrue(doc.namesBeamer)
+        XCTAssertEqual(doc.detectedNotesLayout(), .right)
     }
 }
