@@ -47,14 +47,16 @@ public final class ServiceHarness {
         tweak(&c)
         let selfSigned = c.tls && c.tlsCertificate.isEmpty && !freshCertificate
         let paths = TLSIdentity.selfSignedPaths(dataDir: c.dataDir)
-        if selfSigned, let kept = Self.keptCertificate.value {
+        let fm = FileManager.default
+        // A data directory that has its pair already (a test's second service on it) keeps it.
+        if selfSigned, let kept = Self.keptCertificate.value, !fm.fileExists(atPath: paths.certificate), !fm.fileExists(atPath: paths.key) {
             try Self.copyPair(from: kept, to: paths)
         }
         var o = Service.Options(config: c)
         o.host = "127.0.0.1"
         service = Service(options: o)
         try service.start()
-        if selfSigned, Self.keptCertificate.value == nil, FileManager.default.fileExists(atPath: paths.certificate) {
+        if selfSigned, Self.keptCertificate.value == nil, fm.fileExists(atPath: paths.certificate) {
             let keep = Fixtures.tempDir("kept-tls")
             let kept = (certificate: keep + "/certificate.pem", key: keep + "/key.pem")
             try Self.copyPair(from: paths, to: kept)
