@@ -38,6 +38,13 @@ public final class LecternConnection: @unchecked Sendable {
     }
 
     private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// One TLS client context for every connection: making one loads the system's trust
+    /// roots (unused: pinning replaces the chain check), which cost more than the handshake.
+    private static let tlsContext = Result {
+        var c = TLSConfiguration.makeClientConfiguration()
+        c.minimumTLSVersion = .tlsv12
+        return try NIOSSLContext(configuration: c)
+    }
 
     let channel: Channel
     let inbox = Inbox()
@@ -56,14 +63,7 @@ public final class LecternConnection: @unchecked Sendable {
     public init(host: String, port: Int, timeout: Double = 10, tls: ClientTLS? = nil, from source: String? = nil) throws {
         let inbox = self.inbox
         let watch = TLSWatch()
-        let sslContext: NIOSSLContext?
-        if tls != nil {
-            var c = TLSConfiguration.makeClientConfiguration()
-            c.minimumTLSVersion = .tlsv12
-            sslContext = try NIOSSLContext(configuration: c)
-        } else {
-            sslContext = nil
-        }
+        let sslContext = tls == nil ? nil : try Self.tlsContext.get()
         // SNI carries names only, never an address.
         let sniName = TLSIdentityName.isAddress(host) ? nil : host
         var bootstrap = ClientBootstrap(group: Self.group)

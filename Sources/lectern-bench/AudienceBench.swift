@@ -30,7 +30,7 @@ func runAudienceBenchmarks(rounds: Int) throws {
     let key = PasscodeHash.deriveKey(passcode: BenchRoom.presenterPass, salt: params.salt, rounds: params.rounds)
     var viewers: [WebSocketViewer] = []
     for i in 0..<AudienceLimits.maxViewers {
-        viewers.append(try WebSocketViewer(port: http, name: i % 2 == 0 ? "" : "viewer \(i)", key: key))
+        viewers.append(try WebSocketViewer(port: http, name: i % 2 == 0 ? "" : "viewer \(i)", key: key, tls: room.fingerprint))
         if i % 25 == 0 { for v in viewers { v.pump(timeout: 0) } }
     }
     for v in viewers { v.pump(timeout: 0.01) }

@@ -10,8 +10,8 @@ import XCTest
 /// per role, and the real moderator still gets in within seconds once guessing stops.
 final class PasscodeGuessingTests: XCTestCase {
     /// One register with a wrong proof from `source`: the error it gets.
-    func guess(port: Int, from source: String) throws -> ErrorCode? {
-        let fd = try RawSocket(port: port, from: source)
+    func guess(_ h: ServiceHarness, from source: String) throws -> ErrorCode? {
+        let fd = try h.raw(from: source)
         defer { fd.close() }
         let hello = fd.read(timeout: 5) { !Hostile.messages($0).isEmpty }
         guard case .hello(let h)? = Hostile.messages(hello).first else { throw Fixtures.ToolError(description: "no hello") }
@@ -26,7 +26,7 @@ final class PasscodeGuessingTests: XCTestCase {
         // 2 guesses from each of 25 addresses: never throttled per address.
         var wrong = 0, throttled = 0
         for i in 0..<50 {
-            switch try guess(port: h.port, from: "127.0.0.\(10 + i % 25)") {
+            switch try guess(h, from: "127.0.0.\(10 + i % 25)") {
             case .wrongPasscode?: wrong += 1
             case .tooManyAttempts?: throttled += 1
             case let other: XCTFail("unexpected answer \(String(describing: other))")
