@@ -59,4 +59,8 @@ func runHostileBenchmarks() throws {
         for peer in held { peer.close() }
         try? eventually("the flood gone", timeout: 10, interval: 0.1) { h.service.connectionCounts.open == 0 }
     }
+
+    // Issue 25: the HTTPS download and the record under peers that read slowly or never
+    // (HostileHTTPBench.swift).
+    try runHostileHTTPBenchmarks()
 }
