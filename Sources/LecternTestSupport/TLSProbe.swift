@@ -11,6 +11,13 @@ import NIOTLS
 /// asks for something big and never reads it, or reads it a little at a time.
 public final class TLSProbe: @unchecked Sendable {
     private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+    /// One client context for every probe (no CA roots loaded: the pin is the check).
+    private static let context = Result { () throws -> NIOSSLContext in
+        var c = TLSConfiguration.makeClientConfiguration()
+        c.minimumTLSVersion = .tlsv12
+        c.trustRoots = .certificates([])
+        return try NIOSSLContext(configuration: c)
+    }
     private let channel: Channel
     private let sink: Sink
 
@@ -18,9 +25,7 @@ public final class TLSProbe: @unchecked Sendable {
     /// the handshake, accepting only the certificate with `fingerprint`. `keep`: keep the
     /// bytes read (else they are only counted and hashed).
     public init(host: String = "127.0.0.1", port: Int, from source: String? = nil, fingerprint: CertificateFingerprint, keep: Bool = true, timeout: Double = 10) throws {
-        var c = TLSConfiguration.makeClientConfiguration()
-        c.minimumTLSVersion = .tlsv12
-        let context = try NIOSSLContext(configuration: c)
+        let context = try Self.context.get()
         let sink = Sink(keep: keep)
         self.sink = sink
         var bootstrap = ClientBootstrap(group: Self.group)
@@ -40,9 +45,10 @@ public final class TLSProbe: @unchecked Sendable {
         channel = try bootstrap.connect(host: host, port: port).wait()
         // The handshake needs reading: read until it is done (or the connection is gone).
         sink.setReading(true, channel)
-        try eventually("the TLS handshake with \(host):\(port)", timeout: timeout, interval: 0.005) {
-            if sink.closed, !sink.handshaken { throw Fixtures.ToolError(description: "closed during the handshake") }
-            return sink.handshaken
+        try eventually("the TLS handshake with \(host):\(port)", timeout: timeout, interval: 0.005) { sink.handshaken || sink.closed }
+        guard sink.handshaken else {
+            channel.close(promise: nil)
+            throw Fixtures.ToolError(description: "\(host):\(port) closed the connection during the TLS handshake")
         }
         sink.setReading(false, channel)
     }

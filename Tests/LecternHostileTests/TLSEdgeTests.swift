@@ -89,29 +89,22 @@ final class TLSEdgeTests: XCTestCase {
     }
 
     /// One address making TLS handshakes as fast as it can gets its burst and then its rate
-    /// (`max_connections_per_address` 4 here: 8 at once, 2 a second); another address is
+    /// (`max_connections_per_address` 2 here: 4 at once, 1 a second); another address is
     /// served meanwhile.
     func testOneAddressGetsABudgetOfTLSHandshakes() throws {
-        let h = try HTTPS.room { $0.maxConnectionsPerAddress = 4 }
+        let h = try HTTPS.room { $0.maxConnectionsPerAddress = 2 }
         let fp = try HTTPS.fingerprint(h)
-        let before = h.service.connectionCounts.open
-        var made = 0, refused = 0
+        var made: [TLSProbe] = [], refused = 0
         let start = MonotonicClock.now()
-        for _ in 0..<30 {
-            do {
-                let p = try TLSProbe(port: h.port, from: "127.0.0.40", fingerprint: fp, timeout: 5)
-                p.close()
-                made += 1
-            } catch {
-                refused += 1
-            }
-            // One connection at a time (the per-address limit is not what is tested).
-            try eventually("the connection gone") { h.service.connectionCounts.open <= before }
+        // Past the first two the connections are refused by the per-address limit too, but
+        // told so inside TLS after the handshake: a handshake still (and counted).
+        for _ in 0..<24 {
+            do { made.append(try TLSProbe(port: h.port, from: "127.0.0.40", fingerprint: fp, timeout: 5)) } catch { refused += 1 }
         }
         let elapsed = MonotonicClock.now() - start
-        print("30 handshakes from one address in \(elapsed) s: \(made) made, \(refused) refused")
+        print("24 handshakes from one address in \(elapsed) s: \(made.count) made, \(refused) refused")
         XCTAssertGreaterThan(refused, 0, "past the budget, handshakes are refused")
-        XCTAssertLessThanOrEqual(Double(made), 8 + 2 * elapsed + 1, "the burst and then the rate")
+        XCTAssertLessThanOrEqual(Double(made.count), 4 + elapsed + 1, "the burst and then the rate")
         XCTAssertNoThrow(try TLSProbe(port: h.port, from: "127.0.0.41", fingerprint: fp).close(), "another address is served")
         XCTAssertNoThrow(try TLSProbe(port: h.service.httpPort ?? -1, from: "127.0.0.42", fingerprint: fp).close(), "and on the web remote's port")
     }
