@@ -16,6 +16,8 @@ public enum ConsoleLimits {
     public static let maxLabelBytes = 64
     /// Longest talk a timer counts down from or to: 24 hours.
     public static let maxTimerMs: UInt64 = 24 * 3600 * 1000
+    /// The shortest countdown (§20.4): one second.
+    public static let minTimerMs: UInt64 = 1000
     /// Warning minutes a timer accepts.
     public static let warnMinutes: ClosedRange<Int> = 0...120
 }

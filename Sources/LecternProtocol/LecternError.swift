@@ -113,7 +113,11 @@ extension LecternError {
         LecternError(.handedOver, detail: UInt64(delegate), message: "You handed the floor to device \(delegate) — take it back first.")
     }
     public static func invalidTarget(_ id: DeviceID, _ why: String) -> LecternError {
-        LecternError(.invalidTarget, detail: UInt64(id), message: why)
+        invalidTarget(detail: UInt64(id), why)
+    }
+    /// The target as sent (a hand-over's u32 parameter, 256 and above included: §15).
+    public static func invalidTarget(detail: UInt64, _ why: String) -> LecternError {
+        LecternError(.invalidTarget, detail: detail, message: why)
     }
 
     // content and screen

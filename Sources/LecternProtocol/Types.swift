@@ -151,7 +151,7 @@ public enum ControlSignal: Equatable, Sendable {
         case 0xFD:
             // 0 (the server) and 255 (not registered) are no device's id either.
             guard parameter >= 1, parameter <= 254 else {
-                throw .invalidTarget(DeviceID(truncatingIfNeeded: parameter <= 0xFF ? parameter : 0), "Hand-over needs a device id from 1 to 254.")
+                throw .invalidTarget(detail: UInt64(parameter), "Hand-over needs a device id from 1 to 254.")
             }
             return .handOver(to: DeviceID(parameter))
         case 0xFE: return .takeBack

@@ -289,7 +289,7 @@ extension RoomCore {
     /// The newest state for this peer: a viewer never gets the presenters' copy.
     func stateBytes(for p: Peer) -> [UInt8] {
         guard p.viewer != nil else { return latestState }
-        if latestViewerState.isEmpty { latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: 0) }
+        if latestViewerState.isEmpty { latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID) }
         return latestViewerState
     }
 

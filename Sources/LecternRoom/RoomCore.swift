@@ -230,7 +230,7 @@ public final class RoomCore {
         timerWarned = timer.warning(at: wallClock())
         latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
         if viewers || latestViewerState.isEmpty {
-            latestViewerState = audience.count > 0 ? Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: 0) : []
+            latestViewerState = audience.count > 0 ? Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID) : []
         }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.isRegistered && !p.closing && (viewers || p.viewer == nil) {
             if p.writable { send(bytes: stateBytes(for: p), to: p); p.statePending = false } else { p.statePending = true }

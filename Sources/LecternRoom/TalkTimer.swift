@@ -71,7 +71,7 @@ public struct TalkTimer: Codable, Equatable, Sendable {
         case .elapsed:
             mode = .elapsed
         case .countdown:
-            guard c.value > 0, c.value <= ConsoleLimits.maxTimerMs else { throw .badTimer("A talk lasts from a second to 24 hours.") }
+            guard c.value >= ConsoleLimits.minTimerMs, c.value <= ConsoleLimits.maxTimerMs else { throw .badTimer("A talk lasts from a second to 24 hours.") }
             mode = .countdown
             durationMs = c.value
         case .endTime:

@@ -46,7 +46,7 @@ extension RoomCore {
 
     /// Encoded once for all; a viewer that isn't reading misses it (the next one supersedes it).
     private func sendToViewers(_ p: ViewerPointer) {
-        let bytes = Message.viewerPointer(p).encode(tag: 0, deviceID: 0)
+        let bytes = Message.viewerPointer(p).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
         for peer in peers.values where peer.viewer != nil && peer.writable && !peer.closing { send(bytes: bytes, to: peer) }
     }
 }

@@ -47,11 +47,13 @@ class ConformanceTestCase: XCTestCase {
     func registerBody(
         _ p: RawPeer, name: String, role: UInt8 = 1, passcode: String? = nil, token: [UInt8] = [], version: UInt16 = 1
     ) -> [UInt8] {
-        let params = role == 1 ? p.hello.presenter : p.hello.moderator
-        let pass = passcode ?? (role == 1 ? Self.presenterPass : Self.moderatorPass)
+        // A viewer (role 3) proves the room passcode with the presenter's parameters (§24.1).
+        let moderator = role == 2
+        let params = moderator ? p.hello.moderator : p.hello.presenter
+        let pass = passcode ?? (moderator ? Self.moderatorPass : Self.presenterPass)
         let key =
             params.salt == Self.salt && params.rounds == 10_000 && passcode == nil
-            ? (role == 1 ? Self.presenterKey : Self.moderatorKey) : Proof.key(pass, salt: params.salt, rounds: params.rounds)
+            ? (moderator ? Self.moderatorKey : Self.presenterKey) : Proof.key(pass, salt: params.salt, rounds: params.rounds)
         let n = Array(name.utf8)
         let proof = Proof.register(key: key, challenge: p.hello.challenge, role: role, name: n, token: token)
         return u16(version) + [role] + proof + [UInt8(token.count)] + token + u16(UInt16(n.count)) + n

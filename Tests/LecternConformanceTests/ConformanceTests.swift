@@ -316,9 +316,10 @@ final class ConformanceTests: ConformanceTestCase {
         let p = try join("Ana")
         p.request(0x06)
         _ = p.reply()
-        for target: UInt32 in [0, 255, 256] {
+        for target: UInt32 in [0, 255, 256, 70_000] {
             p.request(0x0C, [0xFD, 0, 0, 0] + u32(target))
-            expectFailure(p.reply(), in: 0x0E, code: 0x020A)
+            let e = expectFailure(p.reply(), in: 0x0E, code: 0x020A)
+            XCTAssertEqual(e?.detail, UInt64(target), "§15: invalidTarget's detail is the id asked for, as sent")
         }
     }
 

@@ -54,6 +54,9 @@ final class TalkTimerTests: XCTestCase {
         var t = TalkTimer()
         for c in [
             TimerCommand(action: .set, mode: .countdown, value: 0),
+            // §20.4: a countdown is 1 s to 24 h (1 ms was accepted).
+            TimerCommand(action: .set, mode: .countdown, value: 1),
+            TimerCommand(action: .set, mode: .countdown, value: ConsoleLimits.minTimerMs - 1),
             TimerCommand(action: .set, mode: .countdown, value: ConsoleLimits.maxTimerMs + 1),
             TimerCommand(action: .set, mode: .endTime, value: UInt64(t0 * 1000) - 1),
             TimerCommand(action: .set, mode: .endTime, value: UInt64(t0 * 1000) + ConsoleLimits.maxTimerMs + 1),
@@ -62,6 +65,7 @@ final class TalkTimerTests: XCTestCase {
             XCTAssertThrowsError(try t.apply(c, at: t0)) { XCTAssertEqual(($0 as? LecternError)?.code, .badTimer) }
         }
         XCTAssertEqual(t, TalkTimer(), "nothing changed")
+        XCTAssertNoThrow(try t.apply(TimerCommand(action: .set, mode: .countdown, value: ConsoleLimits.minTimerMs), at: t0), "one second is the shortest talk")
     }
 
     func testARunningTimerRunsOnThroughARestart() throws {
