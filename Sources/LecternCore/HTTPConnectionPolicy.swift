@@ -9,7 +9,8 @@
 ///   has been written out and the connection is writable (`mayAnswer`); meanwhile the shell
 ///   reads nothing more, so a peer that sends requests and never reads costs one response.
 /// - A connection that doesn't take a response within `stallTimeout` (5 s), or stays
-///   unwritable that long, is closed.
+///   unwritable that long, is closed; a long response (a download) counts from the last
+///   piece the peer took (`responseProgressed`).
 public struct HTTPConnectionPolicy: Sendable {
     public enum Action: Equatable, Sendable {
         case none
@@ -56,6 +57,12 @@ public struct HTTPConnectionPolicy: Sendable {
         servedBefore = true
         waitingSince = now
         updateStall(now)
+    }
+
+    /// Part of a long response (a download) was taken by the peer: its stall clock starts
+    /// again. A peer that takes nothing for `stallTimeout` is still closed.
+    public mutating func responseProgressed(now: Double) {
+        if writing && writable { stalledSince = now }
     }
 
     public mutating func writabilityChanged(_ on: Bool, now: Double) {

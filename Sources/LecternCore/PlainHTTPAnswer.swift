@@ -13,8 +13,23 @@ public enum PlainHTTPAnswer: Equatable, Sendable {
     /// The most bytes of request head looked at; a longer head is refused (431).
     public static let maxHead = 8192
 
-    /// `head`: the request line and headers, up to the empty line.
-    public static func answer(head: [UInt8], allowPlain: Bool) -> PlainHTTPAnswer {
+    /// Who this appliance is, for where a redirect may point: the address (and port) the
+    /// connection arrived on, and the names and addresses it goes by.
+    public struct Appliance: Equatable, Sendable {
+        /// `host:port` as in a URL (`[v6]:port` for IPv6): where the connection arrived.
+        public var arrivedOn: String
+        /// Host names and addresses (lower-case, no port) that are this appliance.
+        public var names: Set<String>
+        public init(arrivedOn: String, names: Set<String>) {
+            self.arrivedOn = arrivedOn
+            self.names = Set(names.map { $0.lowercased() })
+        }
+    }
+
+    /// `head`: the request line and headers, up to the empty line. With `appliance`, a
+    /// `Host` that names another machine is not trusted (an open redirect): the answer
+    /// points to the address the connection arrived on instead.
+    public static func answer(head: [UInt8], allowPlain: Bool, appliance: Appliance? = nil) -> PlainHTTPAnswer {
         guard head.count <= maxHead else { return .refuse(status: 431, text: "Request header too large.") }
         let text = String(decoding: head, as: UTF8.self)
         let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
@@ -24,19 +39,20 @@ public enum PlainHTTPAnswer: Equatable, Sendable {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
         let webSocket = path == "/ws"
         if allowPlain && (webSocket || (method != "GET" && method != "HEAD")) { return .pass }
-        var host: String?
+        var hostHeader: String?
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             if line[..<colon].lowercased() == "host" {
-                host = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+                hostHeader = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
                 break
             }
         }
-        guard let host, isSafeHost(host), target.hasPrefix("/"), target.count <= 2048,
+        guard let given = hostHeader, isSafeHost(given), target.hasPrefix("/"), target.count <= 2048,
             target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else {
             return .refuse(status: 400, text: "This appliance takes https:// only.")
         }
+        let host = appliance.map { a in a.names.contains(hostPart(given).lowercased()) ? given : a.arrivedOn } ?? given
         if webSocket {
             return .refuse(status: 403, text: "This appliance takes encrypted connections only: use wss://\(host)/ws (TLS).")
         }
@@ -44,6 +60,15 @@ public enum PlainHTTPAnswer: Equatable, Sendable {
             return .refuse(status: 403, text: "This appliance takes https:// only: https://\(host)\(target)")
         }
         return .redirect("https://\(host)\(target)")
+    }
+
+    /// The host of a `Host` header, without its port or an IPv6 address's brackets.
+    static func hostPart(_ h: String) -> String {
+        if h.hasPrefix("[") {
+            guard let close = h.firstIndex(of: "]") else { return h }
+            return String(h[h.index(after: h.startIndex)..<close])
+        }
+        return h.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? h
     }
 
     /// A Host header fit for a Location header: a name or address and a port, nothing else.

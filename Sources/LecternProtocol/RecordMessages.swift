@@ -28,6 +28,19 @@ public struct RecordChunk: Equatable, Sendable {
     }
     public var isLast: Bool { UInt64(offset) + UInt64(data.count) >= UInt64(totalSize) }
 
+    /// The first bytes of a record-data frame whose data (`dataCount` bytes, read from the
+    /// file straight after them) is not in memory yet: the header with the whole frame's
+    /// length, then `pages`, `totalSize` and `offset`.
+    public static func frameHead(pages: UInt16, totalSize: UInt32, offset: UInt32, dataCount: Int, tag: UInt16, deviceID: UInt8) -> [UInt8] {
+        var head = Message.recordData(RecordChunk(pages: pages, totalSize: totalSize, offset: offset, data: [])).encode(tag: tag, deviceID: deviceID)
+        let length = UInt32(head.count + dataCount)
+        head[4] = UInt8(length >> 24)
+        head[5] = UInt8((length >> 16) & 0xFF)
+        head[6] = UInt8((length >> 8) & 0xFF)
+        head[7] = UInt8(length & 0xFF)
+        return head
+    }
+
     /// Splits a PDF into record-data pieces of at most `chunkSize` bytes (at least one).
     public static func split(_ pdf: [UInt8], pages: Int, chunkSize: Int = ProtocolLimits.maxChunkLength) -> [RecordChunk] {
         let size = max(1, min(chunkSize, ProtocolLimits.maxChunkLength))

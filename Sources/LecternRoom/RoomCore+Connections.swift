@@ -63,7 +63,9 @@ extension RoomCore {
             }
             sendPendingState(p)
             picturesDrained(p)
-            switch p.keepAlive.poll(now: now, outboundPending: !p.writable) {
+            // The record being sent to it is output waiting too (its pong waits behind it).
+            let sendingRecord = recordMaking.map { $0.sending && $0.peer == p.id } ?? false
+            switch p.keepAlive.poll(now: now, outboundPending: !p.writable || sendingRecord) {
             case .none: break
             case .sendPing(let n): send(.ping(nonce: n), to: p, tag: 0)
             case .timedOut:

@@ -2,14 +2,17 @@ import LecternCore
 import LecternProtocol
 
 /// The meeting record (§26): what the wall showed goes into `record` as it happens; a
-/// download asks the shell to draw it (`.makeRecord`, in a worker process) and sends the
-/// PDF back in record-data pieces.
+/// download asks the shell to draw it (`.makeRecord`, in a worker process) and to send the
+/// PDF back in record-data pieces from its file (`.sendRecord`), one download at a time
+/// from the request until the last piece is written.
 extension RoomCore {
     /// The one download being made: who asked, and the PDF's page count.
     struct RecordMaking: Equatable {
         var peer: ConnectionID
         var tag: UInt16
         var pages: Int
+        /// Made, and being sent (`.sendRecord`) until `.recordSent`.
+        var sending = false
     }
 
     /// Who holds the floor now, as the record names them.
@@ -111,17 +114,28 @@ extension RoomCore {
         send(.recordProgress(progress), to: p, tag: tag)
     }
 
-    func recordMade(_ id: ConnectionID, tag: UInt16, _ result: Result<[UInt8], LecternError>) {
-        guard let making = recordMaking, making.peer == id, making.tag == tag else { return }
-        recordMaking = nil
-        guard let p = live(id) else { return }
+    func recordMade(_ id: ConnectionID, tag: UInt16, _ result: Result<RecordPDF, LecternError>) {
+        guard let making = recordMaking, making.peer == id, making.tag == tag, !making.sending else { return }
+        guard let p = live(id) else {
+            recordMaking = nil
+            return
+        }
         switch result {
         case .success(let pdf):
-            log(.info, "meeting record sent: \(making.pages) pages, \(pdf.count) bytes")
-            for piece in RecordChunk.split(pdf, pages: making.pages) { send(.recordData(piece), to: p, tag: tag) }
+            log(.info, "sending the meeting record: \(making.pages) pages, \(pdf.size) bytes")
+            // Busy until the shell says the last piece is out (or the connection is gone).
+            recordMaking?.sending = true
+            emit(.sendRecord(p.id, tag: tag, device: p.deviceID ?? ProtocolLimits.unregisteredID, pages: making.pages, pdf))
+            p.keepAlive.noteSent(now: now)
         case .failure(let e):
+            recordMaking = nil
             log(.warning, "meeting record not made: \(e.message)")
             fail(p, tag: tag, e, request: Command.recordRequest.rawValue)
         }
+    }
+
+    func recordSent(_ id: ConnectionID, tag: UInt16) {
+        guard let making = recordMaking, making.peer == id, making.tag == tag, making.sending else { return }
+        recordMaking = nil
     }
 }

@@ -152,6 +152,7 @@ public final class RoomCore {
         case .outputChanged(let status): outputChanged(status)
         case .recordProgressed(let id, let tag, let progress): recordProgressed(id, tag: tag, progress)
         case .recordMade(let id, let tag, let result): recordMade(id, tag: tag, result)
+        case .recordSent(let id, let tag): recordSent(id, tag: tag)
         }
         scheduleWake()
         defer { out = [] }

@@ -74,6 +74,10 @@ public enum RoomEffect: Equatable, Sendable {
     /// Draw the meeting record into one PDF (the record worker), reporting
     /// `.recordProgressed` and then `.recordMade` for the connection that asked.
     case makeRecord(ConnectionID, tag: UInt16, RecordJob)
+    /// Send the made PDF to the connection as record-data frames (this tag and device byte,
+    /// `pages` in each), read from its file a piece at a time, each once the connection has
+    /// taken the one before; then report `.recordSent`.
+    case sendRecord(ConnectionID, tag: UInt16, device: UInt8, pages: Int, RecordPDF)
 }
 
 /// Commands for a playing clip.

@@ -57,7 +57,10 @@ public enum RoomEvent: Sendable {
     case previewRendered(ConnectionID, tag: UInt16, Result<[ScreenshotChunk], LecternError>)
     /// The meeting record being made for a connection: pages drawn so far, then the PDF.
     case recordProgressed(ConnectionID, tag: UInt16, RecordProgress)
-    case recordMade(ConnectionID, tag: UInt16, Result<[UInt8], LecternError>)
+    case recordMade(ConnectionID, tag: UInt16, Result<RecordPDF, LecternError>)
+    /// The record's PDF asked for by `.sendRecord` is all written to the connection, or the
+    /// connection went first: the room may make another.
+    case recordSent(ConnectionID, tag: UInt16)
 
     // MARK: the output
     /// The output's display was lost, came back or changed mode (and at start: what it is).

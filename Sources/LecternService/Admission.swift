@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternProtocol
 import NIOCore
+import NIOTLS
 
 /// The shell of `ConnectionGate`, shared by both listeners: asks the gate at accept,
 /// closes the connections it evicts, and tells it of registrations and closes. Used from
@@ -11,7 +12,22 @@ final class Admission: @unchecked Sendable {
     private var gate: ConnectionGate
     private var channels: [ConnectionGate.ID: Channel] = [:]
 
-    init(limits: ConnectionGate.Limits) { gate = ConnectionGate(limits: limits) }
+    /// TLS handshakes per address (`HandshakeBudget`), asked by the `TransportSniffer`.
+    private var handshakes: HandshakeBudget
+    private let clock: @Sendable () -> Double
+
+    init(limits: ConnectionGate.Limits, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
+        gate = ConnectionGate(limits: limits)
+        handshakes = HandshakeBudget(limits: .forConnections(perAddress: limits.perAddress))
+        self.clock = clock
+    }
+
+    /// May this connection's peer start a TLS handshake now (its address's budget)?
+    func mayHandshake(_ channel: Channel) -> Bool {
+        let address = channel.remoteAddress?.ipAddress ?? "?"
+        let now = clock()
+        return lock.withLock { handshakes.allow(address: address, now: now) }
+    }
 
     /// Open, registered and refused-but-answering connections now (tests, the bench).
     var counts: (open: Int, registered: Int, answering: Int) {
@@ -105,18 +121,32 @@ final class RefuseWithError: ChannelInboundHandler, @unchecked Sendable {
     /// The one frame sent: `tooManyConnections`, or `tlsRequired` for a plain client when
     /// the admin allows only TLS.
     let frame: [UInt8]
+    /// Behind TLS: the frame goes once the handshake is done (the client reads it as the
+    /// error it is, not as a broken TLS record); the 2 s bound counts from now.
+    let afterHandshake: Bool
 
-    init(_ error: LecternError = .tooManyConnections) {
+    init(_ error: LecternError = .tooManyConnections, afterHandshake: Bool = false) {
         frame = Message.error(error).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
+        self.afterHandshake = afterHandshake
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { refuse(context) }
+        if afterHandshake {
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        } else if context.channel.isActive {
+            refuse(context)
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        refuse(context)
+        if !afterHandshake { refuse(context) }
         context.fireChannelActive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if afterHandshake, case .handshakeCompleted? = event as? TLSUserEvent { refuse(context) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}

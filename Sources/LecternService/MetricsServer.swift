@@ -7,19 +7,22 @@ import NIOPosix
 
 /// The Prometheus scrape endpoint: `GET /metrics` on `metrics_address` (off by default),
 /// a listener of its own so it can stay on localhost (or a management network) while the
-/// web remote faces the room. Bounded like every input: at most `maxConnections` at once
-/// (more are closed at accept), 10 s for the whole exchange, one request per
-/// connection (NIO's HTTP parser bounds the head); anything but `GET /metrics` gets 404 or 405.
+/// web remote faces the room. Bounded like every input (`ScrapeGate`): at most 8
+/// connections at once, the request head within 2 s, 10 s for the whole exchange, one
+/// request per connection (NIO's HTTP parser bounds the head); a newcomer takes the place
+/// of the oldest connection still without a complete head, so slow peers can't lock out a
+/// scrape. Anything but `GET /metrics` gets 404 or 405.
 final class MetricsServer: @unchecked Sendable {
-    static let maxConnections = 8
-    static let headTimeout: TimeAmount = .seconds(10)
+    static let limits = ScrapeGate.Limits()
 
     private let group: EventLoopGroup
     /// Called on the connection's loop for each scrape; returns the exposition.
     private let scrape: @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>
     private let lock = NSLock()
     private var channel: Channel?
-    private var open = 0
+    private var gate = ScrapeGate(limits: MetricsServer.limits)
+    private var channels: [Int: Channel] = [:]
+    private var nextID = 1
 
     init(group: EventLoopGroup, scrape: @escaping @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>) {
         self.group = group
@@ -43,17 +46,33 @@ final class MetricsServer: @unchecked Sendable {
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
             .childChannelInitializer { [self] channel in
-                let admitted = lock.withLock { () -> Bool in
-                    guard open < Self.maxConnections else { return false }
-                    open += 1
-                    return true
+                let now = MonotonicClock.now()
+                let (id, decision, victim) = lock.withLock { () -> (Int, ScrapeGate.Decision, Channel?) in
+                    let id = nextID
+                    nextID += 1
+                    let d = gate.arrive(id, now: now)
+                    guard case .admit(let evicting) = d else { return (id, d, nil) }
+                    channels[id] = channel
+                    return (id, d, evicting.flatMap { channels.removeValue(forKey: $0) })
                 }
-                guard admitted else { return channel.close() }
-                channel.closeFuture.whenComplete { [self] _ in lock.withLock { open -= 1 } }
+                victim?.close(promise: nil)
+                guard case .admit = decision else { return channel.close() }
+                channel.closeFuture.whenComplete { [self] _ in
+                    lock.withLock {
+                        gate.closed(id)
+                        channels[id] = nil
+                    }
+                }
+                let headReceived: @Sendable () -> Void = { [self] in lock.withLock { gate.headReceived(id) } }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(MetricsHTTPHandler(scrape: scrape))
-                    channel.eventLoop.scheduleTask(in: Self.headTimeout) { channel.close(promise: nil) }
+                    try channel.pipeline.syncOperations.addHandler(MetricsHTTPHandler(scrape: scrape, headReceived: headReceived))
+                    // At the head's deadline and at the exchange's: closed if past it.
+                    for t in [Self.limits.headTimeout, Self.limits.exchangeTimeout] {
+                        channel.eventLoop.scheduleTask(in: .milliseconds(Int64(t * 1000))) { [self] in
+                            if lock.withLock({ gate.expired(id, now: MonotonicClock.now()) }) { channel.close(promise: nil) }
+                        }
+                    }
                 }
             }
         let ch = try bootstrap.bind(host: host, port: port).wait()
@@ -72,14 +91,20 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
     private let scrape: @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>
+    private let headReceived: @Sendable () -> Void
     private var head: HTTPRequestHead?
     private var answered = false
 
-    init(scrape: @escaping @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>) { self.scrape = scrape }
+    init(scrape: @escaping @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>, headReceived: @escaping @Sendable () -> Void) {
+        self.scrape = scrape
+        self.headReceived = headReceived
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let h): head = h
+        case .head(let h):
+            head = h
+            headReceived()
         case .body: return
         case .end:
             guard let h = head, !answered else { return }

@@ -140,6 +140,14 @@ final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
+    /// Writes one large frame (a piece of the meeting record, read from its file into this
+    /// buffer) after the frames already written; succeeds once the connection has taken it.
+    func write(frame: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let channel else { return room.loop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
+        flushOutbox()
+        return channel.writeAndFlush(frame)
+    }
+
     private func flushOutbox() {
         flushPending = false
         guard let channel, let buf = outbox else { return }

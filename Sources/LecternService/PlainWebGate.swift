@@ -1,19 +1,50 @@
+import Foundation
 import LecternCore
 import NIOCore
 
 /// On the web remote's port with TLS on, in front of a plain connection's HTTP handlers:
 /// reads the request head and answers as `PlainHTTPAnswer` says (a redirect to https://
-/// for browsers, a refusal of plain WebSockets unless `allow_plain`), or steps aside.
+/// for browsers, a refusal of plain WebSockets unless `allow_plain`), or steps aside. A
+/// redirect goes to the `Host` the browser asked for only when that is one of this
+/// appliance's names or addresses (`names`, the address the connection arrived on), else
+/// to the address the connection arrived on: never to another machine.
 final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     let allowPlain: Bool
+    /// The appliance's host names and addresses (lower-case), besides the arrival address.
+    let names: Set<String>
     private var pending: ByteBuffer?
     private var done = false
 
-    init(allowPlain: Bool) { self.allowPlain = allowPlain }
+    init(allowPlain: Bool, names: Set<String> = []) {
+        self.allowPlain = allowPlain
+        self.names = names
+    }
+
+    /// Where the connection arrived (`host:port` for a URL) and the names that are this appliance.
+    static func appliance(local: SocketAddress?, names: Set<String>) -> PlainHTTPAnswer.Appliance? {
+        guard let local, let ip = local.ipAddress, let port = local.port else { return nil }
+        var all = names
+        all.insert(ip.lowercased())
+        let loopback = ip.hasPrefix("127.") || ip == "::1"
+        if loopback { all.insert("localhost") }
+        return PlainHTTPAnswer.Appliance(arrivedOn: ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)", names: all)
+    }
+
+    /// This machine's names and addresses now (the listener asks once, when it starts).
+    static func currentNames() -> Set<String> {
+        var names = Set(NetworkAddresses.current().map { $0.lowercased() })
+        var buf = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&buf, 255) == 0 ? String(cString: buf).lowercased() : ""
+        if !host.isEmpty, host != "localhost" {
+            names.insert(host)
+            if !host.contains(".") { names.insert(host + ".local") }
+        }
+        return names
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !done else { return }
@@ -24,7 +55,8 @@ final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unche
         guard end != nil || bytes.count > PlainHTTPAnswer.maxHead else { return }
         done = true
         let head = end.map { Array(bytes[..<$0]) } ?? bytes
-        switch PlainHTTPAnswer.answer(head: head, allowPlain: allowPlain) {
+        let appliance = Self.appliance(local: context.channel.localAddress, names: names)
+        switch PlainHTTPAnswer.answer(head: head, allowPlain: allowPlain, appliance: appliance) {
         case .pass:
             let all = pending!
             pending = nil

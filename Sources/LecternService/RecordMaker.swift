@@ -6,8 +6,10 @@ import LecternRoom
 /// Makes the meeting record's PDF (§26) off the room's loop: in a record worker process
 /// (`lecternd --record-worker`, confined like the render workers) when there is a lecternd
 /// to run, under a wall-clock deadline; reports progress and then the PDF's bytes as room
-/// events. The PDF is written to `<data_dir>/record.pdf.tmp` and removed once read: the
-/// record leaves the box only in the reply to whoever asked.
+/// events. The PDF is written to `<data_dir>/record.pdf.tmp`, opened and its name removed
+/// at once: the room sends it from the open file a piece at a time (`RecordSender`), and
+/// its space is freed when that is done. The record leaves the box only in the reply to
+/// whoever asked.
 final class RecordMaker: @unchecked Sendable {
     /// The largest PDF sent (record-data's sizes are u32; a record past this is refused).
     static let maxPDFBytes = 256 << 20
@@ -41,7 +43,7 @@ final class RecordMaker: @unchecked Sendable {
             let progress: @Sendable (Int) -> Void = { done in
                 report(.recordProgressed(id, tag: tag, RecordProgress(done: UInt16(clamping: done), total: total)))
             }
-            let result: Result<[UInt8], LecternError>
+            let result: Result<RecordPDF, LecternError>
             do {
                 if let executable {
                     try runWorker(executable, job, out: out, progress: progress)
@@ -58,11 +60,11 @@ final class RecordMaker: @unchecked Sendable {
         }
     }
 
-    private func readPDF(_ path: String) throws -> [UInt8] {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= Self.maxPDFBytes else { throw LecternError.recordFailed("it would be larger than \(Self.maxPDFBytes >> 20) MB") }
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    /// The made PDF, open (never read here: `RecordSender` sends it a piece at a time).
+    private func readPDF(_ path: String) throws -> RecordPDF {
+        let file = try FileChunks(path: path, unlinking: true)
+        guard file.size <= Self.maxPDFBytes else { throw LecternError.recordFailed("it would be larger than \(Self.maxPDFBytes >> 20) MB") }
+        return RecordPDF(size: file.size, file: file)
     }
 
     private func runWorker(_ executable: String, _ job: RecordJob, out: String, progress: @escaping @Sendable (Int) -> Void) throws {

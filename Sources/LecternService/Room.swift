@@ -9,6 +9,8 @@ import NIOCore
 protocol PeerLink: AnyObject {
     var remoteAddress: String { get }
     func write(_ bytes: [UInt8])
+    /// One large frame, after what was written; succeeds once the connection took it.
+    func write(frame: ByteBuffer) -> EventLoopFuture<Void>
     func setReading(_ on: Bool)
     /// It registered as a device.
     func registered()
@@ -271,6 +273,13 @@ final class Room: @unchecked Sendable {
                 } else {
                     feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
                 }
+            case .sendRecord(let id, let tag, let device, let pages, let pdf):
+                guard let link = links[id], let file = pdf.file as? FileChunks else {
+                    feed(.recordSent(id, tag: tag))
+                    break
+                }
+                let report = self.report!
+                RecordSender(link: link, file: file, tag: tag, device: device, pages: pages, loop: loop) { report(.recordSent(id, tag: tag)) }.start()
             }
         }
     }

@@ -49,7 +49,7 @@ final class Server: @unchecked Sendable {
                             return
                         }
                         // TLS, plain or refused, from the client's first byte (or its silence).
-                        let sniffer = TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: true) { choice, ops, sniffer in
+                        let sniffer = TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: true, mayHandshake: admission.mayHandshake) { choice, ops, sniffer in
                             switch choice {
                             case .tls, .plain: try ops.addHandler(PeerHandler(room: room), position: .after(sniffer))
                             case .refusePlain: try ops.addHandler(RefuseWithError(.tlsRequired), position: .after(sniffer))
@@ -57,7 +57,15 @@ final class Server: @unchecked Sendable {
                         }
                         try channel.pipeline.syncOperations.addHandler(sniffer)
                     case .refusedAnswering(let id):
-                        try channel.pipeline.syncOperations.addHandlers([AdmissionHandler(admission: admission, id: id), RefuseWithError()])
+                        try channel.pipeline.syncOperations.addHandler(AdmissionHandler(admission: admission, id: id))
+                        guard transport.sniffs else { return try channel.pipeline.syncOperations.addHandler(RefuseWithError()) }
+                        // Told in the client's own transport: a TLS client after the handshake
+                        // (else it reads a broken TLS record, not tooManyConnections); bounded
+                        // by the places kept for refused connections and the 2 s they get.
+                        let sniffer = TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: true, mayHandshake: admission.mayHandshake) { choice, ops, sniffer in
+                            try ops.addHandler(RefuseWithError(afterHandshake: choice == .tls), position: .after(sniffer))
+                        }
+                        try channel.pipeline.syncOperations.addHandler(sniffer)
                     case .refused:
                         // The error frame fits any socket buffer: written at once, then closed.
                         try channel.pipeline.syncOperations.addHandler(RefuseWithError())

@@ -15,18 +15,21 @@ final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @u
     let tls: NIOSSLContext?
     /// The protocol port: plain clients wait for hello, so silence means plain.
     let serverSpeaksFirst: Bool
+    /// Asked before a handshake: may this peer's address make one now (`HandshakeBudget`)?
+    let mayHandshake: (Channel) -> Bool
     /// Adds, after this handler (and after TLS when chosen), what the connection becomes.
     let build: (TransportPolicy.Choice, ChannelPipeline.SynchronousOperations, TransportSniffer) throws -> Void
     private var timer: Scheduled<Void>?
     private var decided = false
 
     init(
-        policy: TransportPolicy, tls: NIOSSLContext?, serverSpeaksFirst: Bool,
+        policy: TransportPolicy, tls: NIOSSLContext?, serverSpeaksFirst: Bool, mayHandshake: @escaping (Channel) -> Bool = { _ in true },
         build: @escaping (TransportPolicy.Choice, ChannelPipeline.SynchronousOperations, TransportSniffer) throws -> Void
     ) {
         self.policy = policy
         self.tls = tls
         self.serverSpeaksFirst = serverSpeaksFirst
+        self.mayHandshake = mayHandshake
         self.build = build
     }
 
@@ -60,6 +63,11 @@ final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @u
         decided = true
         timer?.cancel()
         let choice = policy.choose(firstByte: first)
+        if choice == .tls, !mayHandshake(context.channel) {
+            // Over its address's handshake budget: closed before any TLS work.
+            context.close(promise: nil)
+            return
+        }
         do {
             let ops = context.pipeline.syncOperations
             try build(choice, ops, self)

@@ -36,13 +36,16 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
     private let download: DeckDownload?
     /// The slide for viewers (§24.2).
     private let pageImages: PageImages?
+    /// The places for the download's pieces in memory, shared by the listener's connections.
+    private let chunks: ChunkGate
 
     init(
         assets: WebAssets, refusing: Bool = false, timeouts: Timeouts = Timeouts(), download: DeckDownload? = nil, pageImages: PageImages? = nil,
-        clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
+        chunks: ChunkGate = ChunkGate(), clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
     ) {
         self.download = download
         self.pageImages = pageImages
+        self.chunks = chunks
         self.assets = assets
         self.refusing = refusing
         self.timeouts = timeouts
@@ -57,6 +60,7 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
 
     func handlerRemoved(context: ChannelHandlerContext) {
         removed = true
+        if let id = waitingStream { chunks.leave(id) }
         timer?.cancel()
         timer = nil
     }
@@ -225,12 +229,12 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         }
     }
 
-    /// The deck, streamed from its file (never read into memory whole).
+    /// The deck, streamed from its file a piece at a time (`ChunkGate.pieceSize`), the same
+    /// over TLS and plain: the next piece is read only once the one before is written out
+    /// and the gate has a place for it, so a download holds one piece however slowly its
+    /// peer reads, and all downloads together at most the gate's places.
     private func sendFile(_ offer: DeckDownload.Offer, headers: HTTPHeaders, request: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard let handle = try? NIOFileHandle(path: offer.path),
-            let size = (try? FileManager.default.attributesOfItem(atPath: offer.path)[.size] as? NSNumber)?.intValue
-        else {
-            try? NIOFileHandle(path: offer.path).close()
+        guard let file = try? FileChunks(path: offer.path) else {
             return send(.notFound, text: "The deck is no longer on the appliance.\n", headers: headers, request: request, context: context)
         }
         var h = headers
@@ -238,21 +242,63 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         h.add(name: "Content-Type", value: "application/pdf")
         h.add(name: "Content-Disposition", value: "attachment; filename=\"\(ascii.hasSuffix(".pdf") ? ascii : ascii + ".pdf")\"")
         h.add(name: "Cache-Control", value: "no-store")
-        h.add(name: "Content-Length", value: String(size))
+        h.add(name: "Content-Length", value: String(file.size))
         let keepAlive = request.isKeepAlive
         h.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: .ok, headers: h))), promise: nil)
-        if request.method != .HEAD, size > 0 {
-            context.write(wrapOutboundOut(.body(.fileRegion(FileRegion(fileHandle: handle, readerIndex: 0, endIndex: size)))), promise: nil)
+        let stream = Stream(file: file, id: chunks.newID(), keepAlive: keepAlive)
+        streamNext(stream, offset: request.method == .HEAD ? file.size : 0, context: context)
+    }
+
+    /// One download in progress.
+    private struct Stream {
+        let file: FileChunks
+        let id: Int
+        let keepAlive: Bool
+    }
+    /// The download waiting for a place in the gate (left when the connection goes).
+    private var waitingStream: Int?
+
+    private func streamNext(_ stream: Stream, offset: Int, context: ChannelHandlerContext) {
+        guard !removed, context.channel.isActive else { return }
+        guard offset < stream.file.size else {
+            let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            done.whenComplete { [self] _ in responseDone(context) }
+            if !stream.keepAlive {
+                let channel = context.channel
+                done.whenComplete { _ in channel.close(promise: nil) }
+            }
+            return
         }
-        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        done.whenComplete { [self] _ in
-            try? handle.close()
-            responseDone(context)
+        let here = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        waitingStream = stream.id
+        chunks.ask(stream.id) {
+            loop.execute { here.value.handler.readPiece(stream, offset: offset, context: here.value.context) }
         }
-        if !keepAlive {
-            let channel = context.channel
-            done.whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// Holding a place: reads the piece, writes it, gives the place back once it is out.
+    private func readPiece(_ stream: Stream, offset: Int, context: ChannelHandlerContext) {
+        waitingStream = nil
+        guard !removed, context.channel.isActive else { return chunks.release() }
+        let n = min(ChunkGate.pieceSize, stream.file.size - offset)
+        let here = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let chunks = self.chunks
+        stream.file.read(offset: offset, count: n, appendingTo: context.channel.allocator.buffer(capacity: n), on: context.eventLoop).whenComplete { read in
+            let (handler, context) = here.value
+            guard case .success(let piece) = read, !handler.removed else {
+                chunks.release()
+                return context.close(promise: nil)
+            }
+            context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(piece)))).whenComplete { written in
+                chunks.release()
+                let (handler, context) = here.value
+                guard case .success = written else { return context.close(promise: nil) }
+                handler.policy?.responseProgressed(now: handler.clock())
+                handler.reschedule(context)
+                handler.streamNext(stream, offset: offset + n, context: context)
+            }
         }
     }
 

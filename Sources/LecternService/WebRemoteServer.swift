@@ -24,6 +24,8 @@ final class WebRemoteServer: @unchecked Sendable {
     /// TLS or plain, from each connection's first byte (`TransportSniffer`).
     let transport: TransportPolicy
     let tls: NIOSSLContext?
+    /// The deck downloads' pieces in memory, all connections together (`ChunkGate`).
+    let chunks = ChunkGate()
     private let lock = NSLock()
     private var channel: Channel?
 
@@ -44,7 +46,9 @@ final class WebRemoteServer: @unchecked Sendable {
     /// Binds `host:port` (port 0: any free port); succeeds with the port bound.
     func bind(host: String, port: Int) -> EventLoopFuture<Int> {
         let room = self.room, assets = self.assets, admission = self.admission, timeouts = self.timeouts
-        let transport = self.transport, tls = self.tls
+        let transport = self.transport, tls = self.tls, chunks = self.chunks
+        // Where a plain request may be redirected (besides the address it arrived on).
+        let names = transport.sniffs ? PlainWebGate.currentNames() : []
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -67,15 +71,15 @@ final class WebRemoteServer: @unchecked Sendable {
                         // In front of HTTP: TLS from a ClientHello; plain requests meet the gate
                         // (browsers sent to https://, plain WebSockets only with allow_plain).
                         try channel.pipeline.syncOperations.addHandler(
-                            TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: false) { choice, ops, sniffer in
+                            TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: false, mayHandshake: admission.mayHandshake) { choice, ops, sniffer in
                                 switch choice {
                                 case .tls: break
-                                case .plain: try ops.addHandler(PlainWebGate(allowPlain: true), position: .after(sniffer))
-                                case .refusePlain: try ops.addHandler(PlainWebGate(allowPlain: false), position: .after(sniffer))
+                                case .plain: try ops.addHandler(PlainWebGate(allowPlain: true, names: names), position: .after(sniffer))
+                                case .refusePlain: try ops.addHandler(PlainWebGate(allowPlain: false, names: names), position: .after(sniffer))
                                 }
                             })
                     }
-                    let http = WebHTTPHandler(assets: assets, refusing: refusing, timeouts: timeouts, download: room.download, pageImages: room.pageImages)
+                    let http = WebHTTPHandler(assets: assets, refusing: refusing, timeouts: timeouts, download: room.download, pageImages: room.pageImages, chunks: chunks)
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: Self.maxWebSocketFrame,
                         automaticErrorHandling: true,

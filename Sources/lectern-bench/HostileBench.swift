@@ -62,4 +62,7 @@ func runHostileBenchmarks() throws {
 
     // Issue 25: the audience's attacks (HostileAudienceBench.swift).
     try runHostileAudienceBenchmarks()
+    // Issue 25: the HTTPS download and the record under peers that read slowly or never
+    // (HostileHTTPBench.swift).
+    try runHostileHTTPBenchmarks()
 }

@@ -95,7 +95,7 @@ final class RoomCoreRecordTests: XCTestCase {
         h.shown(h.send(.present(content: content, page: n), from: 1, device: device))
     }
 
-    func testTheJobHasThePagesShownAndTheReplyIsThePDFInPieces() throws {
+    func testTheJobHasThePagesShownAndThePDFIsSentFromItsFile() throws {
         let h = H(floor: .open, catalog: [deck(1, name: "one.pdf"), deck(2, name: "two.pdf")])
         let ana = h.join(1, name: "Ana")
         let mod = h.join(2, name: "Mo", role: .moderator)
@@ -121,12 +121,12 @@ final class RoomCoreRecordTests: XCTestCase {
         XCTAssertEqual(H.replies(to: 2, asked), [.recordProgress(RecordProgress(done: 0, total: 4))])
         XCTAssertEqual(H.errorCode(to: 2, h.send(.recordRequest, from: 2, device: mod)), .recordBusy, "one at a time")
 
-        let pdf = [UInt8](repeating: 7, count: ProtocolLimits.maxChunkLength + 10)
+        // The PDF stays in its file: the shell sends it a piece at a time (RecordSender).
+        let pdf = RecordPDF(size: ProtocolLimits.maxChunkLength + 10, file: "the shell's file")
         let made = h.handle(.recordMade(2, tag: 9, .success(pdf)))
-        let pieces = H.replies(to: 2, made).compactMap { if case .recordData(let c) = $0 { return c } else { return nil } }
-        XCTAssertEqual(pieces.map(\.offset), [0, UInt32(ProtocolLimits.maxChunkLength)])
-        XCTAssertEqual(pieces.flatMap(\.data), pdf)
-        XCTAssertTrue(pieces.allSatisfy { $0.pages == 4 })
+        XCTAssertEqual(made.filter { if case .sendRecord = $0 { return true } else { return false } }, [.sendRecord(2, tag: 9, device: mod, pages: 4, pdf)])
+        XCTAssertEqual(H.errorCode(to: 2, h.send(.recordRequest, from: 2, device: mod)), .recordBusy, "busy while it is being sent")
+        h.handle(.recordSent(2, tag: 9))
         XCTAssertFalse(H.work(h.send(.recordRequest, from: 2, device: mod)).isEmpty, "free again")
         XCTAssertEqual(H.errorCode(to: 2, h.handle(.recordMade(2, tag: 7, .failure(.recordFailed("too slow"))))), .recordFailed)
     }
