@@ -267,7 +267,9 @@ final class ConformanceTests: ConformanceTestCase {
         r.request(0x01, registerBody(r, name: "Ana"))   // even a good proof: not checked
         let e = expectFailure(r.next(), in: 0x03, code: 0x0102)
         XCTAssertGreaterThan(e?.detail ?? 0, 0, "ms to wait")
-        XCTAssertLessThanOrEqual(e?.detail ?? .max, 2000)
+        // §7.3: at most 2 s for the address's own wait, 3.4 s when the room's budget (spent
+        // by these five) waits for an address that is not a newcomer.
+        XCTAssertLessThanOrEqual(e?.detail ?? .max, 3400)
         XCTAssertEqual(e?.closes, false)
     }
 
