@@ -38,6 +38,13 @@ public final class LecternConnection: @unchecked Sendable {
     }
 
     private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// One TLS client context for every connection: making one loads the system's trust
+    /// roots (unused: pinning replaces the chain check), which cost more than the handshake.
+    private static let tlsContext = Result {
+        var c = TLSConfiguration.makeClientConfiguration()
+        c.minimumTLSVersion = .tlsv12
+        return try NIOSSLContext(configuration: c)
+    }
 
     let channel: Channel
     let inbox = Inbox()
@@ -51,21 +58,15 @@ public final class LecternConnection: @unchecked Sendable {
     public let certificate: CertificateFingerprint?
 
     /// Connects and waits for hello; with `tls`, over TLS, going on only when `tls.accept`
-    /// takes the certificate's fingerprint (pinning: docs/protocol.md §25.5).
-    public init(host: String, port: Int, timeout: Double = 10, tls: ClientTLS? = nil) throws {
+    /// takes the certificate's fingerprint (pinning: docs/protocol.md §25.5). `source`: the
+    /// local address to connect from (tests speaking from many loopback addresses).
+    public init(host: String, port: Int, timeout: Double = 10, tls: ClientTLS? = nil, from source: String? = nil) throws {
         let inbox = self.inbox
         let watch = TLSWatch()
-        let sslContext: NIOSSLContext?
-        if tls != nil {
-            var c = TLSConfiguration.makeClientConfiguration()
-            c.minimumTLSVersion = .tlsv12
-            sslContext = try NIOSSLContext(configuration: c)
-        } else {
-            sslContext = nil
-        }
+        let sslContext = tls == nil ? nil : try Self.tlsContext.get()
         // SNI carries names only, never an address.
         let sniName = TLSIdentityName.isAddress(host) ? nil : host
-        let bootstrap = ClientBootstrap(group: Self.group)
+        var bootstrap = ClientBootstrap(group: Self.group)
             .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             // Uploads wait while more than 4 MiB are queued (a file is never read into memory whole).
             .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 2 << 20, high: 4 << 20))
@@ -86,6 +87,7 @@ public final class LecternConnection: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(ClientHandler(inbox: inbox, watch: watch))
                 }
             }
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
         do { channel = try bootstrap.connect(host: host, port: port).wait() } catch {
             throw ClientError.connect("\(host):\(port): \(error)")
         }

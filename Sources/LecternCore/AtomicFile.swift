@@ -32,6 +32,27 @@ public enum AtomicFile {
         fsync(directory: (path as NSString).deletingLastPathComponent)
     }
 
+    /// Removes the temp files a killed process left in `directory` (`<name>.tmp-<pid>` of
+    /// a process other than this one): at the service's start, before anything is written.
+    /// Returns the names removed.
+    @discardableResult
+    public static func removeLeftovers(in directory: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        let mine = ".tmp-\(getpid())"
+        var removed: [String] = []
+        for name in names.sorted() where isLeftover(name) && !name.hasSuffix(mine) {
+            if unlink(directory + "/" + name) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// `<something>.tmp-<digits>`: how `write` names its temp file.
+    static func isLeftover(_ name: String) -> Bool {
+        guard let r = name.range(of: ".tmp-", options: .backwards), r.lowerBound != name.startIndex else { return false }
+        let pid = name[r.upperBound...]
+        return !pid.isEmpty && pid.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// Flushes a file already written (e.g. an upload's bytes before its rename).
     public static func fsync(path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

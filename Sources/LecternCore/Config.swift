@@ -16,6 +16,9 @@ public struct Config: Equatable, Sendable {
     public var audiencePasscode = ""
     /// Minutes without any device or viewer after which the meeting ends (polls and questions cleared).
     public var audienceIdleMinutes = 120
+    /// New viewer identities one address gets at once (then one every 3 s): a room behind
+    /// one NAT raises it (docs/protocol.md §24.1).
+    public var audienceNewPerAddress = 40
     /// Whether every presenter may draw on the wall (else: the holder, the moderator and
     /// those they allow).
     public var inkEveryone = false

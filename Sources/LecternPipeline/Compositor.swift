@@ -30,6 +30,10 @@ public final class Compositor: @unchecked Sendable {
 
     public let settings: Settings
     public let cache: PageCache
+    /// Page previews (§13) are kept apart, so that viewers asking for pages never evict the
+    /// wall's shown and prerendered pages from `cache`.
+    public let previewCache: PageCache
+    public static let previewCacheBytes = 24 << 20
     let documents: (String) throws -> PDFDocument
     private let lock = NSLock()
     private var idle: IdleScreen
@@ -72,6 +76,7 @@ public final class Compositor: @unchecked Sendable {
         self.slow = slow
         self.idle = idle
         self.cache = PageCache(capacityBytes: cacheBytes)
+        self.previewCache = PageCache(capacityBytes: min(cacheBytes, Self.previewCacheBytes))
         self.budget = budget
         self.forget = forget
         self.documents = documents
@@ -233,8 +238,16 @@ public final class Compositor: @unchecked Sendable {
     /// `part`: only that part of the page (a beamer deck's slide or notes half).
     /// `keep: false`: not put in the page cache (viewers' images are kept encoded, §24.2,
     /// and must not push the wall's prerendered pages out).
+    /// The wall's cache is read (a full-size preview of a shown page is its frame) but never
+    /// written: a preview made is kept in `previewCache` (`keep`), which only previews evict.
     public func preview(content: String, page: Int, width: Int, height: Int, part: PagePart = .whole, keep: Bool = true) throws -> Frame {
-        try cachedPage(content, page, settings.sized(width: width, height: height), part: part, background: true, keep: keep)
+        let look = settings.sized(width: width, height: height)
+        let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
+        if cache.contains(key), let f = cache.lookup(key) { return f }
+        if let f = previewCache.lookup(key) { return f }
+        let f = try cachedPage(content, page, look, part: part, background: true, keep: false)
+        if keep { previewCache.insert(f, for: key) }
+        return f
     }
 
     /// Changes what the idle screen says (room renamed, address changed).

@@ -39,6 +39,20 @@ public enum AudienceLimits {
     public static let maxPreparedDecks = 200
     /// Largest poll-prepare body (the JSON list), in bytes.
     public static let maxPrepareBytes = 32 * 1024
+    /// Devices that may answer one poll (4 × the viewer limit, as the identities kept).
+    public static let maxAnswersPerPoll = 1000
+    /// Open-text answers' bytes kept for one poll (UTF-8, in all).
+    public static let maxTextBytesPerPoll = 64 * 1024
+    /// Questions the state carries (the first of the ranking); the rest by audience-fetch.
+    public static let stateQuestions = 50
+    /// Open-text answers the presenters' state carries (the newest); the rest by audience-fetch.
+    public static let stateTexts = 50
+    /// Items one audience-fetch returns at most.
+    public static let maxFetch = 200
+    /// New viewer identities one address gets at once (config `audience_new_per_address`);
+    /// then one more every `newViewerSeconds`. A known token costs nothing.
+    public static let newViewersPerAddress = 40
+    public static let newViewerSeconds: Double = 3
 }
 
 /// poll-ask (0x80): a poll asked on the spot.
@@ -110,8 +124,11 @@ public struct AudienceSnapshot: Codable, Equatable, Sendable {
     public var prepared: [PollDraft]?
     /// The newest poll (open or closed), or null.
     public var poll: PollSnapshot?
-    /// Audience questions, most votes first (then oldest first).
+    /// Audience questions, most votes first (then oldest first): the first
+    /// `AudienceLimits.stateQuestions` of them; the rest by audience-fetch (§24.6).
     public var questions: [QuestionSnapshot]
+    /// How many questions there are in all (that this client may see).
+    public var questionCount: Int?
     /// The question shown on the wall, or null.
     public var wallQuestion: UInt32?
     public init(
@@ -126,9 +143,10 @@ public struct AudienceSnapshot: Codable, Equatable, Sendable {
         self.downloadURL = downloadURL
         self.poll = poll
         self.questions = questions
+        self.questionCount = questions.count
         self.wallQuestion = wallQuestion
     }
-    enum CodingKeys: String, CodingKey { case viewers, locked, download, downloadURL, pageImage, prepared, poll, questions, wallQuestion }
+    enum CodingKeys: String, CodingKey { case viewers, locked, download, downloadURL, pageImage, prepared, poll, questions, questionCount, wallQuestion }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(viewers, forKey: .viewers)
@@ -139,6 +157,7 @@ public struct AudienceSnapshot: Codable, Equatable, Sendable {
         try c.encode(prepared, forKey: .prepared)
         try c.encode(poll, forKey: .poll)
         try c.encode(questions, forKey: .questions)
+        try c.encode(questionCount ?? questions.count, forKey: .questionCount)
         try c.encode(wallQuestion, forKey: .wallQuestion)
     }
 }
@@ -171,9 +190,15 @@ public struct PollSnapshot: Codable, Equatable, Sendable {
     public var total: Int
     /// Count per answer: for the presenter and moderator always, for viewers once shown; else null.
     public var counts: [Int]?
-    /// Open-text answers: for the presenter and moderator all of them (oldest first); for
-    /// viewers only those the presenter picked, once shown. Never with who wrote them.
+    /// Open-text answers: for the presenter and moderator the newest
+    /// `AudienceLimits.stateTexts` of them (oldest first, from `textsFrom`), the rest by
+    /// audience-fetch; for viewers only those the presenter picked, once shown. Never with
+    /// who wrote them.
     public var texts: [String]?
+    /// Open-text answers in all, and the index of the first one in `texts` (presenters and
+    /// moderator; null for viewers and choice polls).
+    public var textCount: Int?
+    public var textsFrom: Int?
     /// The picked open-text answers (indices into the presenter's `texts`).
     public var picks: [Int]
     public init(
@@ -193,7 +218,9 @@ public struct PollSnapshot: Codable, Equatable, Sendable {
         self.texts = texts
         self.picks = picks
     }
-    enum CodingKeys: String, CodingKey { case id, question, kind, answers, open, showResults, showAnswer, correct, total, counts, texts, picks }
+    enum CodingKeys: String, CodingKey {
+        case id, question, kind, answers, open, showResults, showAnswer, correct, total, counts, texts, textCount, textsFrom, picks
+    }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -207,6 +234,8 @@ public struct PollSnapshot: Codable, Equatable, Sendable {
         try c.encode(total, forKey: .total)
         try c.encode(counts, forKey: .counts)
         try c.encode(texts, forKey: .texts)
+        try c.encode(textCount, forKey: .textCount)
+        try c.encode(textsFrom, forKey: .textsFrom)
         try c.encode(picks, forKey: .picks)
     }
 }

@@ -222,12 +222,18 @@ public struct ContentHasher {
 /// Key it by address and role (`AuthThrottle.key(address:role:)`) so that a success as
 /// presenter does not wipe the failures of guessing the moderator passcode.
 ///
-/// On top of that, a budget per role for the whole room, whatever the address (so that
-/// many addresses don't multiply the rate): a bucket of `globalBurst` (30) wrong proofs,
-/// refilled at `globalPerMinute` (30) a minute. While it is empty every attempt for that
-/// role waits, from any address; once guessing stops, one attempt is allowed again within
-/// 60 / `globalPerMinute` seconds (2 s), so the right passcode gets in within seconds
-/// (no lasting lock-out). Use `check(_:role:now:)` and `recordFailure(_:role:now:)`.
+/// On top of that, the whole room checks at most 30 wrong proofs per role in any 60
+/// seconds, whatever the address (so that many addresses don't multiply the rate): a
+/// budget of `globalBurst` (5) wrong proofs at once, refilled at `globalPerMinute` (25) a
+/// minute — one every 2.4 s — so that no 60-second window holds more than 5 + 25.
+/// Once the budget is spent, each wrong proof it allows again (a slot) is open for its
+/// first `newcomerHead` seconds (1 s) only to newcomers:
+/// sources with no wrong proof within the window that started waiting at most
+/// `newcomerWait` seconds ago (an address that has been kept waiting longer is guessing,
+/// not a person who just typed the passcode). So during a guessing attack from addresses
+/// that keep trying, the right passcode from an address of its own is checked at the next
+/// slot, within 2.4 s (docs/protocol.md §7.3). Use `attempt(_:role:now:)` for each register
+/// and `recordFailure(_:role:now:)` for each wrong proof.
 public struct AuthThrottle {
     public enum Decision: Equatable, Sendable {
         case allowed
@@ -243,13 +249,20 @@ public struct AuthThrottle {
     /// Wrong proofs per role the whole room may make at once, and how fast that refills.
     public let globalBurst: Double
     public let globalPerMinute: Double
+    /// How long each slot is kept for sources that have not guessed wrong lately.
+    public let newcomerHead: Double
+    /// A newcomer who started waiting this long ago is one no more.
+    public var newcomerWait: Double { 2 * spacing }
     private var failures: [String: [Double]] = [:]
+    /// Sources told to wait by the room's pace: since when (forgotten once checked, or
+    /// after a window without an attempt).
+    private var waiting: [String: (since: Double, last: Double)] = [:]
     /// Per role: the budget left and when it was last brought up to date.
     private var budgets: [Role: (tokens: Double, at: Double)] = [:]
 
     public init(
         freeFailures: Int = 5, window: Double = 60, baseDelay: Double = 2, maxDelay: Double = 60, maxTrackedSources: Int = 4096,
-        globalBurst: Double = 30, globalPerMinute: Double = 30
+        globalBurst: Double = 5, globalPerMinute: Double = 25, newcomerHead: Double = 1
     ) {
         self.freeFailures = freeFailures
         self.window = window
@@ -258,22 +271,57 @@ public struct AuthThrottle {
         self.maxTrackedSources = maxTrackedSources
         self.globalBurst = max(1, globalBurst)
         self.globalPerMinute = max(0.01, globalPerMinute)
+        self.newcomerHead = max(0, min(newcomerHead, 60 / self.globalPerMinute))
     }
+
+    /// Seconds the budget takes to allow one more wrong proof.
+    public var spacing: Double { 60 / globalPerMinute }
 
     private func budget(_ role: Role, _ now: Double) -> Double {
         guard let b = budgets[role] else { return globalBurst }
-        return min(globalBurst, b.tokens + max(0, now - b.at) * globalPerMinute / 60)
+        return min(globalBurst, b.tokens + max(0, now - b.at) / spacing)
     }
 
-    /// May anyone try `role` now, as far as the room's budget goes? If not, how long to wait.
-    public func checkGlobal(role: Role, now: Double) -> Decision {
-        let t = budget(role, now)
-        return t >= 1 ? .allowed : .wait(seconds: (1 - t) * 60 / globalPerMinute)
+    /// May a source try `role` now, as far as the room's budget goes? `newcomer`: the
+    /// source may use a slot from its start; others `newcomerHead` seconds later (while
+    /// the budget is not spent, anyone may). If not, how long to wait.
+    public func checkGlobal(role: Role, newcomer: Bool = true, now: Double) -> Decision {
+        guard let b = budgets[role] else { return .allowed }
+        let ready = b.tokens >= 1 ? b.at : b.at + (1 - b.tokens) * spacing
+        let opens = ready + (newcomer || b.tokens >= 1 ? 0 : newcomerHead)
+        return now >= opens ? .allowed : .wait(seconds: opens - now)
     }
 
-    /// The per-source check and the room's budget for `role`: the longer wait of the two.
+    /// A source with no wrong proof within the window that has not been kept waiting long.
+    public func isNewcomer(_ key: String, now: Double) -> Bool {
+        guard recent(key, now).isEmpty else { return false }
+        guard let w = waiting[key], now - w.last < window else { return true }
+        return now - w.since <= newcomerWait
+    }
+
+    /// A register for `key` and `role`: the decision of `check`, and a source told to wait
+    /// by the room's pace is remembered as waiting since now (its first such answer).
+    public mutating func attempt(_ key: String, role: Role, now: Double) -> Decision {
+        let d = check(key, role: role, now: now)
+        if case .allowed = d {
+            waiting[key] = nil
+        } else {
+            let since = waiting[key].flatMap { now - $0.last < window ? $0.since : nil } ?? now
+            waiting[key] = (since, now)
+            if waiting.count > maxTrackedSources {
+                waiting = waiting.filter { now - $0.value.last < window }
+                if waiting.count > maxTrackedSources {
+                    for k in waiting.sorted(by: { $0.value.last < $1.value.last }).prefix(waiting.count - maxTrackedSources).map(\.key) { waiting[k] = nil }
+                }
+            }
+        }
+        return d
+    }
+
+    /// The per-source check and the room's pace for `role`: the longer wait of the two.
     public func check(_ key: String, role: Role, now: Double) -> Decision {
-        switch (check(key, now: now), checkGlobal(role: role, now: now)) {
+        let newcomer = isNewcomer(key, now: now)
+        switch (check(key, now: now), checkGlobal(role: role, newcomer: newcomer, now: now)) {
         case (.allowed, .allowed): return .allowed
         case (.wait(let a), .allowed), (.allowed, .wait(let a)): return .wait(seconds: a)
         case (.wait(let a), .wait(let b)): return .wait(seconds: max(a, b))

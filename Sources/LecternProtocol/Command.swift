@@ -25,6 +25,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case pagePreview
     case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
     case pollAsk, pollAnswer, pollClose, pollShow, questionAsk, questionVote, questionMark, audienceSet, viewerPointer, pollPrepare, pollAskPrepared
+    case audienceFetch, audiencePage
     case strokeOK, inkUndo, inkErase, inkClear, inkAllow, inkFetch, inkPage, whiteboardNew
     case soundSet, soundSetOK
     case clipLoop, clipLoopOK
@@ -141,6 +142,8 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .viewerPointer: Definition(0x88, "viewer-pointer", .server)
         case .pollPrepare: Definition(0x89, "poll-prepare", .client)
         case .pollAskPrepared: Definition(0x8A, "poll-ask-prepared", .client)
+        case .audienceFetch: Definition(0x8B, "audience-fetch", .client)
+        case .audiencePage: Definition(0x8C, "audience-page", .server)
         }
     }
 

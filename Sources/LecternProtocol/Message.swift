@@ -94,6 +94,9 @@ public enum Message: Equatable, Sendable {
     case pollPrepare(content: ContentID, [PollDraft])
     /// Asks a prepared poll of a deck (nil: the deck on the wall); `index` 0-based.
     case pollAskPrepared(content: ContentID?, index: Int)
+    /// A page of the questions or of a poll's open-text answers (§24.6).
+    case audienceFetch(AudienceFetch)
+    case audiencePage(AudiencePage)
 
     public var command: Command {
         switch self {
@@ -166,6 +169,8 @@ public enum Message: Equatable, Sendable {
         case .viewerPointer: .viewerPointer
         case .pollPrepare: .pollPrepare
         case .pollAskPrepared: .pollAskPrepared
+        case .audienceFetch: .audienceFetch
+        case .audiencePage: .audiencePage
         }
     }
 
@@ -271,6 +276,8 @@ public enum Message: Equatable, Sendable {
         case .viewerPointer(let p): Body.viewerPointer(p, &w)
         case .pollPrepare(let c, let drafts): Body.pollPrepare(c, drafts, &w)
         case .pollAskPrepared(let c, let i): w.bytes(c?.bytes ?? [UInt8](repeating: 0, count: 32)); w.u16(UInt16(clamping: i))
+        case .audienceFetch(let f): Body.audienceFetch(f, &w)
+        case .audiencePage(let p): Body.audiencePage(p, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest:
@@ -368,6 +375,8 @@ public enum Message: Equatable, Sendable {
         case .viewerPointer: m = .viewerPointer(try Body.viewerPointer(&r))
         case .pollPrepare: m = try Body.pollPrepare(&r)
         case .pollAskPrepared: m = try Body.pollAskPrepared(&r)
+        case .audienceFetch: m = .audienceFetch(try Body.audienceFetch(&r))
+        case .audiencePage: m = .audiencePage(try Body.audiencePage(&r))
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

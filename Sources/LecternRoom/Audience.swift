@@ -29,6 +29,8 @@ public struct Audience: Sendable {
     public init(capacity: Int = AudienceLimits.maxViewers) { self.capacity = capacity }
 
     public var count: Int { byConnection.count }
+    /// Whether `token` is a device identity of this meeting (its answers are its own).
+    public func knows(_ token: ResumeToken?) -> Bool { token.map { known[$0] != nil } ?? false }
     public func viewer(_ c: ConnectionID) -> Viewer? { byConnection[c] }
 
     /// A viewer joins; with a token it had before (this meeting), it is the same device

@@ -77,5 +77,12 @@ public struct AudienceQuestions: Codable, Equatable, Sendable {
             .map { QuestionSnapshot(id: $0.id, text: $0.text, name: $0.name, votes: $0.votes, answered: $0.answered, hidden: $0.hidden) }
     }
 
+    /// Ranked questions `offset`..<`offset + count` and how many in all (for this client).
+    public func page(privileged: Bool, offset: Int, count: Int) -> (questions: [QuestionSnapshot], total: Int) {
+        let all = ranked(privileged: privileged)
+        let from = min(max(0, offset), all.count)
+        return (Array(all[from..<min(all.count, from + max(0, count))]), all.count)
+    }
+
     public var wallQuestion: Question? { onWall.flatMap { id in questions.first { $0.id == id } } }
 }

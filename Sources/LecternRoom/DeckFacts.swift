@@ -33,8 +33,10 @@ public struct DeckFacts: Codable, Equatable, Sendable {
     public var numbering: SlideNumbering { SlideNumbering(labels: labels) }
 }
 
-/// A deck's notes as the console serves them: typed (or from a .pdfpc file) first, the
-/// slide's first step's typed note for its later steps, then the PDF's own annotations.
+/// A deck's notes as the console serves them to one reader (`author`, DeckNotes.author):
+/// the note they typed first, then the file's (.pdfpc) note — each also of the slide's
+/// first step for its later steps — then the PDF's own annotations. Another author's typed
+/// notes are never served.
 public struct DeckConsole: Equatable, Sendable {
     public var facts: DeckFacts
     public var notes: DeckNotes
@@ -47,22 +49,26 @@ public struct DeckConsole: Equatable, Sendable {
 
     public var hasNotes: Bool { !notes.isEmpty || !facts.annotations.isEmpty || layout != .none }
 
-    /// The note of `page` (1-based) and where it came from.
-    public func note(page: Int) -> (text: String, source: String) {
-        if let t = notes[page] { return (t, "typed") }
+    /// The note of `page` (1-based) for `author` and where it came from.
+    public func note(page: Int, for author: String?) -> (text: String, source: String) {
         let first = facts.numbering.firstPageOfSlide(containing: page)
+        if let a = author {
+            if let t = notes.typed(page: page, by: a) { return (t, "typed") }
+            if first != page, let t = notes.typed(page: first, by: a) { return (t, "typed") }
+        }
+        if let t = notes[page] { return (t, "typed") }
         if first != page, let t = notes[first] { return (t, "typed") }
         if let t = facts.annotations[String(page)] { return (t, "annotation") }
         return ("", "none")
     }
 
     /// The reply to notes-request for `page` (0: every page) of the upload `content`.
-    public func reply(content: ContentID, page: Int) -> NotesReply {
+    public func reply(content: ContentID, page: Int, for author: String?) -> NotesReply {
         let pages = page == 0 ? Array(1...max(1, facts.labels.count)) : [page]
         return NotesReply(
             content: content.hex, layout: layout,
             pages: pages.map { p in
-                let n = note(page: p)
+                let n = note(page: p, for: author)
                 return NotesReply.Page(page: p, label: p <= facts.labels.count ? facts.labels[p - 1] : String(p), text: n.text, source: n.source)
             },
             durationMinutes: notes.durationMinutes, endTime: notes.endTime, lastMinutes: notes.lastMinutes)

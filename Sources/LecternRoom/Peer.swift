@@ -23,10 +23,14 @@ final class Peer {
     var reading = true
     /// Error replies sent while unregistered (a few, and the connection is closed).
     var unregisteredErrors = 0
-    /// Screenshots and page previews being made for this peer.
-    var picturesInFlight = 0
-    /// A state push was skipped because the peer is not reading: send the newest later.
-    var statePending = false
+    /// Screenshots and page previews being made for this peer (tag, bytes counted).
+    var pictures: [(tag: UInt16, cost: Int)] = []
+    var picturesInFlight: Int { pictures.count }
+    /// Bytes of pictures sent and maybe still waiting in its output, and since when (§13).
+    var pictureBytesSent = 0
+    var pictureSentAt = 0.0
+    /// When it gets the newest state: pushes coalesced, one owed while it doesn't read (§14.1).
+    var statePacer = StatePacer()
     /// Reading from the peer is paused until this upload writer's queued chunks are stored.
     var readingPausedBy: Int?
 

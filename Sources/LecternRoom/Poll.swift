@@ -46,6 +46,10 @@ public struct Poll: Codable, Equatable, Sendable {
 
     mutating func answer(_ a: PollAnswer, voter: String) throws(LecternError) {
         guard open else { throw .pollClosed }
+        // Bounded whoever answers: in devices, and an open question's text in bytes (§24.7).
+        guard answers[voter] != nil || answers.count < AudienceLimits.maxAnswersPerPoll else {
+            throw .tooMany("answers to one poll", limit: AudienceLimits.maxAnswersPerPoll)
+        }
         switch a {
         case .choice(let i):
             guard draft.kind != .text else { throw .badAnswer("This is an open question — send text.") }
@@ -56,6 +60,11 @@ public struct Poll: Codable, Equatable, Sendable {
             guard !trimmed.isEmpty else { throw .badAnswer("The answer is empty.") }
             guard t.utf8.count <= AudienceLimits.maxTextAnswerBytes else { throw .tooLong("answer", limit: AudienceLimits.maxTextAnswerBytes) }
             guard !AudienceLimits.hasControl(t) else { throw .badAnswer("The answer has control characters.") }
+            var replaced = 0
+            if case .text(let old)? = answers[voter] { replaced = old.utf8.count }
+            guard textBytes - replaced + t.utf8.count <= AudienceLimits.maxTextBytesPerPoll else {
+                throw .tooMany("bytes of open-text answers to one poll", limit: AudienceLimits.maxTextBytesPerPoll)
+            }
             if answers[voter] == nil { textOrder.append(voter) }
         }
         answers[voter] = a
@@ -73,18 +82,40 @@ public struct Poll: Codable, Equatable, Sendable {
 
     public var total: Int { answers.count }
 
+    /// The open-text answers' bytes kept now.
+    var textBytes: Int {
+        var n = 0
+        for case .text(let t) in answers.values { n += t.utf8.count }
+        return n
+    }
+
+    /// Open-text answers `offset`..<`offset + count` (oldest first) and how many in all.
+    public func textPage(offset: Int, count: Int) -> (texts: [String], total: Int) {
+        let all = texts
+        let from = min(max(0, offset), all.count)
+        return (Array(all[from..<min(all.count, from + max(0, count))]), all.count)
+    }
+
     /// The poll as the presenter and moderator see it (`privileged`) or as a viewer and the
     /// wall do: results only once shown, the correct answer only once revealed.
     public func snapshot(privileged: Bool) -> PollSnapshot {
         let texts = self.texts
+        // The presenters' state carries the newest few; the rest is fetched (§24.6).
+        let from = max(0, texts.count - AudienceLimits.stateTexts)
         let showTexts: [String]? =
-            draft.kind != .text ? nil : privileged ? texts : showResults ? picks.compactMap { $0 < texts.count ? texts[$0] : nil } : nil
-        return PollSnapshot(
+            draft.kind != .text
+            ? nil : privileged ? Array(texts[from...]) : showResults ? picks.compactMap { $0 < texts.count ? texts[$0] : nil } : nil
+        var s = PollSnapshot(
             id: id, question: draft.question, kind: draft.kind, answers: draft.answers, open: open,
             showResults: showResults, showAnswer: showAnswer,
             correct: privileged || showAnswer ? draft.correct : nil, total: privileged || showResults ? total : 0,
             counts: draft.kind == .text ? nil : (privileged || showResults ? counts : nil),
             texts: showTexts, picks: picks)
+        if privileged && draft.kind == .text {
+            s.textCount = texts.count
+            s.textsFrom = from
+        }
+        return s
     }
 }
 
@@ -121,6 +152,9 @@ public struct PollBook: Codable, Equatable, Sendable {
         let i = try index(id)
         try polls[i].answer(a, voter: voter)
     }
+
+    /// The poll `id` (0: the current one).
+    public func poll(_ id: UInt32) throws(LecternError) -> Poll { polls[try index(id)] }
 
     public mutating func close(_ id: UInt32) throws(LecternError) {
         polls[try index(id)].open = false

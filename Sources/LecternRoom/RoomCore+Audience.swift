@@ -12,6 +12,8 @@ struct AudienceRoom {
     var prepared = PreparedPolls()
     /// Since when no device and no viewer is connected (the idle end of the meeting).
     var emptySince: Double?
+    /// New identities per address (§24.1); set from the config by the core.
+    var joins = AudienceJoinBudget(burst: AudienceLimits.newViewersPerAddress, refillSeconds: AudienceLimits.newViewerSeconds)
     /// Live results: pushed at most every `resultsInterval` (a burst of answers costs a few
     /// pushes, not one each); one owed is sent by the next tick.
     var lastResultsPush = -Double.infinity
@@ -71,7 +73,7 @@ extension RoomCore {
         if keys.audienceMode == .off { return fail(p, tag: tag, .roleUnavailable(.viewer), request: req) }
         if keys.audienceMode == .passcode {
             let tkey = AuthThrottle.key(address: p.address, role: .viewer)
-            if case .wait(let s) = throttle.check(tkey, role: .viewer, now: now) {
+            if case .wait(let s) = throttle.attempt(tkey, role: .viewer, now: now) {
                 log(.warning, "register from \(p.address) as viewer throttled: \(Int(s.rounded(.up))) s to wait")
                 return fail(p, tag: tag, .tooManyAttempts(retryAfter: s), request: req)
             }
@@ -85,6 +87,21 @@ extension RoomCore {
             }
             throttle.recordSuccess(tkey, now: now)
         }
+        // A person is its device token: a fresh one is rationed per address (§24.1).
+        if audience.viewers.count >= audience.viewers.capacity {
+            return fail(p, tag: tag, .audienceFull(audience.viewers.capacity), request: req)
+        }
+        if !audience.viewers.knows(r.resumeToken) {
+            if audience.joins.burst != config.audienceNewPerAddress {
+                audience.joins = AudienceJoinBudget(burst: config.audienceNewPerAddress, refillSeconds: AudienceLimits.newViewerSeconds)
+            }
+            if let wait = audience.joins.take(p.address, now: now) {
+                log(.info, "new viewer from \(p.address) refused: \(audience.joins.burst) new this meeting already, next in \(Int(wait.rounded(.up))) s")
+                var e = LecternError.slowDown(retryAfter: wait)
+                e.message = "Too many new phones from your network at once — try again in \(max(1, Int(wait.rounded(.up)))) s."
+                return fail(p, tag: tag, e, request: req)
+            }
+        }
         do {
             let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken)
             p.viewer = v
@@ -93,6 +110,7 @@ extension RoomCore {
             log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
             audience.emptySince = nil
             send(.state(viewerSnapshot(now: now)), to: p, tag: 0)
+            p.statePacer.sent(now: now)
             pushState(viewers: false)
             if !resumed { persist() }
         } catch {
@@ -113,6 +131,7 @@ extension RoomCore {
     func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
         switch message {
         case .stateRequest: send(.state(viewerSnapshot(now: now)), to: p, tag: tag)
+        case .audienceFetch(let f): try audienceFetch(f, privileged: false, peer: p, tag: tag)
         case .pagePreview(let r): try viewerPage(r, peer: p, tag: tag)
         case .ink(.fetch(let content, let page)):
             // The ink of the page on the wall (of any page of its deck once unlocked), read-only.
@@ -144,8 +163,26 @@ extension RoomCore {
         guard page == live.page || !audience.navigation.locked else {
             throw LecternError(.viewerNotAllowed, detail: UInt64(Command.pagePreview.rawValue), message: "The presenter has locked navigation: you follow the live page.")
         }
-        try takePictureSlot(p)
+        try takePictureSlot(p, tag: tag, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight))
         emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight), part: live.part))
+    }
+
+    /// A page of what the state only summarises (§24.6): questions (viewers: not the hidden
+    /// ones), or a poll's open-text answers (the presenters and moderator only).
+    func audienceFetch(_ f: AudienceFetch, privileged: Bool, peer p: Peer, tag: UInt16) throws {
+        let count = Int(f.count == 0 ? UInt16(AudienceLimits.maxFetch) : min(f.count, UInt16(AudienceLimits.maxFetch)))
+        let page: AudiencePage
+        switch f.what {
+        case .questions:
+            let (qs, total) = audience.questions.page(privileged: privileged, offset: Int(f.offset), count: count)
+            page = AudiencePage(what: "questions", poll: nil, offset: Int(f.offset), total: total, questions: qs, texts: nil)
+        case .texts:
+            guard privileged else { throw LecternError.viewerNotAllowed(Command.audienceFetch.rawValue) }
+            let poll = try audience.polls.poll(f.poll)
+            let (ts, total) = poll.textPage(offset: Int(f.offset), count: count)
+            page = AudiencePage(what: "texts", poll: poll.id, offset: Int(f.offset), total: total, questions: nil, texts: ts)
+        }
+        send(.audiencePage(page), to: p, tag: tag)
     }
 
     /// The voter key of a floor device: a hash of its resume token, as for viewers.
@@ -269,11 +306,14 @@ extension RoomCore {
 
     func audienceSnapshot(privileged: Bool) -> AudienceSnapshot? {
         if keys.audienceMode == .off && !audience.hasMeeting { return nil }
+        // What grows with the audience is summarised: the first questions and a count (§24.6).
+        let ranked = audience.questions.ranked(privileged: privileged)
         var snapshot = AudienceSnapshot(
             viewers: audience.count, locked: audience.navigation.locked, download: audience.navigation.download,
             downloadURL: downloadOffer.map { "/download/\($0.token)" }, pageImage: pageImagePath,
             poll: audience.polls.current?.snapshot(privileged: privileged),
-            questions: audience.questions.ranked(privileged: privileged), wallQuestion: audience.questions.onWall)
+            questions: Array(ranked.prefix(AudienceLimits.stateQuestions)), wallQuestion: audience.questions.onWall)
+        snapshot.questionCount = ranked.count
         if privileged, let c = screen.committed.content, c.kind == .pdf { snapshot.prepared = audience.prepared.drafts(for: c.id.hex) }
         return snapshot
     }
@@ -288,8 +328,17 @@ extension RoomCore {
 
     /// The newest state for this peer: a viewer never gets the presenters' copy.
     func stateBytes(for p: Peer) -> [UInt8] {
-        guard p.viewer != nil else { return latestState }
-        if latestViewerState.isEmpty { latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID) }
+        guard p.viewer != nil else {
+            if stateStale || latestState.isEmpty {
+                latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
+                stateStale = false
+            }
+            return latestState
+        }
+        if viewerStateStale || latestViewerState.isEmpty {
+            latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
+            viewerStateStale = false
+        }
         return latestViewerState
     }
 

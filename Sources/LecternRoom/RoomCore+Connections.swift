@@ -16,6 +16,8 @@ extension RoomCore {
 
     func closed(_ id: ConnectionID) {
         guard let p = peers.removeValue(forKey: id) else { return }
+        picturesDrained(p, force: true)
+        if !p.pictures.isEmpty { gonePictures[id] = p }
         uploadsClosed(of: p)
         if p.deviceID != nil {
             apply(floor.disconnect(connection: id, now: now))
@@ -31,7 +33,10 @@ extension RoomCore {
         p.writable = on
         p.unwritableSince = on ? nil : (p.unwritableSince ?? now)
         updateReading(p)
-        if on { sendPendingState(p) }
+        if on {
+            picturesDrained(p, force: true)
+            sendPendingState(p)
+        }
     }
 
     /// Reads from the peer unless an upload waits for the disk or its output is over budget.
@@ -57,6 +62,7 @@ extension RoomCore {
                 continue
             }
             sendPendingState(p)
+            picturesDrained(p)
             switch p.keepAlive.poll(now: now, outboundPending: !p.writable) {
             case .none: break
             case .sendPing(let n): send(.ping(nonce: n), to: p, tag: 0)
@@ -64,13 +70,6 @@ extension RoomCore {
                 log(.info, "connection \(p.id) (\(p.address)) silent for \(p.keepAlive.timeout) s: dropping it")
                 fail(p, tag: 0, .timedOut(seconds: p.keepAlive.timeout), request: Command.error.rawValue)
             }
-        }
-    }
-
-    private func sendPendingState(_ p: Peer) {
-        if p.statePending, p.writable {
-            p.statePending = false
-            send(bytes: stateBytes(for: p), to: p)
         }
     }
 

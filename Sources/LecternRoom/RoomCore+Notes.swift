@@ -3,7 +3,9 @@ import LecternProtocol
 
 /// Speaker notes (docs/protocol.md §20.2–20.3): for the floor holder and the moderator
 /// only, never in the state every device gets; typed, from a .pdfpc file or the PDF's
-/// annotations; a beamer deck's notes layout.
+/// annotations; a beamer deck's notes layout. Typed notes belong to their author (the
+/// device that typed them, by its resume token): an upload is stored once per content,
+/// so another presenter of the same PDF neither reads nor replaces them.
 extension RoomCore {
     /// Notes are for whoever presents: the floor holder or the device it handed the floor
     /// to, for the deck on screen or one they uploaded; and the moderator, for any deck.
@@ -21,6 +23,9 @@ extension RoomCore {
         try checkMaySeeNotes(me, of: item)
     }
 
+    /// The key `me`'s typed notes are kept under (nil: not a registered device).
+    func notesAuthor(_ me: DeviceID) -> String? { floor.devices[me].map { DeckNotes.author(of: $0.resumeToken) } }
+
     private func deck(_ content: ContentID, for me: DeviceID, changing: Bool = false) throws -> ContentEntry {
         guard let item = catalog[content] else { throw LecternError.unknownContent }
         guard item.kind == .pdf else {
@@ -34,7 +39,7 @@ extension RoomCore {
         let item = try deck(r.content, for: me)
         let page = Int(r.page)
         guard page <= item.pages else { throw LecternError.pageOutOfRange(page: r.page, pageCount: UInt32(item.pages)) }
-        let reply = Message.notes(item.deck.reply(content: r.content, page: page))
+        let reply = Message.notes(item.deck.reply(content: r.content, page: page, for: notesAuthor(me)))
         // Every page's notes of a long deck could outgrow a frame: then page by page.
         guard reply.encodeBody().count <= ProtocolLimits.maxChunkLength else {
             throw LecternError(
@@ -48,18 +53,32 @@ extension RoomCore {
         let item = try deck(e.content, for: me, changing: true)
         let page = Int(e.page)
         guard page >= 1, page <= item.pages else { throw LecternError.pageOutOfRange(page: e.page, pageCount: UInt32(item.pages)) }
+        guard let author = notesAuthor(me) else { throw LecternError.notesPrivate }
         var notes = item.deck.notes
-        notes[page] = e.text
-        try keepNotes(notes, for: item, from: me)
+        guard notes.typed?[author] != nil || notes.authors < DeckNotes.maxAuthors else {
+            throw LecternError(
+                .notesTooLarge, detail: UInt64(ConsoleLimits.maxDeckNotesBytes),
+                message: "\(DeckNotes.maxAuthors) presenters already keep typed notes with this file — attach a .pdfpc file instead.")
+        }
+        notes.setTyped(e.text, page: page, by: author)
+        try keepNotes(notes, for: item, from: me, author: author)
         send(.ok, to: p, tag: tag)
         pushState()
     }
 
     func notesFile(_ content: ContentID, _ file: [UInt8], by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let item = try deck(content, for: me, changing: true)
-        var notes = try PdfpcFile.read(file, for: item.deck.facts.numbering)
-        if notes.layout == nil { notes.layout = item.deck.notes.layout }
-        try keepNotes(notes, for: item, from: me)
+        let read = try PdfpcFile.read(file, for: item.deck.facts.numbering)
+        // The file's notes (and the talk's facts) are replaced; the typed notes of others
+        // stay theirs; the attacher's own typed notes give way to the file's.
+        var notes = item.deck.notes
+        notes.pages = read.pages
+        notes.durationMinutes = read.durationMinutes
+        notes.endTime = read.endTime
+        notes.lastMinutes = read.lastMinutes
+        if let l = read.layout { notes.layout = l }
+        if let author = notesAuthor(me) { notes.removeTyped(by: author) }
+        try keepNotes(notes, for: item, from: me, author: notesAuthor(me))
         // The talk's length and end from the file set the timer unless it is running.
         if !timer.running, timer.accumulatedMs == 0 {
             if let end = notes.endTime, let at = Self.nextOccurrence(end, after: wallClock()) {
@@ -92,8 +111,9 @@ extension RoomCore {
         }
     }
 
-    private func keepNotes(_ notes: DeckNotes, for item: ContentEntry, from me: DeviceID) throws {
-        guard notes.textBytes <= ConsoleLimits.maxDeckNotesBytes else { throw LecternError.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes) }
+    private func keepNotes(_ notes: DeckNotes, for item: ContentEntry, from me: DeviceID, author: String? = nil) throws {
+        let bytes = author.map { notes.textBytes(for: $0) } ?? notes.textBytes
+        guard bytes <= ConsoleLimits.maxDeckNotesBytes else { throw LecternError.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes) }
         catalog.setNotes(notes, for: item.id)
         notesRevision += 1
         emit(.saveNotes(item.id, notes))

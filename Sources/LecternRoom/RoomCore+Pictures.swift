@@ -25,29 +25,77 @@ extension RoomCore {
             try checkMaySeeNotes(me, of: item)
             part = notes
         }
-        try takePictureSlot(p)
+        try takePictureSlot(p, tag: tag, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight))
         emit(.renderPreview(p.id, tag: tag, content: r.content.hex, page: page, maxWidth: Int(r.maxWidth), maxHeight: Int(r.maxHeight), part: part))
     }
 
     /// A few pictures per connection are made at once; asking for more is refused at once
-    /// (each is a PNG of up to the output's size waiting to be sent).
-    func takePictureSlot(_ p: Peer) throws {
+    /// (each is a PNG of up to the output's size waiting to be sent). And the room's
+    /// `PictureBudget`: a picture is made only if its bytes fit (counted before it is made).
+    func takePictureSlot(_ p: Peer, tag: UInt16, maxWidth: Int, maxHeight: Int) throws {
         guard p.picturesInFlight < ProtocolLimits.picturesInFlight else {
             throw LecternError(
                 .busy, detail: UInt64(ProtocolLimits.picturesInFlight),
                 message: "Too many pictures asked for at once — wait for the earlier ones.")
         }
-        p.picturesInFlight += 1
+        let outW = output.width > 0 ? Int(output.width) : 1920, outH = output.height > 0 ? Int(output.height) : 1080
+        let size = Fit.previewSize(width: outW, height: outH, maxWidth: maxWidth, maxHeight: maxHeight)
+        let cost = PictureBudget.cost(width: size.width, height: size.height)
+        guard pictureBudget.admit(cost: cost) else {
+            log(.debug, "picture of \(size.width)×\(size.height) for \(p.address) refused: \(pictureBudget.bytes >> 20) MiB of pictures being made")
+            var e = LecternError.slowDown(retryAfter: PictureBudget.retryAfterSeconds)
+            e.message = "The appliance is making other pictures — ask again in a second."
+            throw e
+        }
+        p.pictures.append((tag, cost))
+    }
+
+    /// The picture for `tag` is done: its bytes count on as sent until the peer reads them.
+    private func pictureDone(_ id: ConnectionID, tag: UInt16, sent: Bool) {
+        guard let p = peers[id] ?? gonePictures[id], let i = p.pictures.firstIndex(where: { $0.tag == tag }) else { return }
+        defer { if p.pictures.isEmpty { gonePictures[id] = nil } }
+        let cost = p.pictures.remove(at: i).cost
+        let sent = sent && !p.closing
+        pictureBudget.made(cost: cost, sent: sent)
+        if sent {
+            p.pictureBytesSent += cost
+            p.pictureSentAt = now
+            let at = now + PictureBudget.settleSeconds
+            pictureSettleAt = min(pictureSettleAt ?? at, at)
+        }
+    }
+
+    /// The peer's output drained (it reads again, or `settleSeconds` passed with it still
+    /// writable): the pictures sent to it no longer count.
+    func picturesDrained(_ p: Peer, force: Bool = false) {
+        guard p.pictureBytesSent > 0, force || (p.writable && now >= p.pictureSentAt + PictureBudget.settleSeconds) else { return }
+        pictureBudget.drained(bytes: p.pictureBytesSent)
+        p.pictureBytesSent = 0
+    }
+
+    /// At the wake: sent pictures whose connections are still writable are settled.
+    func settlePictures() {
+        guard let at = pictureSettleAt, now >= at else { return }
+        pictureSettleAt = nil
+        for p in peers.values where p.pictureBytesSent > 0 {
+            picturesDrained(p)
+            if p.pictureBytesSent > 0, p.writable {
+                let next = p.pictureSentAt + PictureBudget.settleSeconds
+                pictureSettleAt = min(pictureSettleAt ?? next, next)
+            }
+        }
     }
 
     func screenshotTaken(_ id: ConnectionID, tag: UInt16, _ pieces: [ScreenshotChunk]) {
-        peers[id]?.picturesInFlight -= 1
-        if let p = live(id) { sendPieces(pieces, to: p, tag: tag) }
+        let p = live(id)
+        pictureDone(id, tag: tag, sent: p != nil)
+        if let p { sendPieces(pieces, to: p, tag: tag) }
     }
 
     func previewRendered(_ id: ConnectionID, tag: UInt16, _ result: Result<[ScreenshotChunk], LecternError>) {
-        peers[id]?.picturesInFlight -= 1
-        guard let p = live(id) else { return }
+        let p = live(id)
+        if case .success = result { pictureDone(id, tag: tag, sent: p != nil) } else { pictureDone(id, tag: tag, sent: false) }
+        guard let p else { return }
         switch result {
         case .success(let pieces): sendPieces(pieces, to: p, tag: tag)
         case .failure(let e): fail(p, tag: tag, e, request: Command.pagePreview.rawValue)

@@ -14,7 +14,7 @@ extension RoomCore {
             return fail(p, tag: tag, .roleUnavailable(r.role), request: req)
         }
         let tkey = AuthThrottle.key(address: p.address, role: r.role)
-        if case .wait(let s) = throttle.check(tkey, role: r.role, now: now) {
+        if case .wait(let s) = throttle.attempt(tkey, role: r.role, now: now) {
             log(.warning, "register from \(p.address) as \(r.role) throttled: \(Int(s.rounded(.up))) s to wait")
             return fail(p, tag: tag, .tooManyAttempts(retryAfter: s), request: req)
         }

@@ -88,7 +88,7 @@ extension RoomCore {
         case .uploadChunk(let ch): try uploadChunk(ch, peer: p)
         case .uploadFinish(let content): try uploadFinish(content, peer: p, device: me, tag: tag)
         case .screenshotRequest(let mw, let mh, let jpeg):
-            try takePictureSlot(p)
+            try takePictureSlot(p, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh))
             emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh), jpeg: jpeg))
         case .pagePreview(let r): try pagePreview(r, by: me, peer: p, tag: tag)
         case .ink(let m): try inkRequest(m, command: command, from: p, device: me, tag: tag)
@@ -98,6 +98,7 @@ extension RoomCore {
         case .notesLayout(let content, let layout): try notesLayout(content, layout, by: me, peer: p, tag: tag)
         case .timer(let c): try timerCommand(c, by: me, peer: p, tag: tag)
         case .gotoLabel(let label): try gotoLabel(label, by: me, peer: p, tag: tag)
+        case .audienceFetch(let f): try audienceFetch(f, privileged: true, peer: p, tag: tag)
         case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared:
             try audienceRequest(message, from: p, voter: voter(of: me), name: floor.devices[me]?.name ?? "", tag: tag)
         default:

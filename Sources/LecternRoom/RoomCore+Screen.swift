@@ -78,12 +78,12 @@ extension RoomCore {
         if let error {
             log(.warning, "screen change not shown: \(error.message)")
             answer(op.reply, error)
-            if statePushOwed { pushState() }
+            if statePushOwed { pushState(prompt: true) }
         } else {
             recordWall()
             persist()
             answer(op.reply, nil)
-            pushState()
+            pushState(prompt: true)
         }
         runScreenQueue()
     }

@@ -40,10 +40,24 @@ public final class RoomCore {
     /// Where the page sits on the output (from the stage), for the state's `ink.box`.
     var pageBox: InkSnapshot.Box?
     var revision: UInt64 = 0
-    /// The newest state push, encoded once for everyone (sent late to those not reading).
+    /// The newest state push, encoded once for everyone when first sent after a change
+    /// (`stateStale`): a burst of changes costs one encoding per paced push, not one each.
     var latestState: [UInt8] = []
-    /// The same for viewers (§24.7: what they may see of polls and questions).
+    var stateStale = true
+    /// The same for viewers (§24.6: what they may see of polls and questions).
     var latestViewerState: [UInt8] = []
+    var viewerStateStale = true
+    /// Seconds between two state pushes to one client (§14.1, `StatePacer`); the core's
+    /// table tests set 0 to see every push.
+    public var statePushInterval = StatePacer.interval
+    /// Bytes of pictures being made or waiting to be sent, room-wide (§13), and the
+    /// connections gone with pictures still being made (their bytes free when made).
+    var pictureBudget = PictureBudget()
+    var gonePictures: [ConnectionID: Peer] = [:]
+    /// When sent pictures' bytes may be settled (nil: none waits).
+    var pictureSettleAt: Double?
+    /// The earliest time a paced push owed to some client may go (nil: none owed).
+    var stateDueAt: Double?
     var wakeAt: Double?
     var lastPartSweep = -Double.infinity
     var logLimiter = LogLimiter()
@@ -105,6 +119,7 @@ public final class RoomCore {
         case .writable(let id, let on): writable(id, on)
         case .tick:
             tick()
+            sendOwedStates()
             sweepParts()
             timerTick()
             audienceTick()
@@ -112,6 +127,8 @@ public final class RoomCore {
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
             audienceWake()
+            sendOwedStates()
+            settlePictures()
         case .shuttingDown:
             for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
@@ -211,28 +228,57 @@ public final class RoomCore {
     }
 
     private func scheduleWake() {
-        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt].compactMap { $0 }.min()
+        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt, pictureSettleAt].compactMap { $0 }.min()
         if next != wakeAt {
             wakeAt = next
             emit(.wake(at: next))
         }
     }
 
-    /// Pushes the whole state to every registered device: encoded once; a peer that
-    /// doesn't read (a phone asleep on the Wi-Fi) gets the newest state when it reads
-    /// again, not every intermediate one piling up.
+    /// Pushes the whole state to every registered device: encoded once (when first sent);
+    /// paced per client (`StatePacer`, §14.1): within a client's window the pushes fold
+    /// into one, sent at the window's end with the newest state; a peer that doesn't read
+    /// (a phone asleep on the Wi-Fi) gets the newest state when it reads again, not every
+    /// intermediate one piling up.
     /// `viewers` false: a change only the presenters and moderator see (a poll's live
     /// results, a viewer coming or going) is not pushed to the audience.
-    func pushState(viewers: Bool = true) {
+    /// `prompt`: a change the floor's devices must see at once (the screen, the floor):
+    /// sent to them past their window; viewers stay paced.
+    func pushState(viewers: Bool = true, prompt: Bool = false) {
         statePushOwed = false
         revision += 1
         timerWarned = timer.warning(at: wallClock())
-        latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
-        if viewers || latestViewerState.isEmpty {
-            latestViewerState = audience.count > 0 ? Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID) : []
-        }
+        stateStale = true
+        if viewers { viewerStateStale = true }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.isRegistered && !p.closing && (viewers || p.viewer == nil) {
-            if p.writable { send(bytes: stateBytes(for: p), to: p); p.statePending = false } else { p.statePending = true }
+            offerState(to: p, prompt: prompt && p.viewer == nil)
+        }
+    }
+
+    /// The newest state to `p` now, or owed to it (when its window ends or it reads again).
+    func offerState(to p: Peer, prompt: Bool = false) {
+        if p.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: statePushInterval) {
+            send(bytes: stateBytes(for: p), to: p)
+        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
+            stateDueAt = min(stateDueAt ?? due, due)
+        }
+    }
+
+    /// Owed pushes whose window has ended go out (with the newest state).
+    func sendOwedStates() {
+        guard let due = stateDueAt, now >= due else { return }
+        stateDueAt = nil
+        for p in peers.values.sorted(by: { $0.id < $1.id }) where p.statePacer.owed && !p.closing {
+            sendPendingState(p)
+        }
+    }
+
+    /// `p`'s owed state, if its window allows (else its due time is remembered).
+    func sendPendingState(_ p: Peer) {
+        if p.statePacer.poll(now: now, writable: p.writable, interval: statePushInterval) {
+            send(bytes: stateBytes(for: p), to: p)
+        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
+            stateDueAt = min(stateDueAt ?? due, due)
         }
     }
 
@@ -274,7 +320,7 @@ public final class RoomCore {
                 // One transition, one snapshot: while the idle screen is being shown the
                 // push waits for it (`shown` pushes), so no snapshot has the floor free and
                 // the old slide still up.
-                if screenGoingIdle { statePushOwed = true } else { pushState() }
+                if screenGoingIdle { statePushOwed = true } else { pushState(prompt: true) }
                 persist()
             }
         }

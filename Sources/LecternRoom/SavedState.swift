@@ -51,6 +51,12 @@ public struct SavedState: Codable, Equatable, Sendable {
         }
     }
 
+    /// Nothing saved yet: the idle screen, no holder (filled part by part by `SavedStateFile`).
+    init() {
+        page = 0
+        blank = ScreenSnapshot.Blank.none.rawValue
+    }
+
     /// The screen model this state describes, if its content is still in the store.
     public func screen(in catalog: ContentCatalog) -> CommittedScreen? {
         let blankValue = ScreenSnapshot.Blank(rawValue: blank) ?? .none

@@ -1,8 +1,12 @@
+import LecternProtocol
+
 /// The code on the wall (`screen_code = true`): a 6-digit code drawn on the idle screen
 /// that is the presenter passcode, so joining needs someone who can see the wall. It
-/// changes when a meeting ends (the last device has left the room) and after `lifetime`
-/// seconds, and never repeats the code before it. Pure: the caller gives the time and the
-/// randomness (the shell: the system's random source).
+/// changes only when a meeting ends (the last floor device — presenter or moderator — has
+/// left the room) and after `lifetime` seconds, whoever else comes and goes (viewers
+/// joining and leaving an open audience are no meeting: docs/protocol.md §7.3), and never
+/// repeats the code before it. Pure: the caller gives the time and the randomness (the
+/// shell: the system's random source).
 public struct ScreenCode: Equatable, Sendable {
     public static let digits = 6
     public private(set) var code: String
@@ -18,11 +22,18 @@ public struct ScreenCode: Equatable, Sendable {
         issuedAt = now
     }
 
-    /// A device registered: a meeting is on (even if it leaves before the next `check`).
+    /// A floor device (presenter or moderator) registered: a meeting is on (even if it
+    /// leaves before the next `check`).
     public mutating func joined() { hadDevices = true }
 
-    /// Looks at the room at `now` (`devices`: registered devices, present or in their grace
-    /// period). True when the code changed: the shell then re-keys the room and redraws
+    /// Someone registered: a floor device starts a meeting; a viewer doesn't (the meeting's
+    /// end counts floor devices only, so a viewer's join must not count either).
+    public mutating func registered(floorDevice: Bool) {
+        if floorDevice { joined() }
+    }
+
+    /// Looks at the room at `now` (`devices`: registered floor devices, present or in their
+    /// grace period; viewers are not counted). True when the code changed: the shell then re-keys the room and redraws
     /// the idle screen.
     public mutating func check(now: Double, devices: Int, random: () -> UInt32) -> Bool {
         let meetingEnded = hadDevices && devices == 0
@@ -52,4 +63,10 @@ public struct ScreenCode: Equatable, Sendable {
         guard code.count == digits else { return code }
         return String(code.prefix(3)) + " " + String(code.suffix(3))
     }
+}
+
+extension RoomCore {
+    /// Connection `id` is registered as a floor device (presenter or moderator), not a
+    /// viewer: what the code on the wall counts as a meeting.
+    public func isFloorDevice(_ id: ConnectionID) -> Bool { peers[id]?.deviceID != nil }
 }

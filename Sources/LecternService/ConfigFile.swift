@@ -52,8 +52,13 @@ public enum ConfigFile {
         }
         var sources: [Source] = []
         var problems: [ConfigProblem] = []
+        let mainOwner = ConfigDropIns.owner(of: path)
         for file in [path] + dropIns {
             let label: String? = dropIns.isEmpty ? nil : file
+            if file != path, let why = ConfigDropIns.refusal(of: file, mainOwner: mainOwner) {
+                problems.append(ConfigProblem(line: nil, why, file: label))
+                continue
+            }
             do {
                 sources.append(Source(path: label, text: try read(file, isMain: file == path)))
             } catch {

@@ -39,6 +39,8 @@ final class Room: @unchecked Sendable {
     private var reporting = true
     /// Saves what is on screen and who holds the floor after every change.
     var stateWriter: StateWriter?
+    /// Replies wait for the state write that holds what they acknowledge (Room+DurableReplies.swift).
+    var durable: DurableReplies?
     /// Counts page turns, clip frames, uploads and errors for `/metrics` (ServiceMetrics.swift).
     var metrics: ServiceMetrics?
     /// Makes the meeting record's PDF (§26) in a worker process.
@@ -180,6 +182,7 @@ final class Room: @unchecked Sendable {
     func closed(_ id: ConnectionID) {
         feed(.closed(id))
         links[id] = nil
+        durable?.closed(id)
     }
 
     /// Handles `event` and what it causes, one event at a time: an event reported while
@@ -211,16 +214,26 @@ final class Room: @unchecked Sendable {
 
     // MARK: effects out
 
-    private func carry(_ effects: [RoomEffect]) {
+    /// Runs `body` on the loop unless the room has stopped (its loop may be gone).
+    func onLoopWhileRunning(_ body: @escaping @Sendable () -> Void) {
+        reportLock.withLock { if reporting { loop.execute(body) } }
+    }
+
+    /// A link by its connection's id (nil once closed).
+    func link(_ id: ConnectionID) -> PeerLink? { links[id] }
+
+    private func carry(_ all: [RoomEffect]) {
+        for effect in all { metrics?.observe(effect, now: clock()) }
+        // Replies wait for the state write holding what they acknowledge.
+        let effects = durable?.pass(all) ?? all
         for effect in effects {
-            metrics?.observe(effect, now: clock())
             switch effect {
             case .send(let id, let bytes): links[id]?.write(bytes)
             case .close(let id): links[id]?.close()
             case .setReading(let id, let on): links[id]?.setReading(on)
             case .registered(let id):
                 links[id]?.registered()
-                screenCode?.joined()
+                screenCode?.registered(floorDevice: core.isFloorDevice(id))
             case .wake(let at):
                 wakeTask?.cancel()
                 wakeTask = at.map { at in
@@ -248,7 +261,7 @@ final class Room: @unchecked Sendable {
             case .pointer(let device, let page, let point, let lifted):
                 stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
             case .setFallbackTransition(let t): stageWorker.stage.setFallbackTransition(t)
-            case .persist(let state): stateWriter?.save(state)
+            case .persist(let state): stateWriter?.save(state, generation: durable?.asked ?? 0)
             case .setSound(let level, let muted): stageWorker.sound?.level.set(level: level, muted: muted)
             case .log(let level, let message): logger.log(level: level, "\(message)")
             case .makeRecord(let id, let tag, let job):

@@ -119,7 +119,7 @@ public final class Service: @unchecked Sendable {
             documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // After a crash or power cut: the same page as before, at once.
-        let saved = StateWriter.load(dataDir: config.dataDir)
+        let saved = loadSavedState(store: store)
         let catalog = ContentCatalog(store.entries())   // listed once: for the saved screen and the room
         var restored = saved?.screen(in: catalog)
         if let r = restored {
@@ -144,6 +144,7 @@ public final class Service: @unchecked Sendable {
         self.group = group
         room = try Room(loop: group.next(), config: config, stage: stage, store: store, catalog: catalog, logger: logger)
         room.stateWriter = StateWriter(dataDir: config.dataDir)
+        room.holdRepliesUntilDurable()
         let limits = Self.renderLimits(config)
         room.recordMaker = RecordMaker(
             executable: options.renderWorker ?? Self.renderWorkerExecutable(), dataDir: config.dataDir,

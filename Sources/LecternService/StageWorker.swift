@@ -20,6 +20,9 @@ final class StageWorker: @unchecked Sendable {
     private var clips: [Int: (decoder: ClipDecoder, control: PlaybackControl, path: String)] = [:]
     /// Clips' sound (nil: silent, as in tests that don't ask for it).
     let sound: ClipSoundSource?
+    /// Page previews: a fixed pool, not a thread each (§13); the room's `PictureBudget`
+    /// bounds what waits for it.
+    let previews = PicturePool(name: "lectern.preview", width: 2)
 
     init(stage: Stage, store: ContentStore, sound: ClipSoundSource? = nil, report: @escaping @Sendable (RoomEvent) -> Void) {
         self.stage = stage
@@ -125,11 +128,11 @@ final class StageWorker: @unchecked Sendable {
         return ScreenshotChunk.split(png: bytes, width: UInt32(frame.width), height: UInt32(frame.height))
     }
 
-    /// On a thread of its own, like a show: the preview waits for the background render
-    /// worker (up to the render budget, behind a prerender), not on one of dispatch's few
-    /// threads. The previews in flight per connection are capped by the room.
+    /// In the preview pool (two threads at most), not on one of dispatch's few threads: the
+    /// preview waits for the background render worker (up to the render budget, behind a
+    /// prerender). The room admits a preview only within its `PictureBudget`.
     func renderPreview(_ id: ConnectionID, tag: UInt16, content: String, page: Int, maxWidth: Int, maxHeight: Int, part: PagePart = .whole) {
-        let thread = Thread { [self] in
+        previews.submit { [self] in
             let compositor = stage.compositor
             let size = Fit.previewSize(
                 width: compositor.settings.width, height: compositor.settings.height,
@@ -141,8 +144,6 @@ final class StageWorker: @unchecked Sendable {
                 report(.previewRendered(id, tag: tag, .failure(LecternError(mapping: error))))
             }
         }
-        thread.name = "lectern.preview"
-        thread.start()
     }
 
     private static func pieces(_ frame: Frame) -> [ScreenshotChunk] {

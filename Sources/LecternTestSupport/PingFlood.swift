@@ -9,8 +9,9 @@ public final class PingFlood: @unchecked Sendable {
     private let stopped = Shared(false)
     private let done = DispatchGroup()
 
-    public init(port: Int, seconds: Double = .infinity) throws {
-        socket = try RawSocket(port: port)
+    /// Over TLS pinned to `tls` (as the service ships), plain without.
+    public init(port: Int, seconds: Double = .infinity, tls: CertificateFingerprint? = nil) throws {
+        socket = try RawSocket(port: port, tls: tls)
         let socket = self.socket, stopped = self.stopped
         done.enter()
         DispatchQueue.global().async { [done] in

@@ -1,8 +1,9 @@
 import LecternCore
 import LecternProtocol
 
-/// A device that speaks just enough of the protocol over a plain socket: registers, answers
-/// pings, and notes when state frames arrive (headers only, no JSON decoding).
+/// A device that speaks just enough of the protocol over a raw socket (TLS pinned to `tls`,
+/// or plain without): registers, answers pings, and notes when state frames arrive (headers
+/// only, no JSON decoding).
 public final class RawDevice {
     public let socket: RawSocket
     var decoder = FrameDecoder()
@@ -11,8 +12,8 @@ public final class RawDevice {
     public private(set) var id: UInt8 = 0xFF
 
     /// Connects and registers (as a presenter unless told) with the passcode's derived key.
-    public init(port: Int, name: String, key: [UInt8], role: Role = .presenter) throws {
-        socket = try RawSocket(port: port)
+    public init(port: Int, name: String, key: [UInt8], role: Role = .presenter, tls: CertificateFingerprint? = nil) throws {
+        socket = try RawSocket(port: port, tls: tls)
         var hello: Hello?
         while hello == nil {
             for f in try frames(timeout: 15) { if case .hello(let h) = try Message.decode(f, sentBy: .server) { hello = h } }

@@ -10,6 +10,11 @@ import LecternService
 /// protocol on real TCP on 127.0.0.1 (any free port), the web remote on any free HTTP port
 /// when asked for, a fresh data directory under `dir`. Stopped when the harness goes.
 /// Test targets add what only they need as extensions (the web tests: browsers).
+///
+/// TLS as the service ships: on, with the certificate it makes itself, and every client
+/// the harness makes (`connect`, `presenter`, `raw`, `url`) speaks TLS pinned to it (as the
+/// CLI does after its first use). A test about plain turns it off in its `tweak`
+/// (`tls = false`, or `allowPlain`), saying why; the clients then speak plain.
 public final class ServiceHarness {
     public static let presenterPass = "presenter-pass-1"
     public static let moderatorPass = "moderator-pass-1"
@@ -19,11 +24,19 @@ public final class ServiceHarness {
     private var teardown: [() -> Void] = []
     private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
+    /// The self-signed key and certificate the first harness's service made, kept for the
+    /// process: later harnesses put them in their data directory before the service starts,
+    /// which reads them as at any later start of an appliance (making them is most of a
+    /// start's cost in a debug build).
+    private static let keptCertificate = Shared<(certificate: String, key: String)?>(nil)
+
     /// - Parameters:
     ///   - webRemote: the web remote on any free HTTP port (`url`); a `tweak` may change it.
+    ///   - freshCertificate: the service makes its own self-signed certificate (the tests of
+    ///     that), instead of finding the one kept from an earlier harness of this process.
     ///   - tweak: changes the room's config before the service starts.
     public init(
-        floor: FloorMode = .moderated, room: String = "Test Room", webRemote: Bool = false,
+        floor: FloorMode = .moderated, room: String = "Test Room", webRemote: Bool = false, freshCertificate: Bool = false,
         tweak: (inout Config) -> Void = { _ in }
     ) throws {
         dir = Fixtures.tempDir(webRemote ? "web" : "svc")
@@ -32,10 +45,32 @@ public final class ServiceHarness {
             passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
         if webRemote { c.httpPort = 0 }
         tweak(&c)
+        let selfSigned = c.tls && c.tlsCertificate.isEmpty && !freshCertificate
+        let paths = TLSIdentity.selfSignedPaths(dataDir: c.dataDir)
+        let fm = FileManager.default
+        // A data directory that has its pair already (a test's second service on it) keeps it.
+        if selfSigned, let kept = Self.keptCertificate.value, !fm.fileExists(atPath: paths.certificate), !fm.fileExists(atPath: paths.key) {
+            try Self.copyPair(from: kept, to: paths)
+        }
         var o = Service.Options(config: c)
         o.host = "127.0.0.1"
         service = Service(options: o)
         try service.start()
+        if selfSigned, Self.keptCertificate.value == nil, fm.fileExists(atPath: paths.certificate) {
+            let keep = Fixtures.tempDir("kept-tls")
+            let kept = (certificate: keep + "/certificate.pem", key: keep + "/key.pem")
+            try Self.copyPair(from: paths, to: kept)
+            Self.keptCertificate.value = kept
+        }
+    }
+
+    /// Copies a key and certificate, the key readable by its owner only (as the service keeps it).
+    private static func copyPair(from: (certificate: String, key: String), to: (certificate: String, key: String)) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: (to.key as NSString).deletingLastPathComponent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try fm.copyItem(atPath: from.certificate, toPath: to.certificate)
+        try fm.copyItem(atPath: from.key, toPath: to.key)
+        chmod(to.key, 0o600)
     }
 
     deinit {
@@ -66,14 +101,44 @@ public final class ServiceHarness {
 
     public var port: Int { service.port }
 
-    /// The web remote's address ("http://127.0.0.1:PORT/"); PORT is -1 when it isn't listening.
-    public var url: String { "http://127.0.0.1:\(service.httpPort ?? -1)/" }
+    /// The certificate the service presents on both ports (nil: a room with `tls = false`).
+    public var fingerprint: CertificateFingerprint? { service.tlsIdentity?.fingerprint }
+
+    /// How the harness's protocol clients speak: TLS pinned to the service's certificate, or
+    /// plain in a room without TLS.
+    public var clientTLS: ClientTLS? { fingerprint.map { .pinned($0) } }
+
+    /// "https" when the service speaks TLS, else "http".
+    public var scheme: String { fingerprint == nil ? "http" : "https" }
+
+    /// The web remote's address ("https://127.0.0.1:PORT/", http:// in a room without TLS);
+    /// PORT is -1 when it isn't listening.
+    public var url: String { "\(scheme)://127.0.0.1:\(service.httpPort ?? -1)/" }
 
     /// The web remote over TLS ("https://127.0.0.1:PORT/").
     public var httpsURL: String { "https://127.0.0.1:\(service.httpPort ?? -1)/" }
 
-    /// A protocol connection, not registered.
-    public func connect() throws -> LecternConnection { try LecternConnection(host: "127.0.0.1", port: port) }
+    /// The web remote's address in plain ("http://127.0.0.1:PORT/"): what the wall shows
+    /// and a browser types, which the service sends on to https://.
+    public var plainURL: String { "http://127.0.0.1:\(service.httpPort ?? -1)/" }
+
+    /// A protocol connection, not registered (over TLS pinned to the service's certificate,
+    /// unless the room is plain).
+    public func connect(timeout: Double = 10) throws -> LecternConnection {
+        try LecternConnection(host: "127.0.0.1", port: port, timeout: timeout, tls: clientTLS)
+    }
+
+    /// A raw socket to the protocol port (or `port`: the web remote's), from `source` when
+    /// given, speaking TLS as the service does (pinned), or plain in a room without TLS.
+    public func raw(port: Int? = nil, from source: String? = nil) throws -> RawSocket {
+        try RawSocket(port: port ?? self.port, from: source, tls: fingerprint)
+    }
+
+    /// `lectern`'s connection options for this room: the port, and over TLS the service's
+    /// certificate (`--fingerprint`), as an admin reads it off the wall.
+    public var cliConnection: [String] {
+        ["--port", "\(port)"] + (fingerprint.map { ["--fingerprint", $0.hex] } ?? [])
+    }
 
     public func presenter(_ name: String) throws -> LecternConnection {
         let c = try connect()

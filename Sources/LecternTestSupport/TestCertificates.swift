@@ -53,6 +53,15 @@ public struct TestCertificates {
         fingerprint = CertificateFingerprint(der: serializer.serializedBytes)
     }
 
+    /// The SHA-256 of the (first) certificate in a PEM file: what a client pins, for a
+    /// `lecternd` the test started (its self-signed certificate in data_dir/tls).
+    public static func fingerprint(ofPEM path: String) throws -> CertificateFingerprint {
+        let certificate = try Certificate(pemEncoded: try String(contentsOfFile: path, encoding: .utf8))
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        return CertificateFingerprint(der: serializer.serializedBytes)
+    }
+
     /// The SHA-256 of a PEM certificate file as openssl computes it (an outside check of
     /// the service's own arithmetic): 64 lower-case hex digits.
     public static func opensslFingerprint(_ pemPath: String) throws -> String {

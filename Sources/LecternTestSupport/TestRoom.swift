@@ -3,7 +3,8 @@ import LecternCore
 extension Config {
     /// A room for tests and benchmarks that run the service in their own process: the
     /// virtual display at 1920×1080, any free port, no web remote (set `httpPort` to 0 for
-    /// one on any free port), uploads and state under `dataDir`, no TLS.
+    /// one on any free port), uploads and state under `dataDir`; TLS on with the certificate
+    /// the service makes itself, as it ships (a test about plain turns it off and says why).
     public static func testRoom(
         dataDir: String, room: String = "Test Room", floor: FloorMode,
         passcode: String, moderatorPasscode: String
@@ -18,8 +19,6 @@ extension Config {
         c.dataDir = dataDir
         c.display = "virtual"
         c.mode = "1920x1080@60"
-        // Plain, as before TLS: the tests of TLS turn it on (`tls = true`, a test CA).
-        c.tls = false
         return c
     }
 }

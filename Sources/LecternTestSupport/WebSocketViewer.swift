@@ -16,16 +16,19 @@ public final class WebSocketViewer {
     public private(set) var pageImage: String?
     public private(set) var token: ResumeToken?
     private var http: RawSocket?
+    private let tls: CertificateFingerprint?
     private var etags: [String: String] = [:]
 
-    /// Connects, upgrades and registers as a viewer with the passcode's derived key.
-    public init(port: Int, name: String, key: [UInt8]) throws {
+    /// Connects, upgrades and registers as a viewer with the passcode's derived key; over
+    /// TLS pinned to `tls` (as a browser on https://), plain without.
+    public init(port: Int, name: String, key: [UInt8], tls: CertificateFingerprint? = nil) throws {
         self.port = port
-        socket = try RawSocket(port: port)
+        self.tls = tls
+        socket = try RawSocket(port: port, tls: tls)
         var nonce = [UInt8](repeating: 0, count: 16)
         for i in 0..<16 { nonce[i] = UInt8.random(in: 0...255) }
         let request =
-            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: \(tls == nil ? "http" : "https")://127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(Data(nonce).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\n\r\n"
         _ = socket.send(Array(request.utf8))
         var head: [UInt8] = []
@@ -156,7 +159,7 @@ public final class WebSocketViewer {
     public func fetchImage(width: Int) throws -> Fetch {
         guard let path = pageImage else { throw Fixtures.ToolError(description: "no page image in the state") }
         let url = "\(path)/\(width)?k=\(imageKey)"
-        if http == nil { http = try RawSocket(port: port) }
+        if http == nil { http = try RawSocket(port: port, tls: tls) }
         var request = "GET \(url) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if let e = etags[url] { request += "If-None-Match: \(e)\r\n" }
         request += "\r\n"

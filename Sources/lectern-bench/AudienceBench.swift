@@ -12,7 +12,10 @@ import LecternTestSupport
 /// service's memory with 250 viewers.
 func runAudienceBenchmarks(rounds: Int) throws {
     let dir = Fixtures.tempDir("audiencebench")
-    let room = try BenchRoom(dir: dir, presenterName: "presenter") { $0.httpPort = 0 }
+    let room = try BenchRoom(dir: dir, presenterName: "presenter") {
+        $0.httpPort = 0
+        $0.audienceNewPerAddress = AudienceLimits.maxViewers   // every viewer is 127.0.0.1
+    }
     let service = room.service
     defer { service.stop() }
     guard let http = service.httpPort else { throw Fixtures.ToolError(description: "no web remote") }
@@ -27,7 +30,7 @@ func runAudienceBenchmarks(rounds: Int) throws {
     let key = PasscodeHash.deriveKey(passcode: BenchRoom.presenterPass, salt: params.salt, rounds: params.rounds)
     var viewers: [WebSocketViewer] = []
     for i in 0..<AudienceLimits.maxViewers {
-        viewers.append(try WebSocketViewer(port: http, name: i % 2 == 0 ? "" : "viewer \(i)", key: key))
+        viewers.append(try WebSocketViewer(port: http, name: i % 2 == 0 ? "" : "viewer \(i)", key: key, tls: room.fingerprint))
         if i % 25 == 0 { for v in viewers { v.pump(timeout: 0) } }
     }
     for v in viewers { v.pump(timeout: 0.01) }

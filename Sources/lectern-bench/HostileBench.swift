@@ -18,7 +18,7 @@ func runHostileBenchmarks() throws {
     var peak = before, sent = 0
     let request = Array("GET /lectern.js HTTP/1.1\r\nHost: 127.0.0.1:\(web)\r\n\r\n".utf8)
     let burst = Array([[UInt8]](repeating: request, count: 450_000 / request.count).joined())
-    if let peer = try? RawSocket(port: web) {
+    if let peer = try? h.raw(port: web) {
         for _ in 0..<40 {
             let n = peer.sendNow(burst)
             peak = max(peak, Footprint.residentBytes())
@@ -42,7 +42,7 @@ func runHostileBenchmarks() throws {
         let fd0 = Footprint.openDescriptors(), mem0 = Footprint.residentBytes()
         var held: [RawSocket] = []
         for i in 0..<2000 {
-            if let peer = try? RawSocket(port: i % 2 == 0 ? h.port : web, from: "127.0.0.\(2 + i % addresses)") { held.append(peer) }
+            if let peer = try? h.raw(port: i % 2 == 0 ? h.port : web, from: "127.0.0.\(2 + i % addresses)") { held.append(peer) }
         }
         // What the service holds: every accepted connection is a descriptor in this process,
         // the flood's own 2000 client ends aside.
@@ -59,4 +59,7 @@ func runHostileBenchmarks() throws {
         for peer in held { peer.close() }
         try? eventually("the flood gone", timeout: 10, interval: 0.1) { h.service.connectionCounts.open == 0 }
     }
+
+    // Issue 25: the audience's attacks (HostileAudienceBench.swift).
+    try runHostileAudienceBenchmarks()
 }

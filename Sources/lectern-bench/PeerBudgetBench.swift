@@ -21,7 +21,7 @@ func runPeerBudgetBenchmarks(rounds: Int) throws {
     let quiet = try roundTrips(rounds * 100)
 
     // One peer without a passcode sending pings as fast as it can (and reading its pongs).
-    let flood = try PingFlood(port: h.port)
+    let flood = try PingFlood(port: h.port, tls: h.fingerprint)
     let flooded = try roundTrips(rounds * 100)
     flood.stop()
     print("registered device's round trip (state-request), \(quiet.count) requests each:")
@@ -45,7 +45,7 @@ func runPeerBudgetBenchmarks(rounds: Int) throws {
         return PasscodeHash.deriveKey(passcode: ServiceHarness.presenterPass, salt: p.salt, rounds: p.rounds)
     }()
     try cost("8 MiB of requests without a passcode, never reading") {
-        let s = try RawSocket(port: h.port)
+        let s = try h.raw()
         var block: [UInt8] = []
         for _ in 0..<((8 << 20) / 8) { block += Message.stateRequest.encode(tag: 1, deviceID: 0xFF) }
         s.send(block)
@@ -53,7 +53,7 @@ func runPeerBudgetBenchmarks(rounds: Int) throws {
         s.close()
     }
     try cost("a registered peer sending pings, never reading (dropped once its output budget is full for 5 s)") {
-        let d = try RawDevice(port: h.port, name: "sink", key: key)
+        let d = try RawDevice(port: h.port, name: "sink", key: key, tls: h.fingerprint)
         var block: [UInt8] = []
         for _ in 0..<100_000 { block += Message.ping(nonce: 1).encode(tag: 1, deviceID: d.id) }
         var n = 0
@@ -61,7 +61,7 @@ func runPeerBudgetBenchmarks(rounds: Int) throws {
         d.close()
     }
     try cost("1500 screenshot requests, never reading") {
-        let d = try RawDevice(port: h.port, name: "shots", key: key)
+        let d = try RawDevice(port: h.port, name: "shots", key: key, tls: h.fingerprint)
         var block: [UInt8] = []
         for _ in 0..<1500 { block += Message.screenshotRequest(maxWidth: 0, maxHeight: 0).encode(tag: 1, deviceID: d.id) }
         d.socket.send(block)
@@ -69,7 +69,7 @@ func runPeerBudgetBenchmarks(rounds: Int) throws {
         d.close()
     }
     try cost("1000 upload-begins on one connection") {
-        let d = try RawDevice(port: h.port, name: "begins", key: key)
+        let d = try RawDevice(port: h.port, name: "begins", key: key, tls: h.fingerprint)
         var block: [UInt8] = []
         for i in 0..<1000 {
             var id = [UInt8](repeating: 0, count: 32)

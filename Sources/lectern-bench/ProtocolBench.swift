@@ -102,14 +102,14 @@ func runProtocolBenchmarks(rounds: Int) throws {
     // that only read frame headers (and answer pings), so what is measured is the
     // service's fan-out, not 253 JSON decoders sharing this process's one core.
     _ = try a.request(.unregister)   // leaves for good (a holder that just drops stays in its grace period)
-    let params = try LecternConnection(host: "127.0.0.1", port: service.port).hello.presenter!
+    let params = try LecternConnection(host: "127.0.0.1", port: service.port, tls: room.clientTLS).hello.presenter!
     let key = PasscodeHash.deriveKey(passcode: BenchRoom.presenterPass, salt: params.salt, rounds: params.rounds)
     var devices: [RawDevice] = []
     for i in 0..<253 {
-        devices.append(try RawDevice(port: service.port, name: "d\(i)", key: key))
+        devices.append(try RawDevice(port: service.port, name: "d\(i)", key: key, tls: room.fingerprint))
         for d in devices { d.pump(timeout: 0) }
     }
-    let mod = try LecternConnection(host: "127.0.0.1", port: service.port)
+    let mod = try LecternConnection(host: "127.0.0.1", port: service.port, tls: room.clientTLS)
     try mod.register(name: "mod", role: .moderator, passcode: BenchRoom.moderatorPass)
     var fanout: [Double] = []
     for i in 0..<(rounds * 4) {

@@ -159,7 +159,10 @@ if wants("audience") { try runAudienceBenchmarks(rounds: rounds) }
 if wants("video") { runVideoBenchmarks() }
 
 if wants("sound") { runSoundBenchmarks() }
-if wants("ink") { try runInkBenchmarks(rounds: rounds) }
+if wants("ink") {
+    try runInkBenchmarks(rounds: rounds)
+    try runDurableAckBenchmark()
+}
 if wants("record") { try runRecordBenchmarks(pages: pages, rounds: rounds) }
 
 if wants("hostile") {

@@ -142,4 +142,79 @@ final class ConfigDropInTests: XCTestCase {
         XCTAssertEqual(bad.status, ConfigFile.invalidExitStatus)
         XCTAssertTrue(bad.err.contains("\(dir)30-bad.toml:2: 'max_clients' must be a whole number, not a string (\"many\")"), bad.err)
     }
+
+    /// Issue 25, finding 10: who may change a drop-in, as a table (no files): root or the
+    /// main file's owner, writable by the owner alone, no symlink, the right kind.
+    func testWhoMayChangeADropInTable() {
+        typealias F = ConfigDropIns.Facts
+        let rows: [(F, directory: Bool, main: uid_t, refused: String?)] = [
+            (F(kind: .regular, owner: 0, mode: 0o640), false, 0, nil),
+            (F(kind: .regular, owner: 1000, mode: 0o600), false, 1000, nil),   // the main file's owner
+            (F(kind: .regular, owner: 0, mode: 0o644), false, 1000, nil),   // readable: a warning elsewhere, not a refusal
+            (F(kind: .regular, owner: 1001, mode: 0o640), false, 1000, "owned by uid 1001"),
+            (F(kind: .regular, owner: 1001, mode: 0o640), false, 0, "owned by uid 1001, not root"),
+            (F(kind: .regular, owner: 0, mode: 0o660), false, 0, "writable by its group"),
+            (F(kind: .regular, owner: 0, mode: 0o642), false, 0, "writable by every user"),
+            (F(kind: .symlink, owner: 0, mode: 0o777), false, 0, "symbolic link"),
+            (F(kind: .other, owner: 0, mode: 0o640), false, 0, "not a regular file"),
+            (F(kind: .directory, owner: 0, mode: 0o750), false, 0, "not a regular file"),
+            (F(kind: .directory, owner: 0, mode: 0o750), true, 0, nil),
+            (F(kind: .directory, owner: 0, mode: 0o1777), true, 0, "writable by every user"),
+            (F(kind: .directory, owner: 0, mode: 0o770), true, 0, "writable by its group"),
+            (F(kind: .symlink, owner: 0, mode: 0o777), true, 0, "symbolic link"),
+            (F(kind: .regular, owner: 0, mode: 0o640), true, 0, "is not a directory"),
+        ]
+        for (n, r) in rows.enumerated() {
+            let why = ConfigDropIns.refusal(r.0, directory: r.directory, mainOwner: r.main)
+            if let expected = r.refused {
+                XCTAssertTrue(why?.contains(expected) == true, "row \(n): \(why ?? "allowed")")
+            } else {
+                XCTAssertNil(why, "row \(n)")
+            }
+        }
+    }
+
+    /// The same with real files: each refused file is a problem naming it, with why; a
+    /// refused directory stops the whole config; `--check-config` prints it (exit 78).
+    func testSymlinksWritableFilesAndOtherOwnersAreRefused() throws {
+        let path = try configDir(main: passcodes + "\n", dropIns: ["10-room.toml": "room = \"B\"\n"])
+        let base = (path as NSString).deletingLastPathComponent
+        let dir = base + "/lectern.d/"
+        XCTAssertNoThrow(try ConfigFile.load(path: path))
+        // A symlink to a file elsewhere, a group-writable file, a FIFO, a file of another user.
+        try writeFile(base + "/elsewhere.toml", "passcode = \"attacker-chosen\"\n", mode: 0o640)
+        try FileManager.default.createSymbolicLink(atPath: dir + "20-link.toml", withDestinationPath: base + "/elsewhere.toml")
+        try writeFile(dir + "30-group.toml", "room = \"C\"\n", mode: 0o660)
+        XCTAssertEqual(mkfifo(dir + "40-fifo.toml", 0o640), 0)
+        try writeFile(dir + "50-other.toml", "room = \"D\"\n", mode: 0o640)
+        let root = geteuid() == 0
+        if root { XCTAssertEqual(chown(dir + "50-other.toml", 65534, 0), 0) }
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            let problems = (error as! ConfigFile.Invalid).problems
+            XCTAssertEqual(problems.map(\.file), [dir + "20-link.toml", dir + "30-group.toml", dir + "40-fifo.toml"] + (root ? [dir + "50-other.toml"] : []))
+            guard problems.count >= 3 else { return XCTFail("\(problems)") }
+            XCTAssertTrue(problems[0].message.contains("symbolic link"), problems[0].message)
+            XCTAssertTrue(problems[1].message.contains("writable by its group"), problems[1].message)
+            XCTAssertTrue(problems[2].message.contains("not a regular file"), problems[2].message)
+            if root { XCTAssertTrue(problems[3].message.contains("owned by uid 65534"), problems[3].message) }
+        }
+        let check = try Fixtures.run(try Fixtures.binary("lecternd"), ["--config", path, "--check-config"])
+        XCTAssertEqual(check.status, ConfigFile.invalidExitStatus)
+        XCTAssertTrue(check.err.contains("\(dir)20-link.toml: is a symbolic link"), check.err)
+        // The directory itself: world-writable, then a symlink to a directory elsewhere.
+        for name in ["20-link.toml", "30-group.toml", "40-fifo.toml", "50-other.toml"] { unlink(dir + name) }
+        XCTAssertNoThrow(try ConfigFile.load(path: path))
+        XCTAssertEqual(chmod(dir, 0o777), 0)
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            let p = (error as! ConfigFile.Invalid).problems
+            XCTAssertEqual(p.first?.file, String(dir.dropLast()))
+            XCTAssertTrue(p.first?.message.contains("writable by every user") == true, "\(p)")
+        }
+        XCTAssertEqual(chmod(dir, 0o750), 0)
+        XCTAssertEqual(rename(String(dir.dropLast()), base + "/real.d"), 0)
+        try FileManager.default.createSymbolicLink(atPath: String(dir.dropLast()), withDestinationPath: base + "/real.d")
+        XCTAssertThrowsError(try ConfigFile.load(path: path)) { error in
+            XCTAssertTrue((error as! ConfigFile.Invalid).problems.first?.message.contains("symbolic link") == true)
+        }
+    }
 }

@@ -5,7 +5,7 @@ import LecternTestSupport
 import XCTest
 
 /// A real service on a real socket (in this process), spoken to with the raw frames of
-/// RawWire.swift. The passcodes are stored as §7.1 hashes of 10,000 rounds, so a register
+/// RawWire.swift, over TLS as the service ships (§25.5: pinned to its certificate). The passcodes are stored as §7.1 hashes of 10,000 rounds, so a register
 /// costs little.
 class ConformanceTestCase: XCTestCase {
     static let presenterPass = "conformance-presenter"
@@ -36,7 +36,7 @@ class ConformanceTestCase: XCTestCase {
     /// A connection with its hello read (C1).
     func connect(file: StaticString = #filePath, line: UInt = #line) throws -> RawPeer {
         if harness == nil { try start() }
-        let p = try RawPeer(port: harness.port)
+        let p = RawPeer(socket: try harness.raw())
         let hello = try XCTUnwrap(p.next(), "no hello", file: file, line: line)
         XCTAssertEqual(hello.command, 0x10, file: file, line: line)
         p.hello = RawHello(hello.body)

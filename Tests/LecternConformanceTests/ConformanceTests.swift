@@ -174,7 +174,7 @@ final class ConformanceTests: ConformanceTestCase {
     /// answers nothing is sent `timedOut` and closed.
     func testC19ASilentPeerIsTimedOut() throws {
         try start { $0.keepaliveTimeout = 2 }
-        let raw = try RawSocket(port: harness.port)
+        let raw = try harness.raw()
         var bytes: [UInt8] = []
         while let more = raw.receive(timeout: 10), !more.isEmpty { bytes += more }   // pings unanswered, until closed
         XCTAssertEqual(be32(bytes, 8 + 42), 2000, "hello's timeoutMs is the config's")
@@ -576,7 +576,7 @@ final class ConformanceTests: ConformanceTestCase {
     func testC50WebSocketCarriesTheSameFrames() throws {
         try start(webRemote: true)
         let port = try XCTUnwrap(harness.service.httpPort)
-        let ws = try RawSocket(port: port)
+        let ws = try harness.raw(port: port)
         let key = Data((0..<16).map { UInt8($0) }).base64EncodedString()
         ws.send(
             Array(
@@ -613,7 +613,7 @@ final class ConformanceTests: ConformanceTestCase {
     /// The head of the server's answer to a WebSocket upgrade with `origin` (none: no header).
     func upgradeAnswer(origin: String?) throws -> String {
         let port = try XCTUnwrap(harness.service.httpPort)
-        let ws = try RawSocket(port: port)
+        let ws = try harness.raw(port: port)
         defer { ws.close() }
         let key = Data((0..<16).map { UInt8($0) }).base64EncodedString()
         let originLine = origin.map { "Origin: \($0)\r\n" } ?? ""
@@ -635,8 +635,8 @@ final class ConformanceTests: ConformanceTestCase {
         try start(webRemote: true)
         let port = try XCTUnwrap(harness.service.httpPort)
         XCTAssertTrue(try upgradeAnswer(origin: "http://evil.example").hasPrefix("HTTP/1.1 403"), "another site's page")
-        XCTAssertTrue(try upgradeAnswer(origin: "http://127.0.0.1:\(port + 1)").hasPrefix("HTTP/1.1 403"), "another port")
-        XCTAssertTrue(try upgradeAnswer(origin: "http://127.0.0.1:\(port)").hasPrefix("HTTP/1.1 101"), "the page's own origin")
+        XCTAssertTrue(try upgradeAnswer(origin: "\(harness.scheme)://127.0.0.1:\(port + 1)").hasPrefix("HTTP/1.1 403"), "another port")
+        XCTAssertTrue(try upgradeAnswer(origin: "\(harness.scheme)://127.0.0.1:\(port)").hasPrefix("HTTP/1.1 101"), "the page's own origin")
         XCTAssertTrue(try upgradeAnswer(origin: nil).hasPrefix("HTTP/1.1 101"), "a client that sends no Origin")
     }
 

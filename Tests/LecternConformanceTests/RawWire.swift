@@ -100,8 +100,9 @@ final class RawPeer {
     /// Register-ok's body, once registered.
     var token: [UInt8] = []
 
-    init(port: Int) throws {
-        socket = try RawSocket(port: port)
+    /// Over `socket` (TLS as the service ships, or plain where a test is about plain).
+    init(socket: RawSocket) {
+        self.socket = socket
     }
 
     func send(_ bytes: [UInt8]) { socket.send(bytes) }

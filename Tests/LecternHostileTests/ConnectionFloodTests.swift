@@ -24,17 +24,24 @@ final class ConnectionFloodTests: XCTestCase {
         defer { device.close() }
         try eventually("the room to tell the gate it registered", timeout: 5) { h.service.connectionCounts.registered == 1 }
 
-        // 2000 connections from 20 addresses, half to each port, never a byte sent.
+        // 2000 connections from 20 addresses, half to each port, over TLS as the service
+        // ships: the handshake, then never a byte. (A connection that never starts TLS is
+        // closed after TransportPolicy.plainHelloDelay on the protocol port: holding one
+        // takes a handshake.) Those over the limits are refused at once: no handshake.
         var held: [RawSocket] = []
         defer { for s in held { s.close() } }
         let start = Date()
+        var refusedAtOnce = 0
         for i in 0..<2000 {
-            held.append(try RawSocket(port: i % 2 == 0 ? h.port : webPort, from: "127.0.0.\(2 + i % 20)"))
+            if let s = try? h.raw(port: i % 2 == 0 ? h.port : webPort, from: "127.0.0.\(2 + i % 20)") { held.append(s) } else { refusedAtOnce += 1 }
         }
-        print("flood: 2000 connections in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, the service holds \(h.service.connectionCounts)")
+        print(
+            "flood: 2000 connections in \(String(format: "%.1f", Date().timeIntervalSince(start))) s (\(refusedAtOnce) refused before a handshake), the service holds \(h.service.connectionCounts)"
+        )
         XCTAssertLessThanOrEqual(h.service.connectionCounts.open, 512)
 
-        // A refused protocol connection is told why.
+        // A refused protocol connection is told why. Read as plain bytes: on the TLS port
+        // the refusal is still written before any TLS (issue 25, point 10, fixed apart).
         let refused = try RawSocket(port: h.port, from: "127.0.0.2")
         held.append(refused)
         let told = Hostile.messages(refused.read(timeout: 5) { !Hostile.messages($0).isEmpty })
@@ -42,7 +49,7 @@ final class ConnectionFloodTests: XCTestCase {
 
         // Someone new in the room registers and gets the state, within seconds.
         let t0 = Date()
-        let newcomer = try LecternConnection(host: "127.0.0.1", port: h.port)
+        let newcomer = try h.connect()
         defer { newcomer.close() }
         _ = try newcomer.register(name: "During", role: .presenter, passcode: ServiceHarness.presenterPass)
         _ = try newcomer.state()
@@ -50,7 +57,7 @@ final class ConnectionFloodTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(t0), 5)
         // The device from before is still there, and the web remote still serves its page.
         _ = try device.state()
-        let page = try RawSocket(port: webPort, from: "127.0.0.1")
+        let page = try h.raw(port: webPort, from: "127.0.0.1")
         held.append(page)
         page.sendNow(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         XCTAssertEqual(Hostile.status(page.read(timeout: 5) { Hostile.headEnd($0) != nil }), 200)
@@ -60,6 +67,8 @@ final class ConnectionFloodTests: XCTestCase {
         let h = try ServiceHarness { $0.maxConnectionsPerAddress = 2 }
         let a = try h.connect(), b = try h.connect()
         defer { a.close(); b.close() }
+        // Plain: on the TLS port the refusal is still written before any TLS (issue 25,
+        // point 10, fixed apart), so only a plain client can read it today.
         XCTAssertThrowsError(try LecternConnection(host: "127.0.0.1", port: h.port, timeout: 5)) { error in
             XCTAssertEqual(error as? LecternConnection.ClientError, .server(.tooManyConnections))
             XCTAssertEqual("\(error)", "Too many connections — try again shortly.")
@@ -69,10 +78,10 @@ final class ConnectionFloodTests: XCTestCase {
     func testARefusedWebSocketGetsOneErrorFrameThenTheClose() throws {
         let h = try ServiceHarness(webRemote: true) { $0.maxConnectionsPerAddress = 2 }
         let port = try XCTUnwrap(h.service.httpPort)
-        let a = try RawSocket(port: port), b = try RawSocket(port: h.port)
+        let a = try h.raw(port: port), b = try h.raw()
         defer { a.close(); b.close() }
         try eventually("both connections accepted") { h.service.connectionCounts.open == 2 }
-        let ws = try RawSocket(port: port)
+        let ws = try h.raw(port: port)
         defer { ws.close() }
         ws.sendNow(Hostile.upgradeRequest(port: port, origin: nil))
         // 101, one binary message (the error frame), a close frame, the end.

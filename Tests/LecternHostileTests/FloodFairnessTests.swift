@@ -11,7 +11,7 @@ final class FloodFairnessTests: XCTestCase {
     func testARegisteredDevicesRoundTripStaysShortWhileAnotherPeerFloods() throws {
         let h = try ServiceHarness()
         let ana = try h.presenter("Ana")
-        let flood = try PingFlood(port: h.port, seconds: 4)
+        let flood = try PingFlood(port: h.port, seconds: 4, tls: h.fingerprint)
         var rtt: [Double] = []
         for _ in 0..<60 {
             let t0 = MonotonicClock.now()

@@ -1,6 +1,7 @@
 import Foundation
 import LecternCore
 import LecternProtocol
+import LecternService
 import LecternTestSupport
 import XCTest
 
@@ -17,8 +18,6 @@ final class LogForgeryTests: XCTestCase {
         passcode = "log-presenter"
         moderator_passcode = "log-moderator"
         data_dir = "\(dir)/data"
-        # raw plain frames: this test reads the log, not the transport (TLS: TLSTests)
-        tls = false
         [display]
         output = "virtual"
         mode = "640x360@60"
@@ -28,11 +27,13 @@ final class LogForgeryTests: XCTestCase {
         defer { daemon.kill() }
         let out = try daemon.waitForOutput { $0.contains("listening on port ") }
         let port = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
+        // TLS as shipped: pinned to the certificate the daemon made on its first start.
+        let pin = try TestCertificates.fingerprint(ofPEM: TLSIdentity.selfSignedPaths(dataDir: dir + "/data").certificate)
 
         var key: [UInt8]?   // of the wrong passcode, derived once
         let forged = "2026-11-24T01:00:00+0000 info lecternd: moderator 'Chair' registered as 1 from 10.0.0.1"
         for i in 0..<300 {
-            let s = try RawSocket(port: port)
+            let s = try RawSocket(port: port, tls: pin)
             defer { s.close() }
             var decoder = FrameDecoder()
             var hello: Hello?

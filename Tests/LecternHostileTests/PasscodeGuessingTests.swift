@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import LecternClient
 import LecternProtocol
@@ -9,8 +10,8 @@ import XCTest
 /// per role, and the real moderator still gets in within seconds once guessing stops.
 final class PasscodeGuessingTests: XCTestCase {
     /// One register with a wrong proof from `source`: the error it gets.
-    func guess(port: Int, from source: String) throws -> ErrorCode? {
-        let fd = try RawSocket(port: port, from: source)
+    func guess(_ h: ServiceHarness, from source: String) throws -> ErrorCode? {
+        let fd = try h.raw(from: source)
         defer { fd.close() }
         let hello = fd.read(timeout: 5) { !Hostile.messages($0).isEmpty }
         guard case .hello(let h)? = Hostile.messages(hello).first else { throw Fixtures.ToolError(description: "no hello") }
@@ -25,7 +26,7 @@ final class PasscodeGuessingTests: XCTestCase {
         // 2 guesses from each of 25 addresses: never throttled per address.
         var wrong = 0, throttled = 0
         for i in 0..<50 {
-            switch try guess(port: h.port, from: "127.0.0.\(10 + i % 25)") {
+            switch try guess(h, from: "127.0.0.\(10 + i % 25)") {
             case .wrongPasscode?: wrong += 1
             case .tooManyAttempts?: throttled += 1
             case let other: XCTFail("unexpected answer \(String(describing: other))")
@@ -45,5 +46,70 @@ final class PasscodeGuessingTests: XCTestCase {
             _ = try c.register(name: "Mod", role: .moderator, passcode: ServiceHarness.moderatorPass)
             return true
         }
+    }
+
+    /// Issue 25, finding 10, over TLS as shipped: 20 addresses guess the moderator passcode
+    /// as fast as they can; the room checks at most 5 at once and then one wrong proof
+    /// every 2.4 s (it let 30 through at once, then 30 a minute), and the real moderator,
+    /// starting 6 s into the attack from an address of their own and retrying when told,
+    /// gets in within 2.4 s of their first try (it took up to 10 s).
+    func testADistributedAttackIsPacedAndTheModeratorGetsInWithinTwoSecondsOverTLS() throws {
+        let h = try ServiceHarness { $0.tls = true }
+        let tls = ClientTLS.pinned(try XCTUnwrap(h.service.tlsIdentity?.fingerprint))
+        let params = try LecternConnection(host: "127.0.0.1", port: h.port, tls: tls).hello.parameters(for: .moderator)!
+        let key = PasscodeHash.deriveKey(passcode: ServiceHarness.moderatorPass, salt: params.salt, rounds: params.rounds)
+        let lock = NSLock()
+        var checked: [Double] = [], throttled = 0, other: [String] = []
+        let start = Date()
+        let stop = start.addingTimeInterval(12)
+        let attackers = DispatchGroup()
+        for i in 0..<20 {
+            DispatchQueue.global().async(group: attackers) {
+                while Date() < stop {
+                    do {
+                        let c = try LecternConnection(host: "127.0.0.1", port: h.port, tls: tls, from: "127.0.0.\(10 + i)")
+                        defer { c.close() }
+                        do {
+                            try c.register(name: "guess", role: .moderator, key: randomBytes(32))
+                            lock.withLock { other.append("a wrong key got in") }
+                        } catch LecternConnection.ClientError.server(let e) where e.code == .wrongPasscode {
+                            lock.withLock { checked.append(Date().timeIntervalSince(start)) }
+                        } catch LecternConnection.ClientError.server(let e) where e.code == .tooManyAttempts {
+                            lock.withLock { throttled += 1 }
+                        }
+                    } catch {
+                        lock.withLock { other.append("\(error)") }
+                    }
+                }
+            }
+        }
+        // The moderator, 6 s in; retrying when told (as the CLI and the web remote do).
+        Thread.sleep(forTimeInterval: 6)   // when the person arrives: part of the scenario, not a wait for the service
+        var firstTold: Date?
+        var admitted: Date?
+        while admitted == nil, Date() < stop {
+            let c = try LecternConnection(host: "127.0.0.1", port: h.port, tls: tls, from: "127.0.0.99")
+            defer { c.close() }
+            do {
+                try c.register(name: "Mod", role: .moderator, key: key)
+                admitted = Date()
+            } catch LecternConnection.ClientError.server(let e) where e.code == .tooManyAttempts {
+                if firstTold == nil { firstTold = Date() }
+                Thread.sleep(forTimeInterval: Double(e.detail) / 1000)   // the wait the server told
+            }
+        }
+        attackers.wait()
+        let started = firstTold ?? admitted
+        print(
+            "guessing from 20 addresses over TLS for 12 s: \(checked.count) checked, \(throttled) throttled; moderator in after \(admitted.map { String(format: "%.2f", $0.timeIntervalSince(started!)) } ?? "never") s"
+        )
+        XCTAssertEqual(other.filter { $0.contains("got in") }, [])
+        let moderatorIn = try XCTUnwrap(admitted, "the moderator never got in")
+        XCTAssertLessThanOrEqual(moderatorIn.timeIntervalSince(started!), 3.4, "the right passcode waited longer than the documented 2.4 s (and a TLS reconnect)")
+        XCTAssertGreaterThan(throttled, 20)
+        // 5 at once, then one every 2.4 s at most: in 12 s, 5 + 5 (the budget refills from the first).
+        XCTAssertLessThanOrEqual(checked.count, 10, "wrong proofs checked in 12 s: \(checked.map { String(format: "%.1f", $0) })")
+        let later = checked.sorted().dropFirst(5)
+        for (a, b) in zip(later, later.dropFirst()) { XCTAssertGreaterThanOrEqual(b - a, 1.9, "two checked within 2.4 s after the burst") }
     }
 }

@@ -12,7 +12,7 @@ final class PipelinedRequestsTests: XCTestCase {
         let before = Footprint.residentBytes()
         let request = Array("GET /lectern.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
         let burst = Array([[UInt8]](repeating: request, count: 450_000 / request.count).joined())
-        let fd = try RawSocket(port: port)
+        let fd = try h.raw(port: port)
         defer { fd.close() }
         // Send what the socket takes, as long as it takes some (bounded: 40 rounds).
         var sent = 0, peak = before
@@ -31,7 +31,7 @@ final class PipelinedRequestsTests: XCTestCase {
         print("pipelining peer: \(sent) bytes of requests sent, service grew by \(growth >> 20) MiB at most")
         XCTAssertLessThan(growth, 64 << 20, "resident memory grew by \(growth >> 20) MiB")
         // And the web remote still answers.
-        let ok = try RawSocket(port: port)
+        let ok = try h.raw(port: port)
         defer { ok.close() }
         ok.sendNow(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         XCTAssertEqual(Hostile.status(ok.read(timeout: 5) { Hostile.headEnd($0) != nil }), 200)
@@ -43,12 +43,12 @@ final class PipelinedRequestsTests: XCTestCase {
         }
         let port = try XCTUnwrap(h.service.httpPort)
         // Slowloris: a request head that never ends.
-        let slow = try RawSocket(port: port)
+        let slow = try h.raw(port: port)
         defer { slow.close() }
         slow.sendNow(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
         XCTAssertEqual(slow.receive(timeout: 5), [], "the slow head was not closed within 5 s")
         // Kept alive after a request, then idle.
-        let idle = try RawSocket(port: port)
+        let idle = try h.raw(port: port)
         defer { idle.close() }
         idle.sendNow(Array("GET /lectern.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         let answer = idle.read(timeout: 8) { _ in false }   // the answer, then the close

@@ -18,7 +18,7 @@ final class PossessionProofTests: XCTestCase {
         let big = h.dir + "/big.pdf"
         try pdf.write(to: big)
         let id = try h.presenter("owner").upload(path: big).content
-        let device = try RawDevice(port: h.port, name: "prover", key: try Hostile.presenterKey(h))
+        let device = try RawDevice(port: h.port, name: "prover", key: try Hostile.presenterKey(h), tls: h.fingerprint)
         let before = Footprint.residentBytes()
         var block: [UInt8] = []
         for i in 0..<12 {

@@ -10,7 +10,7 @@ import XCTest
 final class UploadFloodTests: XCTestCase {
     func testAThousandUploadBeginsOpenAFewFilesAndLeaveNone() throws {
         let h = try ServiceHarness()
-        let device = try RawDevice(port: h.port, name: "begins", key: try Hostile.presenterKey(h))
+        let device = try RawDevice(port: h.port, name: "begins", key: try Hostile.presenterKey(h), tls: h.fingerprint)
         let fdsBefore = Footprint.openDescriptors()
         var block: [UInt8] = []
         for i in 0..<1000 {

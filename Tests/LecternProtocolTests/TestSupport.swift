@@ -133,6 +133,13 @@ func sampleInkMessages() -> [Message] {
         .pollPrepare(content: ContentID(bytes: [UInt8](repeating: 7, count: 32))!, [PollDraft(question: "Ready?", kind: .yesno)]),
         .pollAskPrepared(content: nil, index: 2),
         .pollAskPrepared(content: ContentID(bytes: [UInt8](repeating: 9, count: 32))!, index: 0),
+        .audienceFetch(AudienceFetch(what: .texts, poll: 3, offset: 50, count: 200)),
+        .audiencePage(
+            AudiencePage(
+                what: "questions", poll: nil, offset: 0, total: 1,
+                questions: [
+                    QuestionSnapshot(id: 1, text: "Why?", name: nil, votes: 2, answered: false, hidden: false)
+                ], texts: nil)),
         .state(
             Snapshot(
                 revision: 1, room: "R", floorMode: .open, floor: FloorSnapshot(), devices: [], screen: .idle,

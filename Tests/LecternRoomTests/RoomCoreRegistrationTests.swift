@@ -42,7 +42,9 @@ final class RoomCoreRegistrationTests: XCTestCase {
         }
         XCTAssertEqual(codes.prefix(5).map { $0 }, Array(repeating: ErrorCode.wrongPasscode, count: 5))
         XCTAssertEqual(codes.last, .tooManyAttempts, "after five failures the address waits")
-        // Another address is not slowed down by this one.
+        // Another address is not slowed down by this one once the room's budget (5 at once,
+        // refilled at 25 a minute: §7.3) has a place again, 2.4 s later.
+        h.now += 2.4
         let hello = h.open(50, address: "10.1.1.2")
         XCTAssertEqual(
             H.errorCode(to: 50, h.send(h.register(50, hello: hello, name: "Eve", role: .presenter, passcode: "guess"), from: 50)),

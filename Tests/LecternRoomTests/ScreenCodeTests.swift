@@ -1,3 +1,5 @@
+import LecternCore
+import LecternProtocol
 import LecternRoom
 import XCTest
 
@@ -8,7 +10,13 @@ final class ScreenCodeTests: XCTestCase {
     final class Script {
         var values: [UInt32]
         init(_ v: [UInt32]) { values = v }
-        func next() -> UInt32 { values.isEmpty ? 7 : values.removeFirst() }
+        var after: UInt32 = 7
+        /// Once the script is used up: 7, 8, 9, … (a draw never loops on one value).
+        func next() -> UInt32 {
+            if !values.isEmpty { return values.removeFirst() }
+            after += 1
+            return after - 1
+        }
     }
 
     func testSixDigitsWithLeadingZeros() {
@@ -52,5 +60,46 @@ final class ScreenCodeTests: XCTestCase {
         var c = ScreenCode(lifetime: 1, now: 0, random: s.next)
         XCTAssertTrue(c.check(now: 1, devices: 0, random: s.next))
         XCTAssertEqual(c.code, "000009")
+    }
+
+    /// Issue 25, finding 5: with an open audience, viewers coming and going while no
+    /// presenter is in are no meeting: the code stays, whoever comes and goes; a presenter
+    /// who joins and leaves ends a meeting (a new code). The room core tells floor devices
+    /// from viewers, as the shell asks it at each `registered` effect.
+    func testViewersComingAndGoingKeepTheCodeAPresenterLeavingChangesIt() {
+        typealias H = RoomCoreHarness
+        let h = H(floor: .open, audienceMode: .open) { $0.gracePeriod = 0 }
+        let s = Script([123_456, 654_321])
+        var code = ScreenCode(lifetime: 3600, now: 0, random: s.next)
+        func carry(_ effects: [RoomEffect]) {
+            for case .registered(let id) in effects { code.registered(floorDevice: h.core.isFloorDevice(id)) }
+        }
+        var t = 1.0
+        for i in 0..<12 {
+            let id = ConnectionID(100 + i)
+            let hello = h.open(id)
+            let proof = RegisterProof.compute(
+                passcode: "anything", parameters: hello.parameters(for: .viewer)!, challenge: hello.challenge, role: .viewer, name: "", resumeToken: nil)
+            let joined = h.send(.register(RegisterRequest(role: .viewer, proof: proof, resumeToken: nil, name: "")), from: id)
+            XCTAssertTrue(joined.contains { if case .registered(id) = $0 { true } else { false } }, "viewer \(i) joins the open audience")
+            carry(joined)
+            XCTAssertFalse(h.core.isFloorDevice(id))
+            XCTAssertFalse(code.check(now: t, devices: h.core.snapshot(now: h.now).devices.count, random: s.next), "viewer \(i) joined")
+            carry(h.handle(.closed(id)))
+            t += 0.5
+            XCTAssertFalse(code.check(now: t, devices: h.core.snapshot(now: h.now).devices.count, random: s.next), "viewer \(i) left")
+            t += 0.5
+        }
+        XCTAssertEqual(code.code, "123456", "12 viewers came and went: the same code")
+        // A presenter joins and leaves: the meeting ended.
+        let hello = h.open(2)
+        let proof = RegisterProof.compute(
+            passcode: H.presenterPasscode, parameters: hello.parameters(for: .presenter)!, challenge: hello.challenge, role: .presenter, name: "Ana",
+            resumeToken: nil)
+        carry(h.send(.register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: "Ana")), from: 2))
+        XCTAssertTrue(h.core.isFloorDevice(2))
+        carry(h.handle(.closed(2)))
+        XCTAssertTrue(code.check(now: t, devices: h.core.snapshot(now: h.now).devices.count, random: s.next), "the presenter left: a new code")
+        XCTAssertEqual(code.code, "654321")
     }
 }

@@ -18,7 +18,10 @@ final class AudienceCapacityTests: XCTestCase {
     }
 
     func testTwoHundredFiftyViewersAreAdmittedAndPresentersStillJoin() throws {
-        let h = try ServiceHarness(floor: .open) { $0.maxConnectionsPerAddress = 2048 }
+        let h = try ServiceHarness(floor: .open) {
+            $0.maxConnectionsPerAddress = 2048
+            $0.audienceNewPerAddress = AudienceLimits.maxViewers   // the whole audience from one address, as behind one NAT
+        }
         XCTAssertEqual(h.service.config.connectionsReservedForDevices, 512, "the default reserve holds 254 devices and 250 viewers")
         XCTAssertGreaterThanOrEqual(h.service.config.connectionsReservedForDevices, 254 + AudienceLimits.maxViewers)
         let key = try roomKey(h)

@@ -77,7 +77,7 @@ final class AudienceOverTCPTests: XCTestCase {
     }
 
     func testAPollWithFiftyViewersIsExactAnonymousAndOneAnswerPerDeviceAcrossReconnects() throws {
-        let h = try ServiceHarness(floor: .open)
+        let h = try ServiceHarness(floor: .open) { $0.audienceNewPerAddress = 100 }   // 50 phones from one address
         let (a, _) = try presenting(h)
         let key = try roomKey(h)
         var viewers = try (0..<50).map { try viewer(h, name: "Secret Name \($0)", key: key) }

@@ -87,14 +87,14 @@ final class AuthOverTCPTests: XCTestCase {
         let params = try XCTUnwrap(watcher.hello.presenter)
         let key = PasscodeHash.deriveKey(passcode: ServiceHarness.presenterPass, salt: params.salt, rounds: params.rounds)
         var devices: [RawDevice] = []
-        for i in 2...254 { devices.append(try RawDevice(port: h.port, name: "device \(i)", key: key)) }
+        for i in 2...254 { devices.append(try RawDevice(port: h.port, name: "device \(i)", key: key, tls: h.fingerprint)) }
         let ids = [watcher.deviceID] + devices.map(\.id)
         XCTAssertEqual(Set(ids).count, 254)
         XCTAssertEqual(ids.max(), 254)
         XCTAssertEqual(try watcher.waitForState { $0.devices.count == 254 }.devices.count, 254)
         let probe = try h.connect()
         XCTAssertServerError(.roomFull, try probe.register(name: "one too many", role: .presenter, key: key))
-        XCTAssertThrowsError(try RawDevice(port: h.port, name: "also too many", key: key))
+        XCTAssertThrowsError(try RawDevice(port: h.port, name: "also too many", key: key, tls: h.fingerprint))
         // One leaves; the next one gets in with the freed id.
         let freed = devices[99].id
         devices[99].close()

@@ -47,7 +47,7 @@ final class BadInputTests: XCTestCase {
 
     func testRandomBytes() throws {
         let (h, a, screen) = try setUpRoom()
-        let evil = try RawSocket(port: h.port)
+        let evil = try h.raw()
         var g = SystemRandomNumberGenerator()
         // A header whose length can't be (3 < 8), then noise.
         var bytes: [UInt8] = [0x0C, 0xFF, 0, 0, 0, 0, 0, 3]
@@ -63,7 +63,7 @@ final class BadInputTests: XCTestCase {
         let (h, a, screen) = try setUpRoom()
         var g = SystemRandomNumberGenerator()
         for _ in 0..<20 {
-            let evil = try RawSocket(port: h.port)
+            let evil = try h.raw()
             evil.send((0..<Int.random(in: 1...3000, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) })
             evil.close()
         }
@@ -72,7 +72,7 @@ final class BadInputTests: XCTestCase {
 
     func testA4GBLengthGetsFrameTooLargeAtOnce() throws {
         let (h, a, screen) = try setUpRoom()
-        let evil = try RawSocket(port: h.port)
+        let evil = try h.raw()
         evil.send([0x30, 0xFF, 0x00, 0x05, 0xFF, 0xFF, 0xFF, 0xFF])
         let r = errorsUntilClosed(evil, timeout: 10)
         XCTAssertEqual(r.errors.map(\.code), [.frameTooLarge])
@@ -82,7 +82,7 @@ final class BadInputTests: XCTestCase {
 
     func testHalfAFrameFromASilentPeerTimesOut() throws {
         let (h, a, screen) = try setUpRoom()
-        let evil = try RawSocket(port: h.port)
+        let evil = try h.raw()
         // A present (44 bytes) cut after 20, and then silence, as from a phone that died:
         // the service drops the peer at the keep-alive time-out (3 s here) with timedOut.
         let frame = Message.present(content: ContentHasher.id(of: [1, 2, 3]), page: 1).encode(tag: 9, deviceID: 0xFF)

@@ -90,11 +90,13 @@ final class ConsoleOverTCPTests: XCTestCase {
         XCTAssertEqual(timer.durationMs, 20 * 60_000)
         XCTAssertEqual(timer.warnMinutes, 3)
 
-        // The moderator reads and edits them.
+        // The moderator reads them, and types notes of their own (typed notes belong to
+        // their author: the holder doesn't get the moderator's, issue 25 finding 7).
         XCTAssertEqual(try m.notes(stored.content, page: 2).pages.first?.text, secret)
         _ = try m.request(.notesEdit(NotesEdit(content: stored.content, page: 5, text: "Thank you ✓")))
-        XCTAssertEqual(try a.notes(stored.content, page: 5).pages.first?.text, "Thank you ✓")
-        XCTAssertEqual(try a.notes(stored.content, page: 5).pages.first?.source, "typed")
+        XCTAssertEqual(try m.notes(stored.content, page: 5).pages.first?.text, "Thank you ✓")
+        XCTAssertEqual(try m.notes(stored.content, page: 5).pages.first?.source, "typed")
+        XCTAssertEqual(try a.notes(stored.content, page: 5).pages.first?.text, "")
 
         // Another presenter: refused, and never sent a note in any message.
         XCTAssertServerError(.notesPrivate, try b.notes(stored.content, page: 2))
@@ -115,11 +117,16 @@ final class ConsoleOverTCPTests: XCTestCase {
         XCTAssertServerError(.badNotesFile, try a.request(.notesFile(content: stored.content, file: Array(other.utf8))))
         XCTAssertEqual(try a.notes(stored.content, page: 1).pages.first?.text, "Welcome everyone")
 
-        // Once Ana gives the floor up, her notes are closed to her too; Ben gets the floor and them.
+        // Once Ana gives the floor up (the wall goes idle), her notes are closed to her too;
+        // Ben gets the floor and shows the deck from his own copy of the file: the .pdfpc
+        // file's notes stay with the file, so he reads them (not the moderator's typed note).
         _ = try a.request(.floorRelease)
         XCTAssertServerError(.notesPrivate, try a.notes(stored.content, page: 1))
         _ = try b.requestFloor()
-        XCTAssertEqual(try b.notes(stored.content, page: 1).pages.first?.text, "Welcome everyone", "the deck on screen: the new holder's")
+        _ = try b.upload(path: pdf)
+        try b.present(stored.content, page: 1)
+        XCTAssertEqual(try b.notes(stored.content, page: 1).pages.first?.text, "Welcome everyone", "the deck on screen: the file's notes")
+        XCTAssertEqual(try b.notes(stored.content, page: 5).pages.first?.text, "")
     }
 
     func testPDFTextAnnotationsAreNotes() throws {
@@ -239,5 +246,43 @@ final class ConsoleOverTCPTests: XCTestCase {
             }
         }
         return n
+    }
+
+    /// Issue 25, finding 7, over TLS as shipped: a second presenter who uploads the same
+    /// PDF (the viewers' download link) types notes of their own; they neither replace the
+    /// author's nor, holding the floor with the deck on the wall, read them.
+    func testTypedNotesBelongToTheirAuthorNotToTheFileOverTLS() throws {
+        let h = try ServiceHarness(floor: .open) { $0.tls = true }
+        let tls = ClientTLS.pinned(try XCTUnwrap(h.service.tlsIdentity?.fingerprint))
+        func presenter(_ name: String) throws -> LecternConnection {
+            let c = try LecternConnection(host: "127.0.0.1", port: h.port, tls: tls)
+            try c.register(name: name, role: .presenter, passcode: ServiceHarness.presenterPass)
+            return c
+        }
+        let pdf = try Fixtures.numberedDeck(count: 3, in: Fixtures.tempDir("notes-author"))
+        let ana = try presenter("Ana")
+        let content = try ana.upload(path: pdf).content
+        _ = try ana.request(.notesEdit(NotesEdit(content: content, page: 1, text: "Ana: the budget is 42k")))
+        let eve = try presenter("Eve")
+        XCTAssertEqual(try eve.upload(path: pdf).content, content, "the same stored file")
+        _ = try eve.request(.notesEdit(NotesEdit(content: content, page: 1, text: "Eve's own")))
+        _ = try eve.requestFloor()
+        try eve.present(content, page: 1)
+        let seen = try eve.notes(content, page: 0)
+        XCTAssertEqual(seen.pages.map(\.text), ["Eve's own", "", ""])
+        XCTAssertFalse("\(seen)".contains("42k"), "Eve read Ana's note")
+        _ = try ana.requestFloor()
+        XCTAssertEqual(try ana.notes(content, page: 1).pages.first?.text, "Ana: the budget is 42k", "Ana's note as she typed it")
+        // A restart keeps each author's notes with the upload; Ana resumes as herself, her
+        // deck on the wall again (who uploaded what is not kept across a restart: the deck on
+        // the wall is what lets its holder read its notes then).
+        try ana.present(content, page: 1)
+        let token = try XCTUnwrap(ana.registration?.resumeToken)
+        ana.close()
+        eve.close()
+        try h.restart()
+        let again = try LecternConnection(host: "127.0.0.1", port: h.port, tls: tls)
+        try again.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass, resumeToken: token)
+        XCTAssertEqual(try again.notes(content, page: 1).pages.first?.text, "Ana: the budget is 42k")
     }
 }

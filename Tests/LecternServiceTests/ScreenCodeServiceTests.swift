@@ -3,7 +3,7 @@ import LecternClient
 import LecternCore
 import LecternProtocol
 import LecternRender
-import LecternService
+@testable import LecternService
 import LecternTestSupport
 import XCTest
 
@@ -66,7 +66,7 @@ final class ScreenCodeServiceTests: XCTestCase {
             decoded = String(decoding: r.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             return decoded.hasSuffix("#code=\(code)")
         }
-        XCTAssertTrue(decoded.hasPrefix("http://"), decoded)
+        XCTAssertTrue(decoded.hasPrefix(h.scheme + "://"), decoded)
         XCTAssertTrue(decoded.contains(":\(h.service.httpPort!)/#code="), decoded)
         // The same screen without the code differs: the code is drawn, not only encoded.
         var idle = h.service.idleScreenForTests(port: h.port)
@@ -118,5 +118,40 @@ final class ScreenCodeServiceTests: XCTestCase {
                     "'passcode' is set but so is 'screen_code = true': the code on the wall is the presenter passcode, so remove 'passcode' (or set screen_code = false)")
             ])
         XCTAssertEqual(ConfigFile.parse("screen_code = true\nmoderator_passcode = \"granite-lantern\"\n").problems, [])
+    }
+
+    /// Issue 25, finding 5, over TLS as shipped: with an open audience, 12 viewers come and
+    /// go while no presenter is in, the room's screen-code check running after each join
+    /// (as its tick would): the code on the wall stays, and a presenter joins with it. Once
+    /// that presenter leaves, the meeting ended: a new code.
+    func testViewersComingAndGoingDontRotateTheCodeOverTLS() throws {
+        let h = try ServiceHarness(floor: .open) { c in
+            c.tls = true
+            c.passcode = ""
+            c.screenCode = true
+            c.gracePeriod = 0
+            c.audience = "open"
+        }
+        let fp = try XCTUnwrap(h.service.tlsIdentity?.fingerprint)
+        let connect = { try LecternConnection(host: "127.0.0.1", port: h.port, tls: .pinned(fp)) }
+        let room = try XCTUnwrap(h.service.room)
+        let code = try XCTUnwrap(h.service.currentScreenCode)
+        for i in 0..<12 {
+            let v = try connect()
+            try v.register(name: "", role: .viewer, key: [UInt8](repeating: UInt8(i), count: 32))
+            try room.loop.submit { room.checkScreenCode() }.wait()
+            XCTAssertEqual(h.service.currentScreenCode, code, "viewer \(i) joined: the same code")
+            v.close()
+        }
+        try eventually("the viewers are gone") { try room.loop.submit { room.snapshot().audience?.viewers ?? 0 }.wait() == 0 }
+        try room.loop.submit { room.checkScreenCode() }.wait()
+        XCTAssertEqual(h.service.currentScreenCode, code, "12 viewers came and went: the same code")
+        let ana = try connect()
+        try ana.register(name: "Ana", role: .presenter, passcode: code)
+        ana.close()
+        try eventually("a new code after the presenter's meeting") {
+            let now = h.service.currentScreenCode
+            return now != nil && now != code
+        }
     }
 }

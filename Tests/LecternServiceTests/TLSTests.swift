@@ -11,7 +11,8 @@ import XCTest
 /// `tls = true`, real sockets, the real `lectern` CLI and openssl as the outside check.
 final class TLSTests: XCTestCase {
     func tlsRoom(allowPlain: Bool = false, webRemote: Bool = false, tweak: (inout Config) -> Void = { _ in }) throws -> ServiceHarness {
-        try ServiceHarness(floor: .open, webRemote: webRemote) { c in
+        // Each room makes its own certificate here: some of these tests are about that.
+        try ServiceHarness(floor: .open, webRemote: webRemote, freshCertificate: true) { c in
             c.tls = true
             c.allowPlain = allowPlain
             tweak(&c)

@@ -88,9 +88,12 @@ final class OutageTests: XCTestCase {
             try b.poll("the page label") { try b.text("#page-label") == "\(page) / 5" }
             XCTAssertEqual(try b.execute("return window.Lectern.app.session && window.Lectern.app.session.id") as? Int, Int(ana))
 
-            // One chain: attempts no more often than the back-off allows.
-            let times = proxy.attemptTimes.filter { $0 >= start }
-            let attempts = proxy.attempts - before
+            // One chain: attempts no more often than the back-off allows. Over TLS, Chromium
+            // opens a second connection at once (~10 ms later) when the first is reset in its
+            // handshake: one attempt of the page's, counted once.
+            let sockets = proxy.attemptTimes.filter { $0 >= start }
+            let times = sockets.enumerated().filter { $0.offset == 0 || $0.element - sockets[$0.offset - 1] >= 0.05 }.map(\.element)
+            let attempts = proxy.attempts - before - (sockets.count - times.count)
             XCTAssertLessThanOrEqual(attempts, Self.mostAttempts(in: back - start) + 1, "\(seconds)-s outage: \(attempts) connection attempts")
             for (a, b) in zip(times, times.dropFirst()) {
                 XCTAssertGreaterThanOrEqual(b - a, Self.backoff[0] - 0.05, "\(seconds)-s outage: two attempts \(b - a) s apart (two reconnect chains?)")
@@ -140,7 +143,7 @@ final class OutageTests: XCTestCase {
         guard let driver = h.driver else { return XCTFail("no browsers") }
         func open(_ width: Int, _ height: Int) throws -> WebSession {
             let s = try driver.session(width: width, height: height)
-            try s.open(proxy.url)
+            try s.open(h.url(via: proxy))
             _ = try s.wait(for: "#login-form")
             return s
         }

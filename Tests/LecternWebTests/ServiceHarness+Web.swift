@@ -13,17 +13,41 @@ import XCTest
 extension ServiceHarness {
     static let webRoom = "Room 4.12"
 
+    /// The web tests' TLS, made once per test process: a CA of the tests' own, the
+    /// service's certificate it signed (the admin's kind: `tls_certificate`), and a HOME
+    /// whose NSS database trusts the CA, for the browsers. Pages load over https:// as a
+    /// room with its admin's certificate serves them, without a certificate warning.
+    struct WebTLS {
+        let certificates: TestCertificates
+        let home: String
+
+        private static let made = Result { () throws -> WebTLS in
+            let certificates = try TestCertificates(dir: Fixtures.tempDir("web-tls"))
+            return WebTLS(certificates: certificates, home: try HTTPSPageTests.trustingHome(ca: certificates.caPath))
+        }
+
+        static func shared() throws -> WebTLS { try made.get() }
+    }
+
     /// A service with the web remote on any free HTTP port, in "Room 4.12", and (with
-    /// `browsers`) a chromedriver to open browser windows with.
+    /// `browsers`) a chromedriver to open browser windows with. TLS on, as shipped, with
+    /// the certificate the browsers trust (`WebTLS`); a test about plain turns it off.
     static func web(
         floor: FloorMode = .open, browsers: Bool = true,
         tweak: (inout Config) -> Void = { _ in }
     ) throws -> ServiceHarness {
+        let tls = try WebTLS.shared()
         // Browsers first: a missing chromium fails the test here, loudly, before anything runs.
-        let driver = browsers ? try ChromeDriver() : nil
+        let driver = browsers ? try ChromeDriver(environment: ["HOME": tls.home]) : nil
         let h: ServiceHarness
         do {
-            h = try ServiceHarness(floor: floor, room: webRoom, webRemote: true, tweak: tweak)
+            h = try ServiceHarness(floor: floor, room: webRoom, webRemote: true) { c in
+                tweak(&c)
+                if c.tls && c.tlsCertificate.isEmpty {
+                    c.tlsCertificate = tls.certificates.certificatePath
+                    c.tlsKey = tls.certificates.keyPath
+                }
+            }
         } catch {
             driver?.quit()
             throw error
@@ -34,11 +58,14 @@ extension ServiceHarness {
 
     var driver: ChromeDriver? { attachment(ChromeDriver.self) }
 
+    /// The web remote's address through `proxy` (the room's Wi-Fi): TLS passes through it.
+    func url(via proxy: FlakyProxy) -> String { "\(scheme)://127.0.0.1:\(proxy.port)/" }
+
     /// A browser window on the web remote; `via` a FlakyProxy when the test plays the room's Wi-Fi.
     func browser(width: Int = 1366, height: Int = 768, query: String = "", via proxy: FlakyProxy? = nil) throws -> WebSession {
         guard let driver else { throw WebDriverError("this harness has no browsers") }
         let s = try driver.session(width: width, height: height)
-        try s.open((proxy?.url ?? url) + query)
+        try s.open((proxy.map { url(via: $0) } ?? url) + query)
         _ = try s.wait(for: "#login-form")
         try s.poll("the room name from hello") { try s.text("#login-room") == Self.webRoom }
         return s

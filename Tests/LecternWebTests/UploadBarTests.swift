@@ -22,7 +22,7 @@ final class UploadBarTests: XCTestCase {
 
         guard let driver = h.driver else { return XCTFail("no browsers") }
         let b = try driver.session(width: 390, height: 844)
-        try b.open(proxy.url)
+        try b.open(h.url(via: proxy))
         _ = try b.wait(for: "#login-form")
         try h.joinAndWait(b, name: "Ana's phone")
         // Watch the frames from the service (before the page's own handler sees them) and the

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LecternProtocol
 import LecternTestSupport
 
 /// A small W3C WebDriver client (https://www.w3.org/TR/webdriver2/): enough to drive a
@@ -10,7 +11,8 @@ struct WebDriverError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// Blocking HTTP/1.1 over a plain socket, for chromedriver and for the web remote itself.
+/// Blocking HTTP/1.1 over a raw socket, for chromedriver (http://) and for the web remote
+/// itself (https:// pinned to the web tests' certificate, `WebTLS`, unless `pin` says another).
 /// (Not URLSession: Foundation on Linux rejects chromedriver's "Name:value" headers with
 /// "Failed writing header".)
 enum HTTP {
@@ -23,16 +25,18 @@ enum HTTP {
 
     static func send(
         _ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:],
-        timeout: Double = 60
+        timeout: Double = 60, pin: CertificateFingerprint? = nil
     ) throws -> Response {
-        // http://host:port/path only.
-        guard url.hasPrefix("http://") else { throw WebDriverError("bad URL \(url)") }
-        let rest = url.dropFirst("http://".count)
+        // http://host:port/path or https://host:port/path only.
+        let https = url.hasPrefix("https://")
+        guard https || url.hasPrefix("http://") else { throw WebDriverError("bad URL \(url)") }
+        let rest = url.dropFirst(https ? "https://".count : "http://".count)
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex
         let hostPort = rest[..<slash], path = slash == rest.endIndex ? "/" : String(rest[slash...])
         let parts = hostPort.split(separator: ":")
         guard parts.count == 2, let port = Int(parts[1]) else { throw WebDriverError("bad URL \(url)") }
-        let socket = try RawSocket(host: String(parts[0]), port: port)
+        let tls = https ? try pin ?? ServiceHarness.WebTLS.shared().certificates.fingerprint : nil
+        let socket = try RawSocket(host: String(parts[0]), port: port, tls: tls)
         defer { socket.close() }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: \(hostPort)\r\nConnection: close\r\n"
         for (k, v) in headers { request += "\(k): \(v)\r\n" }

@@ -12,7 +12,7 @@ import XCTest
 final class WebSocketTests: XCTestCase {
     func testTheWebSocketCarriesProtocolFramesInAnySlicing() throws {
         let h = try ServiceHarness.web(browsers: false)
-        let ws = try WebSocketProbe(port: h.service.httpPort!)
+        let ws = try WebSocketProbe(port: h.service.httpPort!, tls: h.fingerprint)
         guard case .hello(let hello)? = try ws.nextMessage() else { return XCTFail("no hello first") }
         XCTAssertEqual(hello.room, "Room 4.12")
 
@@ -49,7 +49,7 @@ final class WebSocketTests: XCTestCase {
 
     func testAFatalProtocolErrorReachesTheBrowserBeforeTheClose() throws {
         let h = try ServiceHarness.web(browsers: false)
-        let ws = try WebSocketProbe(port: h.service.httpPort!)
+        let ws = try WebSocketProbe(port: h.service.httpPort!, tls: h.fingerprint)
         _ = try ws.nextMessage()
         // A header claiming 4 GiB: frameTooLarge, then the connection closes.
         ws.sendBinary([0x30, 0xFF, 0x00, 0x09, 0xFF, 0xFF, 0xFF, 0xFF])
@@ -60,15 +60,15 @@ final class WebSocketTests: XCTestCase {
     }
 }
 
-/// A WebSocket client written by hand over a plain socket (RFC 6455): for checking the
-/// server's side of the transport without a browser.
+/// A WebSocket client written by hand over a raw socket (RFC 6455; TLS pinned to `tls`, or
+/// plain without): for checking the server's side of the transport without a browser.
 final class WebSocketProbe {
     let socket: RawSocket
     private var buffer: [UInt8] = []
     private var decoder = FrameDecoder()
 
-    init(port: Int) throws {
-        socket = try RawSocket(port: port)
+    init(port: Int, tls: CertificateFingerprint?) throws {
+        socket = try RawSocket(port: port, tls: tls)
         socket.send(
             Array(
                 ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

@@ -63,6 +63,12 @@ export function renderAudience() {
     });
     (p.texts || []).forEach((t) => { const li = document.createElement('li'); li.textContent = t; ul.append(li); });
     parts.push(ul);
+    // The state carries the newest answers only (§24.6); the rest is fetched with audience-fetch.
+    if (p.textCount > (p.texts || []).length) {
+      const more = document.createElement('p');
+      more.textContent = 'The newest ' + p.texts.length + ' of ' + p.textCount + ' answers.';
+      parts.push(more);
+    }
     const show = (results, answer) => new Writer().u32(p.id).u8((results ? 1 : 0) | (answer ? 2 : 0)).u8(0).done();
     if (p.open) parts.push(button('Close the poll', () => send(C.pollClose, new Writer().u32(p.id).done())));
     parts.push(button(p.showResults ? 'Hide results' : 'Show results', () => send(C.pollShow, show(!p.showResults, false))));
@@ -80,5 +86,10 @@ export function renderAudience() {
     ol.append(li);
   }
   parts.push(qh, ol);
+  if (a.questionCount > a.questions.length) {
+    const more = document.createElement('p');
+    more.textContent = 'The first ' + a.questions.length + ' of ' + a.questionCount + ' questions.';
+    parts.push(more);
+  }
   c.replaceChildren(...parts);
 }

@@ -73,6 +73,8 @@ export const COMMANDS = Object.freeze([
   [0x88, 'viewer-pointer',     'server'],
   [0x89, 'poll-prepare',       'client'],
   [0x8A, 'poll-ask-prepared',  'client'],
+  [0x8B, 'audience-fetch',     'client'],
+  [0x8C, 'audience-page',      'server'],
   [0x70, 'stroke-ok',          'server'],
   [0x71, 'ink-undo',           'client'],
   [0x72, 'ink-erase',          'client'],
