@@ -1,10 +1,12 @@
 import Crypto
 import Foundation
 import LecternCore
+import LecternPipeline
 import LecternProtocol
 import LecternRender
 import LecternRoom
 import LecternVideo
+import Logging
 
 /// Uploaded files, content-addressed under `<data_dir>/content/`: a file is stored as
 /// `<sha256>` with a `<sha256>.json` description beside it. Writes are atomic (temp file,
@@ -25,6 +27,24 @@ public final class ContentStore: @unchecked Sendable {
         public var durationMs: UInt32? = nil
         /// A PDF's page labels, beamer layout and annotations (nil: stored before they were kept).
         public var deck: DeckFacts? = nil
+        /// The `DeckProbe.rule` the PDF was checked by in a child before anything opened it
+        /// in the service (nil: stored before, or without a lecternd to run the check).
+        public var openChecked: Int? = nil
+    }
+
+    /// Where a PDF is checked before the service opens it: `lecternd --probe-deck` under
+    /// `limits` (docs/protocol.md §12.1); without an executable (a bench) in-process.
+    public struct Probe: Sendable {
+        public var executable: String?
+        public var limits: DeckProbe.Limits
+        public init(executable: String?, limits: DeckProbe.Limits = DeckProbe.Limits()) {
+            self.executable = executable
+            self.limits = limits
+            self.limits.noteCharacters = ConsoleLimits.maxNoteBytes / 4
+            self.limits.deckNotesBytes = ConsoleLimits.maxDeckNotesBytes
+        }
+        /// A lecternd beside this program (or this program), with the default limits.
+        public static var beside: Probe { Probe(executable: Service.renderWorkerExecutable()) }
     }
 
     public let directory: URL
@@ -34,9 +54,14 @@ public final class ContentStore: @unchecked Sendable {
     /// How many opened PDFs are kept (poppler keeps fonts, images and parsed objects of
     /// each: an appliance that shows hundreds of decks must let them go).
     public let openDocuments: Int
+    public let probe: Probe
+    /// At most 2 checks at a time (each a child of up to ~270 MB of mapped libraries and its budget).
+    private let probing = DispatchSemaphore(value: 2)
+    private let logger = Logger(label: "lecternd.content")
 
-    public init(dataDir: String, openDocuments: Int = 4) throws {
+    public init(dataDir: String, openDocuments: Int = 4, probe: Probe = .beside) throws {
         self.openDocuments = max(1, openDocuments)
+        self.probe = probe
         directory = URL(fileURLWithPath: dataDir).appendingPathComponent("content")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: Self.ownerOnlyDirectory)
     }
@@ -77,18 +102,22 @@ public final class ContentStore: @unchecked Sendable {
     /// Moves a complete, verified file (`tmpFile`, on the same file system) into the store
     /// under `id`. Checks it is a PDF that opens or a clip.
     public func adopt(tmpFile: String, id: String, name: String, uploader: String, durationMs: UInt32? = nil) throws -> Item {
-        let kind = try Self.kind(ofFile: tmpFile)
+        let kind = try self.kind(ofFile: tmpFile, name: name)
         var pages = 0
         var deck: DeckFacts?
-        if kind == .pdf {
-            let doc = try PDFDocument(path: tmpFile)
-            pages = doc.pageCount
-            deck = Self.deckFacts(doc)
+        var checked: Int?
+        if kind == .pdf {   // read in the bounded child, never in this process
+            let (facts, rule) = try check(tmpFile, name: name)
+            pages = facts.pageCount
+            deck = DeckFacts(facts)
+            checked = rule
         }
         let durationMs = kind == .clip ? try durationMs ?? Self.clipDurationMs(tmpFile) : nil
         try AtomicFile.fsync(path: tmpFile)
         let size = (try FileManager.default.attributesOfItem(atPath: tmpFile)[.size] as? NSNumber)?.int64Value ?? 0
-        let item = Item(id: id, name: name, kind: kind, size: size, pages: pages, uploader: uploader, durationMs: durationMs, deck: deck)
+        let item = Item(
+            id: id, name: name, kind: kind, size: size, pages: pages, uploader: uploader, durationMs: durationMs, deck: deck,
+            openChecked: checked)
         guard rename(tmpFile, path(of: id)) == 0 else {
             throw ContentError.unreadable(path: name, reason: String(cString: strerror(errno)))
         }
@@ -102,41 +131,62 @@ public final class ContentStore: @unchecked Sendable {
         UInt32(clamping: Int((max(0, try ClipProbe.probe(path: path).duration) * 1000).rounded()))
     }
 
-    /// The stored items as the room knows them. A clip stored before durations were kept
-    /// is probed for its length once, and its description keeps it from then on.
+    /// The stored items as the room knows them (read once at start). A clip stored before
+    /// durations were kept is probed for its length once, and its description keeps it
+    /// from then on. A PDF stored before uploads were checked in a child (or whose facts
+    /// an older rule decided) is checked now, the same way, before anything opens it
+    /// here: one the check refuses is removed from the store, with a log line saying why.
     public func entries() -> [ContentEntry] {
-        items().map { stored in
+        items().compactMap { (stored: Item) -> ContentEntry? in
             var item = stored
             if item.kind == .clip, item.durationMs == nil {
                 item.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0
                 if let data = try? JSONEncoder().encode(item) { try? AtomicFile.write(data, to: path(of: item.id) + ".json") }
             }
-            if item.kind == .pdf, item.deck?.outdated ?? true, let doc = try? PDFDocument(path: path(of: item.id)) {
-                item.deck = Self.deckFacts(doc)
-                if let data = try? JSONEncoder().encode(item) { try? AtomicFile.write(data, to: path(of: item.id) + ".json") }
+            if item.kind == .pdf, item.openChecked != DeckProbe.rule || item.deck?.outdated ?? true {
+                do {
+                    item = try recheck(item)
+                } catch let e as ContentError {
+                    logger.warning("removed upload \(item.id.prefix(12)) (\(item.name)) from the store: \(e)")
+                    remove(item.id)
+                    return nil
+                } catch {
+                    logger.warning("could not check upload \(item.id.prefix(12)) (\(item.name)): \(error); it is checked again when shown")
+                }
             }
             return ContentEntry(item, notes: notes(of: item.id))
         }
     }
 
-    /// What the presenter console needs of a PDF: labels, beamer layout, annotations
-    /// (bounded: the annotations of a deck together at most `ConsoleLimits.maxDeckNotesBytes`).
-    public static func deckFacts(_ doc: PDFDocument) -> DeckFacts {
-        var labels: [String] = []
-        var shapes: [SourceShape] = []
-        var annotations: [Int: String] = [:]
-        var annotationBytes = 0
-        for p in 1...doc.pageCount {
-            labels.append((try? doc.label(page: p)) ?? String(p))
-            if let s = try? doc.shape(page: p) { shapes.append(s) }
-            let texts = (try? doc.textAnnotations(page: p, maxCharacters: ConsoleLimits.maxNoteBytes / 4)) ?? []
-            let text = texts.joined(separator: "\n\n")
-            if !text.isEmpty, annotationBytes + text.utf8.count <= ConsoleLimits.maxDeckNotesBytes {
-                annotations[p] = text
-                annotationBytes += text.utf8.count
-            }
+    /// `item` checked again in the child, its facts and mark written to its description.
+    private func recheck(_ stored: Item) throws -> Item {
+        var item = stored
+        let (facts, rule) = try check(path(of: item.id), name: item.name)
+        item.pages = facts.pageCount
+        item.deck = DeckFacts(facts)
+        item.openChecked = rule
+        if let data = try? JSONEncoder().encode(item) { try? AtomicFile.write(data, to: path(of: item.id) + ".json") }
+        return item
+    }
+
+    /// A PDF's facts, read in the bounded child (`DeckProbe`), at most two at a time, and
+    /// the rule it passed; in-process (rule nil: not checked) only without a lecternd.
+    func check(_ file: String, name: String) throws -> (DeckProbe.Facts, Int?) {
+        guard let executable = probe.executable else {
+            let l = probe.limits
+            return (DeckProbe.readFacts(try PDFDocument(path: file), noteCharacters: l.noteCharacters, deckNotesBytes: l.deckNotesBytes), nil)
         }
-        return DeckFacts(labels: labels, detectedLayout: NotesLayout.detect(shapes, evidence: doc.notesEvidence(shapes: shapes)), annotations: annotations)
+        probing.wait()
+        defer { probing.signal() }
+        return (try DeckProbe.facts(of: file, name: name, executable: executable, limits: probe.limits), DeckProbe.rule)
+    }
+
+    /// Removes a stored upload (its file, description and notes).
+    private func remove(_ id: String) {
+        guard Self.isValidID(id) else { return }
+        forget(id)
+        for suffix in [".json", ".notes.json", ""] { unlink(path(of: id) + suffix) }
+        AtomicFile.fsync(directory: directory.path)
     }
 
     /// The notes kept with upload `id` (typed, or from a .pdfpc file).
@@ -170,6 +220,8 @@ public final class ContentStore: @unchecked Sendable {
     /// The opened PDF with content id `id`: opened once, then kept while it is among the
     /// `openDocuments` most recently used. The one used longest ago is let go (a render
     /// still holding it keeps it until that ends), and freed memory goes back to the system.
+    /// A file is opened here only once the child checked it (`check`): at upload, at start,
+    /// or now, for a file the start couldn't check.
     public func document(_ id: String) throws -> PDFDocument {
         var evicted: PDFDocument?
         defer {
@@ -178,19 +230,28 @@ public final class ContentStore: @unchecked Sendable {
                 Memory.giveBack()
             }
         }
-        lock.lock(); defer { lock.unlock() }
-        if let i = documents.firstIndex(where: { $0.id == id }) {
-            let d = documents.remove(at: i)
-            documents.append(d)
-            return d.document
-        }
-        guard Self.isValidID(id), FileManager.default.fileExists(atPath: path(of: id)) else {
+        if let d = cached(id) { return d }
+        guard Self.isValidID(id), FileManager.default.fileExists(atPath: path(of: id)), let item = self.item(id) else {
             throw ContentError.unreadable(path: String(id.prefix(12)), reason: "no such upload")
         }
+        if item.openChecked != DeckProbe.rule, probe.executable != nil {
+            _ = try recheck(item)   // outside the lock: it may take the check's seconds
+        }
+        lock.lock(); defer { lock.unlock() }
+        if let i = documents.firstIndex(where: { $0.id == id }) { return documents[i].document }
         let d = try PDFDocument(path: path(of: id))
         documents.append((id, d))
         if documents.count > openDocuments { evicted = documents.removeFirst().document }
         return d
+    }
+
+    /// The opened PDF `id` if it is open, now the most recently used.
+    private func cached(_ id: String) -> PDFDocument? {
+        lock.lock(); defer { lock.unlock() }
+        guard let i = documents.firstIndex(where: { $0.id == id }) else { return nil }
+        let d = documents.remove(at: i)
+        documents.append(d)
+        return d.document
     }
 
     /// Lets go of the opened PDF `id` (a render of it overran and holds it): the next
@@ -210,17 +271,24 @@ public final class ContentStore: @unchecked Sendable {
     /// as a container (not a still image) is a clip, one poppler opens is a PDF (its header
     /// missing or late, as some exporters write it). A clip's kind says nothing yet about
     /// whether it plays: `ClipProbe` decides that, saying why not. Anything else is
-    /// `notAPDF` (the room answers `unsupportedFileType`).
-    public static func kind(ofFile path: String) throws -> ContentKind {
+    /// `notAPDF` (the room answers `unsupportedFileType`). Poppler tries a file only in the
+    /// bounded child (`check`): one whose opening goes past its budget is refused for that.
+    public func kind(ofFile path: String, name: String? = nil) throws -> ContentKind {
         guard let h = FileHandle(forReadingAtPath: path) else { throw ContentError.unreadable(path: path, reason: "can't open") }
         defer { try? h.close() }
         let head = (try h.read(upToCount: 1024)) ?? Data()
         if head.isEmpty { throw ContentError.empty }
         if head.range(of: Data("%PDF-".utf8)) != nil { return .pdf }
-        if isClipSignature([UInt8](head)) { return .clip }
+        if Self.isClipSignature([UInt8](head)) { return .clip }
         if ClipProbe.container(path: path) != nil { return .clip }
-        if (try? PDFDocument(path: path)) != nil { return .pdf }
-        throw ContentError.notAPDF
+        do {
+            _ = try check(path, name: name ?? (path as NSString).lastPathComponent)
+            return .pdf
+        } catch let e as ContentError where e.isOverProbeLimits(probe.limits) {
+            throw e   // what poppler made of it is too costly: said so, not "not a PDF"
+        } catch {
+            throw ContentError.notAPDF
+        }
     }
 
     /// The first bytes of a clip container or stream FFmpeg reads.
@@ -252,5 +320,20 @@ extension ContentEntry {
             id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
             kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages, durationMs: item.durationMs ?? 0,
             console: item.deck.map { DeckConsole(facts: $0, notes: notes) })
+    }
+}
+
+extension ContentError {
+    /// The deck probe refused the file for what opening or reading it costs.
+    func isOverProbeLimits(_ l: DeckProbe.Limits) -> Bool {
+        guard case .unreadable(_, let reason) = self else { return false }
+        return reason == DeckProbe.openingReason(l) || reason == DeckProbe.readingReason(l)
+    }
+}
+
+extension DeckFacts {
+    /// The facts the deck probe read.
+    init(_ f: DeckProbe.Facts) {
+        self.init(labels: f.labels, detectedLayout: f.layout, annotations: f.annotations)
     }
 }

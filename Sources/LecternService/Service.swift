@@ -81,7 +81,12 @@ public final class Service: @unchecked Sendable {
             resolved, mode: config.displayMode, card: config.cardPath,
             connector: config.connectorName)
         logger.info("output: \(output.name)")
-        store = try ContentStore(dataDir: config.dataDir)
+        // Uploads are opened first in a bounded child (`DeckProbe`), reading pages as the render workers may.
+        var probeLimits = DeckProbe.Limits()
+        probeLimits.readMemoryMB = config.renderMemoryMB
+        probeLimits.readCPUSeconds = Self.renderLimits(config).cpuSeconds
+        store = try ContentStore(
+            dataDir: config.dataDir, probe: ContentStore.Probe(executable: options.renderWorker ?? Self.renderWorkerExecutable(), limits: probeLimits))
         try startTLS(config)
         for path in options.preload {
             let item = try store.add(fileAt: path)
@@ -104,7 +109,7 @@ public final class Service: @unchecked Sendable {
             }
             workers = w
         } else {
-            logger.warning("no lecternd to run render workers: pages are drawn in this process, and one that overruns its budget can't be stopped")
+            logger.warning("no lecternd to run render workers: pages are drawn and uploads opened in this process, and one that overruns its budget can't be stopped")
         }
         let compositor = Compositor(
             settings: settings, idle: idleScreen(port: config.port),

@@ -92,7 +92,7 @@ final class UploadWorker: @unchecked Sendable {
                 area.remove(hex)   // the store already has it: keep one copy
                 return .success(ContentEntry(existing))
             }
-            let kind = try ContentStore.kind(ofFile: area.partPath(hex))
+            let kind = try store.kind(ofFile: area.partPath(hex), name: upload.name)
             if let wanted = upload.announcedKind, (wanted == .pdf) != (kind == .pdf) {
                 area.remove(hex)
                 let e = LecternError(.unsupportedFileType, message: "The file is not a \(wanted == .pdf ? "PDF" : "clip").")

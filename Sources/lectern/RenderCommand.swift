@@ -48,7 +48,10 @@ struct RenderCommand: ParsableCommand {
         do {
             // The file is read for its pages and layout in a child with the same limits
             // (`DeckProbe`), and the page drawn by the worker.
-            let facts = try DeckProbe.facts(of: file, executable: executable, memoryMB: memoryMb, seconds: budget)
+            var limits = DeckProbe.Limits()
+            limits.readMemoryMB = memoryMb
+            limits.readCPUSeconds = Int(budget * 2) + 2
+            let facts = try DeckProbe.facts(of: file, name: (file as NSString).lastPathComponent, executable: executable, limits: limits)
             guard page >= 1, page <= facts.pageCount else { throw ContentError.pageOutOfRange(page: page, pageCount: facts.pageCount) }
             let layout = chosen ?? facts.layout
             let frame = try worker.render(path: file, page: page, settings: settings, part: layout.slidePart, budget: budget)

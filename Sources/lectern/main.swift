@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LecternPipeline
 
 struct Lectern: ParsableCommand {
     static let configuration = CommandConfiguration(

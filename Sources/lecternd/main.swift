@@ -119,4 +119,7 @@ struct Lecternd: ParsableCommand {
 }
 
 let processStart = MonotonicClock.now()
+// The service's deck probe (`DeckProbe`): a child that opens an upload within its budgets
+// before the service does; not for admins, so not an option in --help.
+DeckProbe.runIfAsked(CommandLine.arguments)
 Lecternd.main()

@@ -63,7 +63,8 @@ final class ContentStoreTests: XCTestCase {
         XCTAssertEqual(object["pages"] as? Int, 2)
         // The fields as before, and a PDF's console facts (labels, beamer layout, annotations):
         // an older lecternd reading this description ignores the key it doesn't know.
-        XCTAssertEqual(Set(object.keys), ["id", "name", "kind", "size", "pages", "uploader", "deck"])
+        // and the mark of the check it passed in a child before anything opened it here (§12.1).
+        XCTAssertEqual(Set(object.keys), ["id", "name", "kind", "size", "pages", "uploader", "deck", "openChecked"])
         let facts = try XCTUnwrap(object["deck"] as? [String: Any])
         XCTAssertEqual(facts["labels"] as? [String], ["1", "2"])
         XCTAssertEqual(facts["detectedLayout"] as? String, "none")

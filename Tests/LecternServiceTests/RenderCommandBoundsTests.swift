@@ -62,8 +62,8 @@ final class RenderCommandBoundsTests: XCTestCase {
 
     /// A 500-byte PDF whose cross-reference table claims 33 million objects: poppler
     /// allocates an entry for each when it opens it (1.3 GB; refused, it aborts). `lectern
-    /// render` reads the file for its pages and layout in a child with the same memory
-    /// limit (`DeckProbe`): refused with the memory message, exit 1, at once.
+    /// render` reads the file for its pages and layout in a child with the service's
+    /// opening budget (`DeckProbe`, §12.1): refused with its message, exit 1, at once.
     func testOpeningTheFileIsBoundedToo() throws {
         let dir = Fixtures.tempDir("render-xref")
         var pdf = RawPDF()
@@ -81,7 +81,7 @@ final class RenderCommandBoundsTests: XCTestCase {
         XCTAssertLessThan(MonotonicClock.now() - start, Config().renderBudget + 3)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x.png"))
         let r = try render([path, "--mode", "640x360"])
-        XCTAssertTrue(r.err.contains("needs more than the \(Config().renderMemoryMB) MB"), r.err)
+        XCTAssertTrue(r.err.contains(DeckProbe.openingReason(DeckProbe.Limits())), r.err)
     }
 
     /// Runs `tool` and returns its exit status and peak resident memory (KiB, wait4's).
