@@ -32,11 +32,11 @@ final class Server: @unchecked Sendable {
             // tcpOption, not socketOption: at SOL_SOCKET the same number is SO_DEBUG, which
             // only root may set; as the service's own user every connection was closed.
             .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
-            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: UInt(ReadCycle.plainReads))
             // Reads grow up to a whole upload chunk (1 MiB): fewer reads for large uploads.
             .childChannelOption(
                 ChannelOptions.recvAllocator,
-                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20)
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: ReadCycle.plainReadBytes)
             )
             .childChannelInitializer { channel in
                 channel.pipeline.eventLoop.makeCompletedFuture {
@@ -51,7 +51,10 @@ final class Server: @unchecked Sendable {
                         // TLS, plain or refused, from the client's first byte (or its silence).
                         let sniffer = TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: true, mayHandshake: admission.mayHandshake) { choice, ops, sniffer in
                             switch choice {
-                            case .tls, .plain: try ops.addHandler(PeerHandler(room: room), position: .after(sniffer))
+                            case .tls, .plain:
+                                // Over TLS a turn reads less (`ReadCycle`).
+                                if choice == .tls { try ReadCycle.stream(channel, tls: true) }
+                                try ops.addHandler(PeerHandler(room: room), position: .after(sniffer))
                             case .refusePlain: try ops.addHandler(RefuseWithError(.tlsRequired), position: .after(sniffer))
                             }
                         }

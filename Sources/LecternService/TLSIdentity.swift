@@ -118,6 +118,9 @@ public struct TLSIdentity: Sendable {
     public func serverContext() throws -> NIOSSLContext {
         var c = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         c.minimumTLSVersion = .tlsv12
+        // A closing connection waits this long for the peer's close_notify (NIOSSL: 5 s):
+        // one that doesn't read (dropped for it) never sends one.
+        c.shutdownTimeout = .seconds(1)
         return try NIOSSLContext(configuration: c)
     }
 }

@@ -91,10 +91,7 @@ final class WebRemoteServer: @unchecked Sendable {
                         },
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
-                                try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 16)
-                                try channel.syncOptions?.setOption(
-                                    ChannelOptions.recvAllocator,
-                                    value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20))
+                                try ReadCycle.stream(channel, tls: ReadCycle.isTLS(channel))
                                 if refusing {
                                     // One error frame (tooManyConnections), then the close.
                                     try channel.pipeline.syncOperations.addHandlers([WebSocketFrameAdaptor(), RefuseWithError()])

@@ -22,12 +22,7 @@ final class UnreadRepliesTests: XCTestCase {
     }
 
     func testARegisteredPeerThatNeverReadsIsCutOff() throws {
-        // Plain for now, a finding of running it over TLS (issue 25): the same peer costs
-        // +83 MiB over TLS (plain: +31 MiB; bound 64), as NIOSSL gathers a whole read
-        // cycle's plain bytes (16 reads of up to 1 MiB) in one buffer and keeps its outbound
-        // buffer's capacity without limit; the close also waits NIOSSL's 5 s for a
-        // close_notify this peer never sends. Back to TLS once the service bounds that.
-        let h = try ServiceHarness { $0.tls = false }
+        let h = try ServiceHarness()
         let observer = try h.presenter("observer")
         let device = try RawDevice(port: h.port, name: "sink", key: try Hostile.presenterKey(h), tls: h.fingerprint)
         let before = Footprint.residentBytes()
