@@ -24,13 +24,4 @@ enum ReadCycle {
     static func isTLS(_ channel: Channel) -> Bool {
         (try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)) != nil
     }
-
-    /// NIOSSL's own settings for the service: its outbound buffer is not kept at its
-    /// largest. Kept, every write waiting for a peer that doesn't read pinned a copy of that
-    /// whole buffer however few its bytes (the output budget counts bytes, not buffers).
-    static let handler: NIOSSLHandler.Configuration = {
-        var c = NIOSSLHandler.Configuration()
-        c.maximumPreservedOutboundBufferCapacity = 0
-        return c
-    }()
 }

@@ -72,7 +72,9 @@ final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @u
             let ops = context.pipeline.syncOperations
             try build(choice, ops, self)
             if choice == .tls, let tls {
-                try ops.addHandler(NIOSSLServerHandler(context: tls, configuration: ReadCycle.handler), position: .after(self))
+                try ops.addHandler(NIOSSLServerHandler(context: tls), position: .after(self))
+                // Before TLS on the way out: what waits for the peer costs its bytes.
+                try ops.addHandler(CiphertextCompactor(), position: .after(self))
             }
         } catch {
             context.close(promise: nil)
