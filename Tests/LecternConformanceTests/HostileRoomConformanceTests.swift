@@ -111,4 +111,17 @@ final class HostileRoomConformanceTests: ConformanceTestCase {
         let s = try XCTUnwrap(p.reply(to: p.request(0x16))?.json)
         XCTAssertEqual((s["console"] as? [String: Any])?["notesLayout"] as? String, "none", "a 4:1 banner is not a beamer deck")
     }
+
+    func testC70AFileThatIsCostlyToOpenIsRefusedAtUploadFinish() throws {
+        try start(.open)
+        let p = try join("Ana")
+        let bomb = try XrefClaimDeck.write(in: harness.dir)
+        let (_, frames) = try upload(p, path: bomb)
+        let e = expectFailure(frames.last, in: 0x14, code: 0x0307)
+        XCTAssertEqual(e?.closes, false)
+        XCTAssertTrue(e?.message.contains("64 MB") == true, "the message names the limit: \(e?.message ?? "")")
+        // The room goes on: a good deck is stored and shown.
+        let good = try upload(p, path: try Fixtures.numberedDeck(count: 2, in: harness.dir))
+        XCTAssertEqual(good.frames.last?.command, 0x3C, "upload-stored")
+    }
 }
