@@ -56,6 +56,17 @@ public enum DeckProbe {
     /// Throws `ContentError` (`.unreadable` with `openingReason`/`readingReason` when the
     /// child went past a budget or was killed by one).
     public static func facts(of path: String, name: String, executable: String, limits: Limits) throws -> Facts {
+        // A refusal while opening is checked once more in a new child before it stands (as
+        // a page refused by a worker is, §10): one child's bad luck (a loaded machine) must
+        // not refuse a good file; a file that really costs too much is refused twice, fast.
+        do {
+            return try probe(path, name: name, executable: executable, limits: limits)
+        } catch ContentError.unreadable(_, let reason) where reason == openingReason(limits) {
+            return try probe(path, name: name, executable: executable, limits: limits)
+        }
+    }
+
+    private static func probe(_ path: String, name: String, executable: String, limits: Limits) throws -> Facts {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
         child.arguments = [
@@ -63,6 +74,11 @@ public enum DeckProbe {
             "--render-memory-mb", String(limits.readMemoryMB), "--render-cpu-seconds", String(limits.readCPUSeconds),
             "--note-characters", String(limits.noteCharacters), "--notes-bytes", String(limits.deckNotesBytes),
         ]
+        // One malloc arena: a second one reserves 64 MB of address space at once, which
+        // would be counted against the opening budget whichever thread first needed it.
+        var environment = ProcessInfo.processInfo.environment
+        environment["MALLOC_ARENA_MAX"] = "1"
+        child.environment = environment
         let out = Pipe()
         child.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         child.standardOutput = out
