@@ -51,7 +51,10 @@ final class ConsolePageTests: XCTestCase {
         try phone.clear(input)
         try phone.type(input, "Typed on the phone ✓")
         try phone.click("#con-edit")
-        try phone.poll("the edit kept") { (try? admin.notes(stored.id, page: 2).pages.first?.text) == "Typed on the phone ✓" }
+        // Typed notes are their author's (§20.2): the phone reads its own back from the
+        // appliance; the moderator still reads the file's notes, not the phone's.
+        try phone.poll("the edit kept") { try phone.text("#con-notes-text").contains("Typed on the phone ✓") }
+        XCTAssertFalse((try admin.notes(stored.id, page: 2).pages.first?.text ?? "").contains("Typed on the phone"), "another device read the phone's typed note")
         try phone.poll("the edit shown") { try phone.text("#con-notes-text").contains("Typed on the phone") }
         // Zoom the notes.
         let before = try phone.execute("return parseFloat(getComputedStyle(document.getElementById('con-notes-text')).fontSize)") as? Double ?? 0
