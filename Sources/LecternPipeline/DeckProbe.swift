@@ -29,7 +29,7 @@ public enum DeckProbe {
 
     public struct Limits: Equatable, Sendable {
         /// Address space opening may add, MB, and processor time it may take, seconds.
-        public var openMemoryMB = 64
+        public var openMemoryMB = 128
         public var openCPUSeconds = 2
         /// Then for reading every page's size, label and annotations (the render worker's).
         public var readMemoryMB = 192

@@ -119,7 +119,7 @@ final class HostileRoomConformanceTests: ConformanceTestCase {
         let (_, frames) = try upload(p, path: bomb)
         let e = expectFailure(frames.last, in: 0x14, code: 0x0307)
         XCTAssertEqual(e?.closes, false)
-        XCTAssertTrue(e?.message.contains("64 MB") == true, "the message names the limit: \(e?.message ?? "")")
+        XCTAssertTrue(e?.message.contains("128 MB") == true, "the message names the limit: \(e?.message ?? "")")
         // The room goes on: a good deck is stored and shown.
         let good = try upload(p, path: try Fixtures.numberedDeck(count: 2, in: harness.dir))
         XCTAssertEqual(good.frames.last?.command, 0x3C, "upload-stored")

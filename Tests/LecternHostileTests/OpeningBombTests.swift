@@ -9,7 +9,7 @@ import XCTest
 
 /// Issue 25's budget for opening an upload: a 488-byte PDF whose cross-reference table
 /// claims 33 million objects took the service to 1,368 MB. Opening is a child's work within
-/// 64 MB and 2 s (docs/protocol.md §12.1): four presenters uploading such files at once
+/// 128 MB and 2 s (docs/protocol.md §12.1): four presenters uploading such files at once
 /// cost the service almost nothing, each is told the limit within the check's time, and the
 /// floor holder's page turns go on. TLS on, as shipped.
 final class OpeningBombTests: XCTestCase {

@@ -45,7 +45,7 @@ final class UploadOpeningTests: XCTestCase {
         XCTAssertThrowsError(try bob.upload(path: bomb)) { error in
             let e = (error as? LecternConnection.ClientError)?.lecternError
             XCTAssertEqual(e?.code, .unreadableContent, "\(error)")
-            XCTAssertTrue(e?.message.contains("opening it needs more than the 64 MB of memory or 2 s") ?? false, e?.message ?? "")
+            XCTAssertTrue(e?.message.contains("opening it needs more than the 128 MB of memory or 2 s") ?? false, e?.message ?? "")
         }
         let growth = PeakResident.bytes - before
         XCTAssertLessThan(growth, 100 << 20, "the service grew by \(growth >> 20) MB (1.3 GB before the fix)")

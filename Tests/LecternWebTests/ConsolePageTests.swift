@@ -82,7 +82,9 @@ final class ConsolePageTests: XCTestCase {
         // The moderator keeps the room view, with the notes of the page on screen beside it.
         let chair = try h.browser(width: 1366, height: 768)
         try h.joinAndWait(chair, name: "Chair", role: .moderator)
-        try chair.poll("the moderator's notes") { try chair.text("#mod-notes-text").contains("Typed on the phone") }
+        // They are the deck's own (its pdfpc file's), not what the presenter typed (§20.2).
+        try chair.poll("the moderator's notes") { try chair.text("#mod-notes-text").contains("Explain the two steps") }
+        XCTAssertFalse(try chair.text("#mod-notes-text").contains("Typed on the phone"), "the moderator read the presenter's typed note")
         XCTAssertEqual(try chair.execute("const c = document.getElementById('console-view'); return !!c && !c.hidden") as? Bool, false)
         try shoot(chair, "console-moderator", width: 1366, height: 768)
 
