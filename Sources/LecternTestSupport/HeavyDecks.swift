@@ -1,6 +1,29 @@
 import Foundation
 
 extension Fixtures {
+    /// `pages` pages of one grainy photograph (PNG compresses it badly), each placed
+    /// differently, so no two pages render alike: previews that cost what they say.
+    public static func photoPagesDeck(_ pages: Int, in dir: String) throws -> String {
+        let w = 960, h = 540
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        for i in pixels.indices {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            pixels[i] = UInt8(truncatingIfNeeded: (seed >> 33) % 200 + UInt64(i % w) / 20)
+        }
+        var pdf = RawPDF()
+        let image = pdf.reserve()
+        pdf.defineStream(image, "/Type /XObject /Subtype /Image /Width \(w) /Height \(h) /ColorSpace /DeviceRGB /BitsPerComponent 8", pixels)
+        for p in 0..<pages {
+            let s = 1.0 + Double(p) * 0.1
+            let draw = pdf.addStream("", "q \(Double(w) * s) 0 0 \(Double(h) * s) \(-p * 20) \(-p * 10) cm /Im1 Do Q")
+            _ = pdf.addPage("/MediaBox [0 0 \(w) \(h)] /Contents \(draw) 0 R /Resources << /XObject << /Im1 \(image) 0 R >> >>")
+        }
+        let path = dir + "/photos.pdf"
+        try pdf.write(to: path)
+        return path
+    }
+
     /// A one-page PDF with `padding` random bytes in a stream no page uses (poppler never
     /// reads it): a large file that costs nothing to show (downloads of a large deck).
     public static func largeDeck(padding: Int, in dir: String, name: String = "large.pdf") throws -> String {

@@ -97,7 +97,7 @@ private func stuffingBench() throws {
 /// Finding 3: 60 viewers asking for full-size previews of six photograph pages for 10 s,
 /// two in flight each.
 private func previewFloodBench() throws {
-    let r = try AudienceAttackRoom(pdf: { try photoPagesDeck(6, in: $0) }) { $0.audienceNewPerAddress = 100 }
+    let r = try AudienceAttackRoom(pdf: { try Fixtures.photoPagesDeck(6, in: $0) }) { $0.audienceNewPerAddress = 100 }
     _ = try r.holder.request(.audienceSet(.unlock))
     let viewers = try (0..<60).map { _ in try r.viewer() }
     let quiet = try (0..<6).map { try r.turn(1 + $0 % 2) }
@@ -192,26 +192,4 @@ private func inkFloodBench() throws {
         "  state pushes to a viewer: \(String(format: "%.1f", Double(pushes) / seconds)) a second; RSS +\(mib(peakRSS - rss0)), threads \(threads0) → \(threadCount()); "
             + "the floor holder's page turn \(ms(turns)); connections dropped: \(dropped) viewers, "
             + "floor holder \((try? r.holder.state()) == nil ? "dropped" : "kept")")
-}
-
-/// Pages of one grainy photograph (PNG compresses it badly), each placed differently.
-private func photoPagesDeck(_ pages: Int, in dir: String) throws -> String {
-    let w = 960, h = 540
-    var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-    var pixels = [UInt8](repeating: 0, count: w * h * 3)
-    for i in pixels.indices {
-        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        pixels[i] = UInt8(truncatingIfNeeded: (seed >> 33) % 200 + UInt64(i % w) / 20)
-    }
-    var pdf = RawPDF()
-    let image = pdf.reserve()
-    pdf.defineStream(image, "/Type /XObject /Subtype /Image /Width \(w) /Height \(h) /ColorSpace /DeviceRGB /BitsPerComponent 8", pixels)
-    for p in 0..<pages {
-        let s = 1.0 + Double(p) * 0.1
-        let draw = pdf.addStream("", "q \(Double(w) * s) 0 0 \(Double(h) * s) \(-p * 20) \(-p * 10) cm /Im1 Do Q")
-        _ = pdf.addPage("/MediaBox [0 0 \(w) \(h)] /Contents \(draw) 0 R /Resources << /XObject << /Im1 \(image) 0 R >> >>")
-    }
-    let path = dir + "/photos.pdf"
-    try pdf.write(to: path)
-    return path
 }

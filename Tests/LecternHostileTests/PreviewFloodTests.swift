@@ -12,29 +12,6 @@ import XCTest
 /// service's memory and threads stay bounded, and the floor holder's page turns stay fast
 /// and its connection is kept.
 final class PreviewFloodTests: XCTestCase {
-    /// `pages` pages of a grainy photograph (PNG compresses it badly), each placed
-    /// differently, so no two pages render alike.
-    static func photoPages(_ pages: Int, in dir: String) throws -> String {
-        let w = 960, h = 540
-        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-        var pixels = [UInt8](repeating: 0, count: w * h * 3)
-        for i in pixels.indices {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            pixels[i] = UInt8(truncatingIfNeeded: (seed >> 33) % 200 + UInt64(i % w) / 20)
-        }
-        var pdf = RawPDF()
-        let image = pdf.reserve()
-        pdf.defineStream(image, "/Type /XObject /Subtype /Image /Width \(w) /Height \(h) /ColorSpace /DeviceRGB /BitsPerComponent 8", pixels)
-        for p in 0..<pages {
-            let s = 1.0 + Double(p) * 0.1
-            let draw = pdf.addStream("", "q \(Double(w) * s) 0 0 \(Double(h) * s) \(-p * 20) \(-p * 10) cm /Im1 Do Q")
-            _ = pdf.addPage("/MediaBox [0 0 \(w) \(h)] /Contents \(draw) 0 R /Resources << /XObject << /Im1 \(image) 0 R >> >>")
-        }
-        let path = dir + "/photos.pdf"
-        try pdf.write(to: path)
-        return path
-    }
-
     /// Threads of this process whose name starts with `prefix` (the service runs in it).
     static func threads(named prefix: String) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
@@ -55,7 +32,7 @@ final class PreviewFloodTests: XCTestCase {
         let ana = try connect()
         try ana.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)
         _ = try ana.requestFloor()
-        let deck = try ana.upload(path: try Self.photoPages(6, in: h.dir)).content
+        let deck = try ana.upload(path: try Fixtures.photoPagesDeck(6, in: h.dir)).content
         try ana.present(deck, page: 1)
         _ = try ana.request(.audienceSet(.unlock))   // viewers may ask for any page of the deck
         let viewers = try (0..<60).map { _ in
