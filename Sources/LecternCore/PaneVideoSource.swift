@@ -1,0 +1,20 @@
+/// A moving picture shown in a pane: a clip now, a live screen share later (issue 26).
+///
+/// Its producer runs on its own thread (decoding, scaling to the pane's size, keeping a
+/// small queue of frames). The display loop is the only code that presents: at each
+/// refresh it takes from every moving source the frame due, without waiting for it. A
+/// source never presents and never holds the output.
+public protocol PaneVideoSource: AnyObject, Sendable {
+    /// The frame to show at the refresh at `refresh` (monotonic seconds), `width`×`height`
+    /// pixels (the source's picture fitted into the pane, bars included, or only the
+    /// picture: see `fittedRect`), or nil to keep what the pane shows (nothing new is due,
+    /// paused, or the producer fell behind: the loop never waits). Called only by the
+    /// display loop, once per refresh. Never blocks.
+    func frame(forRefreshAt refresh: Double, refreshPeriod: Double) -> Frame?
+    /// The display loop put the frame last taken on the output at `time` (monotonic
+    /// seconds): for pacing, A/V sync and the presented/dropped counts.
+    func presented(at time: Double)
+    /// The pane's size on the output changed (a layout or mode change): frames from now on
+    /// are produced at this size.
+    func resize(width: Int, height: Int)
+}
