@@ -3,6 +3,8 @@ import Glibc
 import LecternClient
 import LecternCore
 import LecternProtocol
+import LecternRender
+@testable import LecternService
 import LecternTestSupport
 import XCTest
 
@@ -33,7 +35,9 @@ final class TLSReloadTests: XCTestCase {
             }
         }
 
-        func start() throws -> (RunningProcess, Int) {
+        var configPath: String { dir + "/lectern.toml" }
+
+        func writeConfig() throws {
             try """
             room = "Reload Room"
             port = 7420
@@ -46,8 +50,12 @@ final class TLSReloadTests: XCTestCase {
             [display]
             output = "virtual"
             mode = "1280x720@60"
-            """.write(toFile: dir + "/lectern.toml", atomically: true, encoding: .utf8)
-            chmod(dir + "/lectern.toml", 0o600)
+            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+            chmod(configPath, 0o600)
+        }
+
+        func start() throws -> (RunningProcess, Int) {
+            try writeConfig()
             let p = try RunningProcess(try Fixtures.binary("lecternd"), ["--config", dir + "/lectern.toml", "--host", "127.0.0.1", "--port", "0"])
             let out = try p.waitForOutput { $0.contains("listening on port ") && $0.contains("web remote: https://") }
             let port = Int((out.components(separatedBy: "listening on port ").last ?? "").prefix { $0.isNumber }) ?? 0
@@ -118,5 +126,31 @@ final class TLSReloadTests: XCTestCase {
         XCTAssertTrue(log.contains(room.certificate), log)
         XCTAssertEqual(try presented(port), old.fingerprint, "the certificate in force stays")
         XCTAssertTrue(p.process.isRunning)
+    }
+
+    /// The wall shows the fingerprint new connections get: the idle screen is drawn again
+    /// with the renewed certificate's (in-process service, the same reload).
+    func testTheWallShowsTheRenewedFingerprint() throws {
+        let room = try Room()
+        let old = try TestCertificates(dir: room.dir + "/old"), renewed = try TestCertificates(dir: room.dir + "/renewed")
+        try room.install(old)
+        let h = try ServiceHarness(floor: .open, webRemote: true) { c in
+            c.tlsCertificate = room.certificate
+            c.tlsKey = room.key
+        }
+        XCTAssertEqual(h.service.idleScreenForTests(port: h.port).fingerprint, old.fingerprint.short)
+        try room.writeConfig()
+        try room.install(renewed)
+        XCTAssertEqual(h.service.reload(configPath: room.configPath), [])
+        let idle = h.service.idleScreenForTests(port: h.port)
+        XCTAssertEqual(idle.fingerprint, renewed.fingerprint.short)
+        var diff = -1
+        try? eventually("the output shows the idle screen with the renewed fingerprint", timeout: 10, interval: 0.1) {
+            let expected = Frame(width: h.service.onScreen.width, height: h.service.onScreen.height, color: .black)
+            h.service.idleScreenForTests(port: h.port).draw(into: expected)
+            diff = PixelCompare.differingPixels(h.service.onScreen, expected)
+            return diff == 0
+        }
+        XCTAssertEqual(diff, 0, "the output differs from the idle screen with the renewed fingerprint in \(diff) pixels")
     }
 }
