@@ -81,14 +81,19 @@ final class ConsoleRoomToolsTests: XCTestCase {
                 """
                 const reopen = document.getElementById('con-reopen');
                 const out = [];
+                const pinned = (el) => {
+                  for (let e = el; e; e = e.parentElement) if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) return true;
+                  return false;
+                };
                 if (getComputedStyle(reopen).position === 'fixed') out.push('it floats (position: fixed)');
                 // Wherever the page is scrolled, it must not lie on another control.
                 for (const y of [0, 400, 800, 1200, 1600, 2000, 2400, 3200]) {
                   window.scrollTo(0, y);
                   const r = reopen.getBoundingClientRect();
                   for (const b of document.querySelectorAll('button, input, select, textarea')) {
-                    // (The page-turn bar fixed at the bottom lies over everything that scrolls under it.)
-                    if (b === reopen || b.closest('#console-view') || b.closest('.stage .nav') || !b.offsetParent) continue;
+                    // (Bars pinned to the top or bottom, the header and the page-turn bar, lie
+                    // over whatever scrolls under them: not what this checks.)
+                    if (b === reopen || b.closest('#console-view') || pinned(b) || !b.offsetParent) continue;
                     const o = b.getBoundingClientRect();
                     if (r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom) out.push((b.id || b.textContent.trim()) + ' at ' + y);
                   }
