@@ -30,7 +30,7 @@ public final class ClipSource: PaneVideoSource {
     private let started = Atomic<Bool>(false)
 
     public init(
-        decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: sending ClipSound?, background: RGB,
+        decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound?, background: RGB,
         width: Int, height: Int, onEnd: @escaping @Sendable (PlaybackResult) -> Void
     ) {
         self.control = control
@@ -39,7 +39,9 @@ public final class ClipSource: PaneVideoSource {
             ClipProducer(decoder: decoder, loop: loop, control: control, sound: sound, background: background, onEnd: onEnd))
     }
 
-    /// Starts the producer thread (once); the first frame is ready soon after.
+    /// Starts the producer thread (once); the first frame is ready soon after. The thread keeps
+    /// the source alive until it ends: a looping clip must be stopped. A source never started
+    /// never calls `onEnd` (its decoder closes when it goes).
     public func start() {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let thread = Thread { [self] in
