@@ -3,11 +3,13 @@
 
 import { $ } from './dom.js';
 import { app, me, isModerator, deviceName } from './state.js';
+import { renderEndMeeting } from './end-meeting.js';
 
 export function renderModerator() {
   const card = $('mod-card');
   card.hidden = !isModerator();
   if (!isModerator() || !app.state) return;
+  renderEndMeeting(card);
   const s = app.state, f = s.floor, id = me();
   $('dnd').checked = f.doNotDisturb;
 
