@@ -14,8 +14,12 @@ public struct Config: Equatable, Sendable {
     public var audience = "passcode"
     /// The audience passcode: plain, or a hash made with the presenter passcode's salt and rounds.
     public var audiencePasscode = ""
-    /// Minutes without any device or viewer after which the meeting ends (polls and questions cleared).
+    /// Minutes without any person (device or viewer; a wall view is none) after which the
+    /// meeting ends and everything of it is cleared (docs/protocol.md §27).
     public var audienceIdleMinutes = 120
+    /// What becomes of presenters' uploads when a meeting ends (§27): "meeting" (removed
+    /// with it, the default) or "day" (kept until a meeting ends on a later day, UTC).
+    public var uploadsKept = "meeting"
     /// New viewer identities one address gets at once (then one every 3 s): a room behind
     /// one NAT raises it (docs/protocol.md §24.1).
     public var audienceNewPerAddress = 40

@@ -30,6 +30,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case soundSet, soundSetOK
     case clipLoop, clipLoopOK
     case recordRequest, recordProgress, recordData
+    case wallView
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -122,6 +123,8 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .recordRequest: Definition(0xB0, "record-request", .client)
         case .recordProgress: Definition(0xB1, "record-progress", .server)
         case .recordData: Definition(0xB2, "record-data", .server)
+        // the meeting (§27)
+        case .wallView: Definition(0x98, "wall-view", .client)
         // the presenter console (§20)
         case .notesRequest: Definition(0x60, "notes-request", .client)
         case .notes: Definition(0x61, "notes", .server)

@@ -30,6 +30,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case volumeOutOfRange
         case recordOff, recordNotAllowed, recordEmpty, recordBusy, recordFailed
         case tlsRequired
+        case meetingEnded
     }
 
     struct Definition: Sendable {
@@ -144,6 +145,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .transitionOutOfRange: Definition(0x0A01, message: "A cross-fade lasts 50 to 2000 ms (0 turns it off).")
         // 0x0Cxx the web remote's room rules
         case .removedCoolingDown: Definition(0x0C00)
+        // 0x10xx the meeting (§27)
+        case .meetingEnded: Definition(0x1001, closes: true, message: "The meeting has ended: everything of it was cleared. Join again to start the next one.")
         // 0x0Exx transport security (§25.5)
         case .tlsRequired:
             Definition(
@@ -243,6 +246,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
     public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
     public static let tlsRequired = ErrorCode(.tlsRequired)
+    public static let meetingEnded = ErrorCode(.meetingEnded)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

@@ -104,6 +104,22 @@ extension Floor {
         return finish(ev)
     }
 
+    /// The meeting ended (docs/protocol.md §27): every device but `keeping` (wall views)
+    /// leaves now, told why, with no grace period and its token void; the queue and
+    /// do-not-disturb go with them, the screen goes idle.
+    public func endMeeting(keeping: Set<DeviceID>, now: Double) -> [FloorEvent] {
+        var ev = expireInto(now: now)
+        for d in devices.values.sorted(by: { $0.id < $1.id }) where !keeping.contains(d.id) {
+            if let c = d.connection { ev.append(.closeConnection(c, .meetingEnded)) }
+            remove(d.id, by: 0, into: &ev)
+        }
+        queue = []
+        if doNotDisturb { doNotDisturb = false }
+        ev.append(.screenToIdle)
+        ev.append(.stateChanged)
+        return finish(ev)
+    }
+
     /// Moderator: do-not-disturb refuses new floor requests (the queue stays).
     public func setDoNotDisturb(_ on: Bool, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)

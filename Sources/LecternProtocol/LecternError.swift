@@ -191,6 +191,7 @@ extension LecternError {
     public static let storageFailed = LecternError(standard: .storageFailed)
     public static let tooManyConnections = LecternError(standard: .tooManyConnections)
     public static let tlsRequired = LecternError(standard: .tlsRequired)
+    public static let meetingEnded = LecternError(standard: .meetingEnded)
     public static let busy = LecternError(standard: .busy)
 
     // the presenter console

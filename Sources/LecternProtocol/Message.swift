@@ -68,6 +68,8 @@ public enum Message: Equatable, Sendable {
     case recordRequest
     case recordProgress(RecordProgress)
     case recordData(RecordChunk)
+    // the meeting (§27): this connection is a wall display, not a person
+    case wallView
     // the presenter console (§20)
     case notesRequest(NotesRequest)
     case notes(NotesReply)
@@ -151,6 +153,7 @@ public enum Message: Equatable, Sendable {
         case .recordRequest: .recordRequest
         case .recordProgress: .recordProgress
         case .recordData: .recordData
+        case .wallView: .wallView
         case .notesRequest: .notesRequest
         case .notes: .notes
         case .notesEdit: .notesEdit
@@ -280,7 +283,7 @@ public enum Message: Equatable, Sendable {
         case .audiencePage(let p): Body.audiencePage(p, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
-            .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest:
+            .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest, .wallView:
             break   // no body
         }
         return w.bytes
@@ -355,6 +358,7 @@ public enum Message: Equatable, Sendable {
         case .soundSet: m = .soundSet(try Body.soundSet(&r))
         case .soundSetOK: m = .soundSetOK
         case .recordRequest: m = .recordRequest
+        case .wallView: m = .wallView
         case .recordProgress: m = .recordProgress(try Body.recordProgress(&r))
         case .recordData: m = .recordData(try Body.recordData(&r))
         case .notesRequest: m = .notesRequest(try Body.notesRequest(&r))

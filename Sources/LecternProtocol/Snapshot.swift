@@ -30,6 +30,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var audience: AudienceSnapshot?
     /// The meeting record (§26): on or off, its pages now, whether presenters may download it.
     public var record: RecordSnapshot?
+    /// The meeting's opaque id (§27): new for each meeting, the same across restarts.
+    public var meeting: String?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
@@ -46,7 +48,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -59,6 +61,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(sound, forKey: .sound)
         try c.encode(audience, forKey: .audience)
         try c.encode(record, forKey: .record)
+        try c.encode(meeting, forKey: .meeting)
         try c.encode(ink, forKey: .ink)
         try c.encode(output, forKey: .output)
         try c.encode(transitions, forKey: .transitions)

@@ -13,6 +13,8 @@ public struct ContentEntry: Equatable, Sendable {
     public var durationMs: UInt32
     /// A PDF's labels, beamer layout, annotations and notes (the presenter console); nil for a clip.
     public var console: DeckConsole?
+    /// When the file was stored (wall clock, seconds since 1970; 0: not known): `uploads_kept = "day"` (§27).
+    public var storedAt: Double = 0
     public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int, durationMs: UInt32 = 0, console: DeckConsole? = nil) {
         self.id = id
         self.name = name
@@ -49,6 +51,12 @@ public struct ContentCatalog: Sendable {
     public mutating func add(_ entry: ContentEntry) {
         if entries[entry.id] == nil { entries[entry.id] = entry }
     }
+
+    /// Every entry, by id (whiteboards included).
+    public var all: [ContentEntry] { entries.values.sorted { $0.id < $1.id } }
+
+    /// Forgets a removed upload.
+    public mutating func remove(_ id: ContentID) { entries[id] = nil }
 
     /// Replaces the notes kept with a stored PDF.
     public mutating func setNotes(_ notes: DeckNotes, for id: ContentID) {

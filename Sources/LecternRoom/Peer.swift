@@ -11,6 +11,8 @@ final class Peer {
     /// Registered as a viewer (§24): no device id; frames carry 0xFF both ways.
     var viewer: Audience.Viewer?
     var isRegistered: Bool { deviceID != nil || viewer != nil }
+    /// Declared a wall display (wall-view, §27): not a person, so it neither starts nor keeps a meeting.
+    var isWall = false
     var keepAlive: KeepAlive
     /// Uploads this connection is sending, by file.
     var uploads: [ContentID: UploadLedger.Upload] = [:]

@@ -10,8 +10,6 @@ struct AudienceRoom {
     var navigation = ViewerNavigation()
     /// Polls prepared with decks (§24.3): deck material, kept when the meeting ends.
     var prepared = PreparedPolls()
-    /// Since when no device and no viewer is connected (the idle end of the meeting).
-    var emptySince: Double?
     /// New identities per address (§24.1); set from the config by the core.
     var joins = AudienceJoinBudget(burst: AudienceLimits.newViewersPerAddress, refillSeconds: AudienceLimits.newViewerSeconds)
     /// Live results: pushed at most every `resultsInterval` (a burst of answers costs a few
@@ -42,7 +40,8 @@ struct AudienceRoom {
         prepared = s.prepared ?? PreparedPolls()
     }
 
-    /// The meeting ended: polls, answers, questions and device identities go.
+    /// The meeting ended (§27, `RoomCore.endMeeting`): polls, answers, questions, the lock,
+    /// the download offer and device identities go.
     mutating func endMeeting() {
         polls = PollBook()
         questions = AudienceQuestions()
@@ -108,7 +107,6 @@ extension RoomCore {
             emit(.registered(p.id))
             send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
             log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
-            audience.emptySince = nil
             send(.state(viewerSnapshot(now: now)), to: p, tag: 0)
             p.statePacer.sent(now: now)
             pushState(viewers: false)
@@ -194,6 +192,11 @@ extension RoomCore {
     /// Returns false when `message` is not one of them.
     @discardableResult
     func audienceRequest(_ message: Message, from p: Peer, voter: String, name: String, tag: UInt16) throws -> Bool {
+        if case .audienceSet(.endMeeting) = message, let me = p.deviceID {
+            // The whole room's meeting ends (§27), answered before everyone is let go.
+            try endMeetingRequest(by: me, peer: p, tag: tag)
+            return true
+        }
         switch message {
         case .pollAnswer(let poll, let a):
             try audience.polls.answer(poll, a, voter: voter)
@@ -258,12 +261,7 @@ extension RoomCore {
             audience.navigation.download = false
             audience.navigation.downloadToken = nil
         case .endMeeting:
-            // The moderator's; in a room without one, whoever has the floor.
-            guard floor.role(of: me) == .moderator || keys.moderator == nil else { throw .moderatorOnly }
-            audience.endMeeting()
-            clearRecord()
-            updateWallCard()
-            log(.info, "meeting ended: polls, questions and the meeting record cleared")
+            break   // the whole room's: `endMeetingRequest`, before this (§27)
         }
     }
 
@@ -348,23 +346,8 @@ extension RoomCore {
         pushState(viewers: false)
     }
 
-    /// Every tick: live results owed go out; the meeting ends once nobody has been in the room for `audience_idle_minutes`.
+    /// Every tick: live results owed go out. (The meeting's idle end: `meetingTick`, §27.)
     func audienceTick() {
         if audience.resultsPushOwed { pushResults() }
-        let occupied = peers.values.contains { $0.isRegistered && !$0.closing } || floor.holder != nil
-        if occupied {
-            audience.emptySince = nil
-            return
-        }
-        let since = audience.emptySince ?? now
-        audience.emptySince = since
-        if audience.hasMeeting || !record.isEmpty, now - since >= Double(config.audienceIdleMinutes) * 60 {
-            audience.endMeeting()
-            record.clear()
-            updateWallCard()
-            log(.info, "room idle for \(config.audienceIdleMinutes) min: the meeting ended, polls, questions and the meeting record cleared")
-            pushState()
-            persist()
-        }
     }
 }

@@ -64,12 +64,6 @@ extension RoomCore {
         }
     }
 
-    /// The meeting ended (the moderator's "end meeting", or the room idle): the record goes.
-    func clearRecord() {
-        record.clear()
-        if let c = screen.committed.content, c.kind == .pdf, screen.committed.page >= 1 { recordWall() }
-    }
-
     var recordSnapshot: RecordSnapshot {
         RecordSnapshot(
             on: config.record, pages: config.record ? record.count(wallStrokes: recordWallStrokes) : 0,

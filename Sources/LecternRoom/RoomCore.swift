@@ -86,6 +86,8 @@ public final class RoomCore {
     /// The meeting record (§26, RoomCore+Record.swift) and the download being made.
     var record = MeetingRecord()
     var recordMaking: RecordMaking?
+    /// The meeting: its id, when it started, since when the room is empty (§27, RoomCore+Meeting).
+    var meeting = Meeting(id: RoomCore.newMeetingID())
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -123,6 +125,7 @@ public final class RoomCore {
             sweepParts()
             timerTick()
             audienceTick()
+            meetingTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             apply(floor.expire(now: now))
@@ -181,6 +184,7 @@ public final class RoomCore {
         if let t = saved.timer { timer = t }
         if let a = saved.audience { audience.restore(a, now: now) }
         if let r = saved.record, config.record { record = r }
+        if let m = saved.meeting { meeting.restore(m) }
         if let h = saved.holder, let token = saved.holderToken {
             floor.restoreAbsentHolder(
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
@@ -206,6 +210,7 @@ public final class RoomCore {
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
         s.record = recordSnapshot
+        s.meeting = meeting.id
         return s
     }
 
@@ -225,6 +230,7 @@ public final class RoomCore {
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
         state.audience = audience.saved
         state.record = record.isEmpty ? nil : record
+        state.meeting = meeting
         emit(.persist(state))
     }
 

@@ -55,6 +55,10 @@ public enum RoomEffect: Equatable, Sendable {
     /// Keep these notes with the upload `content` (replacing what was kept).
     case saveNotes(ContentID, DeckNotes)
 
+    // MARK: the meeting (§27)
+    /// Remove this upload from the store (its file, description and notes): the meeting ended.
+    case removeUpload(ContentID)
+
     // MARK: transitions
     /// The cross-fade for pages without `/Trans` (nil: none).
     case setFallbackTransition(PageTransition?)

@@ -33,6 +33,8 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var whiteboards: [Int]?
     /// The meeting record (§26; absent: none, or cleared when the meeting ended).
     public var record: MeetingRecord?
+    /// The meeting's id and start (§27; absent in older files: a new meeting).
+    public var meeting: Meeting?
 
     public init(
         screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil, clip: SavedClip? = nil

@@ -24,7 +24,7 @@ public enum SavedStateFile {
 
     /// The parts a state file holds (SavedState's keys); other keys are ignored (a later
     /// version's), not counted as damage.
-    static let parts = ["content", "page", "blank", "holder", "clip", "sound", "timer", "audience", "ink", "whiteboards", "record"]
+    static let parts = ["content", "page", "blank", "holder", "clip", "sound", "timer", "audience", "ink", "whiteboards", "record", "meeting"]
 
     public static func read(_ data: Data) -> Loaded {
         var lost: [Loss] = []
@@ -48,6 +48,7 @@ public enum SavedStateFile {
                 case "ink": s.ink = try decode(InkBoard.Saved?.self, value)
                 case "whiteboards": s.whiteboards = try decode([Int]?.self, value)
                 case "record": s.record = try decode(MeetingRecord?.self, value)
+                case "meeting": s.meeting = try decode(Meeting?.self, value)
                 default: break
                 }
                 restored.insert(key)

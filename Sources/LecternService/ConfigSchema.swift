@@ -196,6 +196,10 @@ extension ConfigFile {
                 config.audiencePasscode = s; return nil
             },
             "audience_idle_minutes": int("audience_idle_minutes", 1...10080) { config.audienceIdleMinutes = $0 },
+            "uploads_kept": string("uploads_kept") { s in
+                guard s == "meeting" || s == "day" else { return "'uploads_kept' must be \"meeting\" or \"day\", not '\(s)'" }
+                config.uploadsKept = s; return nil
+            },
             "audience_new_per_address": int("audience_new_per_address", 1...1000) { config.audienceNewPerAddress = $0 },
             "floor": string("floor") { s in
                 guard let m = FloorMode(rawValue: s) else { return "'floor' must be \"open\" or \"moderated\", not '\(s)'" }
@@ -352,7 +356,8 @@ extension ConfigFile {
 
     /// Every key the file may have, for suggestions and docs/config.md.
     public static let topKeys = [
-        "room", "port", "http_port", "passcode", "moderator_passcode", "audience", "audience_passcode", "audience_idle_minutes", "audience_new_per_address", "floor", "data_dir",
+        "room", "port", "http_port", "passcode", "moderator_passcode", "audience", "audience_passcode", "audience_idle_minutes", "uploads_kept", "audience_new_per_address",
+        "floor", "data_dir",
         "grace_period", "remove_cooldown", "passcode_min_length", "max_upload_mb", "disk_quota_mb",
         "max_clients", "timer_warning_minutes", "wrap_around", "page_cache_mb", "render_budget", "render_memory_mb", "keepalive_timeout", "max_connections",
         "max_connections_per_address",

@@ -154,7 +154,10 @@ public final class ContentStore: @unchecked Sendable {
                     logger.warning("could not check upload \(item.id.prefix(12)) (\(item.name)): \(error); it is checked again when shown")
                 }
             }
-            return ContentEntry(item, notes: notes(of: item.id))
+            var entry = ContentEntry(item, notes: notes(of: item.id))
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path(of: item.id))[.modificationDate]) as? Date
+            entry.storedAt = modified?.timeIntervalSince1970 ?? 0
+            return entry
         }
     }
 
@@ -179,6 +182,12 @@ public final class ContentStore: @unchecked Sendable {
         probing.wait()
         defer { probing.signal() }
         return (try DeckProbe.facts(of: file, name: name, executable: executable, limits: probe.limits), DeckProbe.rule)
+    }
+
+    /// Removes a stored upload when its meeting ended (docs/protocol.md §27, `uploads_kept`).
+    public func removeUpload(_ id: String) {
+        remove(id)
+        logger.info("removed upload \(id.prefix(12)): its meeting ended")
     }
 
     /// Removes a stored upload (its file, description and notes).

@@ -22,6 +22,7 @@ struct Lectern: ParsableCommand {
             VolumeCommand.self, RecordCommand.self,
             FollowCommand.self, PollCommand.self, AskCommand.self, QuestionsCommand.self, LockCommand.self, UnlockCommand.self,
             PointCommand.self, DrawCommand.self, InkCommand.self, WhiteboardCommand.self, TransitionsCommand.self,
+            EndMeetingCommand.self,
         ])
 
     /// The connection options may come before the subcommand too (`lectern --host H status`,

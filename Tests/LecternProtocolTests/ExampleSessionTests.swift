@@ -66,6 +66,7 @@ enum ExampleSession {
             }
             s.audience = audience
             s.record = RecordSnapshot(on: true, pages: 0, presentersMayDownload: false)
+            s.meeting = "6d2f0a4c9e81b7d35a0c4e2f9b6d1a78"
             s.output = OutputSnapshot(connected: true, mode: "1920x1080@60", width: 1920, height: 1080, name: "kms /dev/dri/card0 HDMI-A-1 1920x1080@60")
             let m = Message.state(s)
             let bytes = m.encode(tag: 0, deviceID: 0)
@@ -252,6 +253,7 @@ enum ErrorTable {
         (.recordBusy, "0"),
         (.recordFailed("a page needed more than the appliance allows (192 MB, 10 s a page)"), "0"),
         (.tlsRequired, "0"),
+        (.meetingEnded, "0"),
     ]
 
     static func markdown() -> String {

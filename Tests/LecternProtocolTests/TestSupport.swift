@@ -119,6 +119,7 @@ func sampleInkMessages() -> [Message] {
         .soundSetOK,
         .recordRequest, .recordProgress(RecordProgress(done: 3, total: 101)),
         .recordData(RecordChunk(pages: 7, totalSize: 10, offset: 4, data: [1, 2, 3])),
+        .wallView,
         .pollAsk(PollDraft(question: "Best?", kind: .choice, answers: ["A", "B", "C"], correct: 1)),
         .pollAsk(PollDraft(question: "Yes?", kind: .yesno)),
         .pollAnswer(poll: 3, .choice(2)),

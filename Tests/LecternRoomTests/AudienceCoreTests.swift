@@ -210,7 +210,9 @@ final class AudienceCoreTests: XCTestCase {
         XCTAssertEqual(H.errorCode(to: 1, h.send(.audienceSet(.endMeeting), from: 1, device: ana)), .moderatorOnly)
         let mo = h.join(3, name: "Mo", role: .moderator)
         let ended = h.send(.audienceSet(.endMeeting), from: 3, device: mo)
-        let a = H.states(to: 100, ended).last?.audience
+        // The whole room's meeting ends (§27, MeetingCoreTests): the viewer is let go, told why.
+        XCTAssertEqual(H.errorCode(to: 100, ended), .meetingEnded)
+        let a = h.core.snapshot(now: h.now).audience
         XCTAssertNil(a?.poll)
         XCTAssertEqual(a?.locked, true)
         XCTAssertEqual(a?.download, false)

@@ -52,13 +52,19 @@ final class AudiencePreparedPollsTests: XCTestCase {
         a.close()
         v.close()
         h = nil
-        h = try ServiceHarness(floor: .open) { $0.dataDir = data }
+        // Uploads kept for the day (§27): the deck, and its prepared polls, outlive the meeting.
+        h = try ServiceHarness(floor: .open) {
+            $0.dataDir = data; $0.uploadsKept = "day"
+        }
         let m = try h!.moderator()
         XCTAssertEqual(try m.state().audience?.prepared?.map(\.question), drafts.map(\.question), "kept across a restart")
-        _ = try m.request(.audienceSet(.endMeeting))
-        XCTAssertNil(try m.state().audience?.poll)
-        XCTAssertEqual(try m.state().audience?.prepared?.count, 3, "deck material outlives the meeting")
         _ = try m.request(.pollPrepare(content: content, Array(drafts.prefix(1))))
         XCTAssertEqual(try m.waitForState { $0.audience?.prepared?.count == 1 }.audience?.prepared?.first?.answers, ["Red", "Blue", "Green"])
+        _ = try m.request(.audienceSet(.endMeeting))
+        let next = try h!.moderator()
+        XCTAssertNil(try next.state().audience?.poll)
+        let saved = try String(contentsOfFile: data + "/state.json", encoding: .utf8)
+        XCTAssertTrue(saved.contains("Which colour is the box?"), "deck material outlives the meeting")
+        XCTAssertFalse(saved.contains("Clear so far?"), "the poll asked is gone")
     }
 }

@@ -5,6 +5,7 @@
 
 import { $ } from './dom.js';
 import { app, me, isModerator, deviceName } from './state.js';
+import { renderEndMeeting } from './end-meeting.js';
 import { MODERATE, SIGNAL } from './protocol.js';
 import { confirmTakeover } from './confirm-live.js';
 
@@ -29,6 +30,7 @@ export function renderModerator() {
   card.hidden = !isModerator();
   document.body.classList.toggle('moderating', isModerator());
   if (!isModerator() || !app.state) return;
+  renderEndMeeting(card);
   const s = app.state, f = s.floor, id = me();
   $('dnd').checked = f.doNotDisturb;
 

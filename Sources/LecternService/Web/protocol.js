@@ -90,6 +90,7 @@ export const COMMANDS = Object.freeze([
   [0xB0, 'record-request',     'client'],
   [0xB1, 'record-progress',    'server'],
   [0xB2, 'record-data',        'server'],
+  [0x98, 'wall-view',          'client'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -180,6 +181,7 @@ export const ERRORS = Object.freeze([
   [0x0B03, 'recordBusy'],
   [0x0B04, 'recordFailed'],
   [0x0E01, 'tlsRequired'],
+  [0x1001, 'meetingEnded'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -63,7 +63,7 @@ export function setTitle(waiting = app.titleCount || 0) {
 
 function onServerError(link, e) {
   if (link !== app.link) return;
-  if (e.code === ERR.kicked || e.code === ERR.replaced) {
+  if (e.code === ERR.kicked || e.code === ERR.replaced || e.code === ERR.meetingEnded) {
     // Not to be undone by reconnecting: start over from the form.
     app.session = null; app.files = []; saveSession();
     cancelReconnect();
@@ -124,7 +124,7 @@ export function reconnectNow() {
 // changed (wrong passcode with the kept key), the role is gone, the protocol moved on.
 // Everything else — a lost connection, `alreadyRegistered`, a full room, the throttle, a
 // time-out — is tried again at the next step, the session kept.
-const ENDS_SESSION = new Set([ERR.wrongPasscode, ERR.roleUnavailable, ERR.unsupportedVersion, ERR.kicked, ERR.replaced]);
+const ENDS_SESSION = new Set([ERR.wrongPasscode, ERR.roleUnavailable, ERR.unsupportedVersion, ERR.kicked, ERR.replaced, ERR.meetingEnded]);
 export const PASSCODE_CHANGED = 'The passcode of this room has changed: join again.';
 
 // After a drop (or a reload): a fresh connection, then register again with the key and

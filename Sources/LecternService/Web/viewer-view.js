@@ -34,7 +34,10 @@ async function connect() {
   const link = new Link(wsURL(), {
     onState: (s) => { app.state = s; render(); },
     onFloorNote: () => {},
-    onServerError: (e) => toast(e.message),
+    onServerError: (e) => {
+      if (e.code === ERR.meetingEnded) { meetingEnded(e.message); return; }
+      toast(e.message);
+    },
     onMessage: (command, body) => { if (command === C.viewerPointer && app.overlay) app.overlay.pointerMessage(body); },
     onClose: () => { if (app.link === link && app.key !== null) setTimeout(join, 1000); },
   });
@@ -43,6 +46,16 @@ async function connect() {
   $('room-name').textContent = hello.room;
   $('join-room').textContent = hello.room;
   return hello;
+}
+
+// The meeting ended (§27): back to the join form, nothing of this meeting kept.
+function meetingEnded(message) {
+  app.key = null; app.token = null; app.state = null; app.mine = {}; app.own = null;
+  sessionStorage.removeItem(KEY);
+  $('audience-view').hidden = true;
+  $('join-view').hidden = false;
+  document.body.dataset.phase = 'gone';
+  $('join-error').textContent = message;
 }
 
 async function join(passcode) {

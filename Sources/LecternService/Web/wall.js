@@ -5,7 +5,7 @@
 
 import { Link, ConnectionLost } from './link.js';
 import { deriveKey } from './crypto.js';
-import { ROLE } from './protocol.js';
+import { ROLE, C } from './protocol.js';
 
 const $ = (id) => document.getElementById(id);
 let link = null, busy = false, again = false, url = null, playing = false;
@@ -50,6 +50,7 @@ async function join(ev) {
     if (!hello.moderator) throw new Error('This room has no moderator passcode: the wall view is for the moderator.');
     const key = await deriveKey($('wall-passcode').value, hello.moderator.salt, hello.moderator.rounds);
     await link.register(ROLE.moderator, 'Wall view', key, null);
+    await link.request(C.wallView);   // a display, not a person: it keeps no meeting alive (§27)
     $('wall-passcode').value = '';
     $('wall-login').hidden = true;
     refresh();
