@@ -25,6 +25,7 @@ extension RoomCore {
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }
+        syncOpIDs()
         screen.enqueue(change, reply: reply)
         runScreenQueue()
     }
@@ -66,12 +67,13 @@ extension RoomCore {
                 continue
             }
             screen.setTarget(target)
-            emit(.show(op: op.id, target.scene))
+            emit(wallEffect(op: op.id, main: .scene(target.scene)))
             return
         }
     }
 
     func shown(op id: Int, error: LecternError?) {
+        if paneShown(op: id, error: error) { return }
         guard let op = screen.running, op.id == id else { return }
         _ = screen.finishRunning(commit: error == nil)
         if error == nil { screen.outputKnown() }
@@ -88,7 +90,7 @@ extension RoomCore {
         runScreenQueue()
     }
 
-    private func answer(_ reply: ScreenReply?, _ error: LecternError?) {
+    func answer(_ reply: ScreenReply?, _ error: LecternError?) {
         guard let r = reply, let p = live(r.peer) else { return }
         if let error { fail(p, tag: r.tag, error, request: r.request.rawValue) } else { send(r.ok, to: p, tag: r.tag) }
     }
@@ -129,6 +131,7 @@ extension RoomCore {
             if o.start > 0 || o.paused { emit(.steerClip(serial: serial, .seek(min(o.start, facts.duration)))) }
             if o.paused { emit(.steerClip(serial: serial, .pause)) }
             emit(.playClip(serial: serial, loop: o.loop))
+            mainClipChanged()
             persist()
         }
     }
@@ -150,6 +153,7 @@ extension RoomCore {
             log(.info, "clip \(ending.how == .ended ? "ended" : "stopped"): \(ending.progress.presented) frames shown, \(ending.progress.dropped) dropped")
         }
         screen.clip = nil
+        mainClipChanged()
         recordWall()   // the page beneath is on the wall again (its ink may change)
         pushState()
         persist()
