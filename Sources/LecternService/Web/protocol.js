@@ -75,9 +75,6 @@ export const COMMANDS = Object.freeze([
   [0x8A, 'poll-ask-prepared',  'client'],
   [0x8B, 'audience-fetch',     'client'],
   [0x8C, 'audience-page',      'server'],
-  [0x90, 'layout-set',         'client'],
-  [0x91, 'pane-set',           'client'],
-  [0x92, 'wall-add',           'client'],
   [0x70, 'stroke-ok',          'server'],
   [0x71, 'ink-undo',           'client'],
   [0x72, 'ink-erase',          'client'],
@@ -93,6 +90,9 @@ export const COMMANDS = Object.freeze([
   [0xB0, 'record-request',     'client'],
   [0xB1, 'record-progress',    'server'],
   [0xB2, 'record-data',        'server'],
+  [0x90, 'layout-set',         'client'],
+  [0x91, 'pane-set',           'client'],
+  [0x92, 'wall-add',           'client'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
