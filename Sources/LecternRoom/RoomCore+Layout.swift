@@ -201,6 +201,7 @@ extension RoomCore {
     /// single pane showing a scene, else the whole plan (every other pane as it is, or as it
     /// is being changed to).
     func wallEffect(op: Int, main: PaneContent) -> RoomEffect {
+        wall.shows.asked(op)
         if wall.isSinglePane, case .scene(let s) = main { return .show(op: op, s) }
         let panes = wall.panes.map { pane -> PaneContent in
             guard let q = pane.queue else { return main }
@@ -263,8 +264,9 @@ extension RoomCore {
         wall.setNextOpID(next)
     }
 
-    /// The stage's report on op `id`, if it is one a pane's queue runs (true). Any other op
-    /// is the main queue's, or one nothing waits for (a wall op, a pane since dropped).
+    /// The stage's report on op `id` (settled by `WallShows`), if it is one a pane's queue
+    /// runs (true). Any other op is the main queue's, or one nothing waits for (a wall op,
+    /// a pane since dropped).
     func paneShown(op id: Int, error: LecternError?) -> Bool {
         guard let i = wall.pane(runningOp: id), let op = wall.withQueue(i, { $0.finishRunning(commit: error == nil) }) ?? nil else {
             return false

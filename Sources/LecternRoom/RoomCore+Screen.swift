@@ -72,8 +72,13 @@ extension RoomCore {
         }
     }
 
+    /// The stage's report on op `id`, with those it settles (`WallShows`): each goes to the
+    /// pane whose queue runs it, or to the main queue.
     func shown(op id: Int, error: LecternError?) {
-        if paneShown(op: id, error: error) { return }
+        for (op, e) in wall.shows.reported(id, error: error) where !paneShown(op: op, error: e) { mainShown(op: op, error: e) }
+    }
+
+    private func mainShown(op id: Int, error: LecternError?) {
         guard let op = screen.running, op.id == id else { return }
         _ = screen.finishRunning(commit: error == nil)
         if error == nil { screen.outputKnown() }

@@ -23,6 +23,8 @@ struct WallArrangement {
     /// Op ids are one increasing sequence over the main queue, the panes' queues and these
     /// (`RoomCore.syncOpIDs`), so the stage sees them in order.
     private var wallNext = 1
+    /// The shows asked of the stage and not yet reported (`WallShows`).
+    var shows = WallShows()
 
     var mainIndex: Int { panes.firstIndex(where: \.isMain) ?? 0 }
     /// Whether the wall is today's wall: one full pane, the room's screen.
@@ -54,6 +56,7 @@ struct WallArrangement {
     /// are returned (their queues' waiting changes must be answered); new panes are idle
     /// and driven by nobody.
     mutating func setLayout(_ new: WallLayout) -> [Pane] {
+        wallNext = nextOpID   // the dropped panes' ids stay used
         var order = panes
         let m = mainIndex
         if m >= new.paneCount { order.insert(order.remove(at: m), at: 0) }

@@ -48,9 +48,11 @@ final class RoomCoreLayoutTests: XCTestCase {
         let anaNext = h.send(.control(.next), from: 2, tag: 52, device: ana)
         XCTAssertEqual(Self.walls(benNext), [WallPlan(layout: .split, panes: [.scene(page(1, 1)), .scene(page(2, 4))])])
         XCTAssertEqual(Self.walls(anaNext), [WallPlan(layout: .split, panes: [.scene(page(1, 2)), .scene(page(2, 4))])])
-        XCTAssertEqual(H.replies(to: 2, h.shownAll(anaNext)), [.controlOK])
-        let done = h.shownAll(benNext)
+        // Ana's show, the newer, carries Ben's page too: shown, it settles both.
+        let done = h.shownAll(anaNext)
+        XCTAssertEqual(H.replies(to: 2, done), [.controlOK])
         XCTAssertEqual(H.replies(to: 3, done), [.controlOK])
+        XCTAssertTrue(H.replies(to: 3, h.shownAll(benNext)).isEmpty, "Ben's own late report changes nothing")
         // Each device's `screen` is its own pane; the layout shows both.
         let benState = H.states(to: 3, done).last
         let anaState = H.states(to: 2, done).last
@@ -65,6 +67,26 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(layout?.panes.map(\.screen.page), [2, 4])
         XCTAssertEqual(layout?.panes[1].rect, PaneSnapshot.Rect(x: 0.5, y: 0, width: 0.5, height: 1))
         XCTAssertEqual(anaState?.protocolMinor, 1)
+    }
+
+    /// The stage drops a show when a newer one comes (its ticket is old): Ana's page turn,
+    /// dropped for Ben's, is on the wall with Ben's, and both are answered ok.
+    func testAShowDroppedForANewerOneStandsWithIt() {
+        let (h, mod, ana, ben) = ana1()
+        split(h, mod: mod, ben: ben)
+        h.shownAll(h.send(.present(content: cid(2), page: 3), from: 3, device: ben))
+        let anaNext = h.send(.control(.next), from: 2, tag: 80, device: ana)
+        let benNext = h.send(.control(.next), from: 3, tag: 81, device: ben)
+        guard case .showWall(let anaOp, _)? = H.work(anaNext).first, case .showWall(let benOp, let plan)? = H.work(benNext).first else {
+            return XCTFail("\(anaNext) \(benNext)")
+        }
+        XCTAssertEqual(plan, WallPlan(layout: .split, panes: [.scene(page(1, 2)), .scene(page(2, 4))]), "Ben's show carries Ana's page")
+        let dropped = h.handle(.shown(op: anaOp, error: .internalError))
+        XCTAssertEqual(H.replies(to: 2, dropped), [], "Ana's change waits for Ben's show")
+        let shown = h.handle(.shown(op: benOp, error: nil))
+        XCTAssertEqual(H.replies(to: 2, shown), [.controlOK])
+        XCTAssertEqual(H.replies(to: 3, shown), [.controlOK])
+        XCTAssertEqual(H.states(to: 1, shown).last?.layout?.panes.map(\.screen.page), [2, 4])
     }
 
     func testAPaneHandedToSomeoneElseShowsNothingOfThePreviousDriver() {
@@ -174,6 +196,29 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(state?.layout?.kind, .full)
         XCTAssertEqual(state?.screen.page, 2)
         XCTAssertEqual(state?.layout?.panes.map(\.driver), [ben])
+    }
+
+    /// Op ids are one increasing sequence over every pane's queue and the wall's own
+    /// changes, dropped panes included: the stage sees them in the order asked.
+    func testOpIDsGoUpAcrossPanesAndLayoutChanges() {
+        let h = H(floor: .moderated, catalog: [deck(1)])
+        let mod = h.join(1, name: "Chair", role: .moderator)
+        var ops: [Int] = []
+        func note(_ effects: [RoomEffect]) -> [RoomEffect] {
+            for e in effects {
+                if case .show(let op, _) = e { ops.append(op) }
+                if case .showWall(let op, _) = e { ops.append(op) }
+            }
+            return effects
+        }
+        h.shownAll(note(h.send(.layoutSet(.quad), from: 1, device: mod)))
+        h.shownAll(note(h.send(.paneSet(PaneRequest(pane: 3, .present(content: cid(1), page: 3))), from: 1, device: mod)))
+        let full = note(h.send(.paneSet(PaneRequest(pane: 3, .full)), from: 1, device: mod))
+        XCTAssertEqual(H.shows(full), [page(1, 3), page(1, 3)], "the pane's page becomes the room's screen")
+        h.shownAll(full)
+        h.shownAll(note(h.send(.control(.next), from: 1, device: mod)))
+        XCTAssertEqual(ops, Array(1...ops.count), "one increasing sequence: \(ops)")
+        XCTAssertEqual(h.core.snapshot(now: h.now).screen.page, 4)
     }
 
     func testSwapMovesPanesWithTheirDriversAndBackToFullKeepsTheMainPane() {
