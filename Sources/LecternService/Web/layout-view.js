@@ -79,10 +79,13 @@ export function renderWall() {
   const layout = s && s.layout;
   const mod = isModerator();
   const open = !!s && s.floorMode === 'open';
-  c.hidden = !layout || !app.session || (!mod && !open && layout.kind === 'full');
+  const mine = myPane(s);
+  // A presenter sees the wall's panes when there are several, or (an open room) when
+  // someone else's page is up and theirs could go beside it; a moderator always.
+  const othersUp = !!s && s.floor.driver !== null && s.floor.driver !== me() && !!s.screen.content;
+  c.hidden = !layout || !app.session || (!mod && layout.kind === 'full' && !(open && !mine && othersUp));
   if (c.hidden) return;
 
-  const mine = myPane(s);
   const where = (p) => (WHERE[layout.kind] || [])[p.index] || 'pane ' + p.index;
   document.getElementById('wall-you').textContent = mine
     ? (layout.kind === 'full' ? 'You drive the wall.' : 'You drive pane ' + mine.index + ' (' + where(mine) + '): your buttons turn its pages.')
