@@ -30,6 +30,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case soundSet, soundSetOK
     case clipLoop, clipLoopOK
     case recordRequest, recordProgress, recordData
+    case layoutSet, paneSet, wallAdd
     case wallView
 
     /// One row of the command table.
@@ -123,6 +124,10 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .recordRequest: Definition(0xB0, "record-request", .client)
         case .recordProgress: Definition(0xB1, "record-progress", .server)
         case .recordData: Definition(0xB2, "record-data", .server)
+        // the wall's layout (§9.7, protocol 1.1)
+        case .layoutSet: Definition(0x90, "layout-set", .client)
+        case .paneSet: Definition(0x91, "pane-set", .client)
+        case .wallAdd: Definition(0x92, "wall-add", .client)
         // the meeting (§27)
         case .wallView: Definition(0x98, "wall-view", .client)
         // the presenter console (§20)

@@ -30,6 +30,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case volumeOutOfRange
         case recordOff, recordNotAllowed, recordEmpty, recordBusy, recordFailed
         case tlsRequired
+        case noSuchPane, wallFull, wallModerated, paneCannotPlay
         case meetingEnded
     }
 
@@ -145,6 +146,11 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .transitionOutOfRange: Definition(0x0A01, message: "A cross-fade lasts 50 to 2000 ms (0 turns it off).")
         // 0x0Cxx the web remote's room rules
         case .removedCoolingDown: Definition(0x0C00)
+        // 0x0Fxx the wall's layout (§9.7)
+        case .noSuchPane: Definition(0x0F01)
+        case .wallFull: Definition(0x0F02, message: "Every pane of the wall is in use — ask the moderator to make room.")
+        case .wallModerated: Definition(0x0F03, message: "In a moderated room the moderator arranges the wall — ask them to put you on it.")
+        case .paneCannotPlay: Definition(0x0F04, message: "Clips play in the main pane of the wall — ask the moderator to put yours there.")
         // 0x10xx the meeting (§27)
         case .meetingEnded: Definition(0x1001, closes: true, message: "The meeting has ended: everything of it was cleared. Join again to start the next one.")
         // 0x0Exx transport security (§25.5)
@@ -246,6 +252,11 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
     public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
     public static let tlsRequired = ErrorCode(.tlsRequired)
+    // 0x0Fxx the wall's layout
+    public static let noSuchPane = ErrorCode(.noSuchPane)
+    public static let wallFull = ErrorCode(.wallFull)
+    public static let wallModerated = ErrorCode(.wallModerated)
+    public static let paneCannotPlay = ErrorCode(.paneCannotPlay)
     public static let meetingEnded = ErrorCode(.meetingEnded)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)

@@ -99,6 +99,11 @@ public enum Message: Equatable, Sendable {
     /// A page of the questions or of a poll's open-text answers (§24.6).
     case audienceFetch(AudienceFetch)
     case audiencePage(AudiencePage)
+    // the wall's layout (§9.7)
+    case layoutSet(WallLayout)
+    case paneSet(PaneRequest)
+    /// Adds a page to the wall beside what it shows (an open room's presenter, §9.7).
+    case wallAdd(content: ContentID, page: UInt32)
 
     public var command: Command {
         switch self {
@@ -174,6 +179,9 @@ public enum Message: Equatable, Sendable {
         case .pollAskPrepared: .pollAskPrepared
         case .audienceFetch: .audienceFetch
         case .audiencePage: .audiencePage
+        case .layoutSet: .layoutSet
+        case .paneSet: .paneSet
+        case .wallAdd: .wallAdd
         }
     }
 
@@ -210,7 +218,8 @@ public enum Message: Equatable, Sendable {
         case .present: .presentOK
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
         case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared: .ok
-        case .whiteboardNew: .presentOK
+        case .whiteboardNew, .wallAdd: .presentOK
+        case .layoutSet, .paneSet: .ok
         default: nil
         }
     }
@@ -281,6 +290,9 @@ public enum Message: Equatable, Sendable {
         case .pollAskPrepared(let c, let i): w.bytes(c?.bytes ?? [UInt8](repeating: 0, count: 32)); w.u16(UInt16(clamping: i))
         case .audienceFetch(let f): Body.audienceFetch(f, &w)
         case .audiencePage(let p): Body.audiencePage(p, &w)
+        case .layoutSet(let l): w.u8(l.wireValue)
+        case .paneSet(let p): Body.paneSet(p, &w)
+        case .wallAdd(let c, let page): Body.present(c, page, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest, .wallView:
@@ -381,6 +393,9 @@ public enum Message: Equatable, Sendable {
         case .pollAskPrepared: m = try Body.pollAskPrepared(&r)
         case .audienceFetch: m = .audienceFetch(try Body.audienceFetch(&r))
         case .audiencePage: m = .audiencePage(try Body.audiencePage(&r))
+        case .layoutSet: m = try Body.layoutSet(&r)
+        case .paneSet: m = try Body.paneSet(&r)
+        case .wallAdd: m = try Body.wallAdd(&r)
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

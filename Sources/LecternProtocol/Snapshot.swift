@@ -30,6 +30,10 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var audience: AudienceSnapshot?
     /// The meeting record (§26): on or off, its pages now, whether presenters may download it.
     public var record: RecordSnapshot?
+    /// The wall's layout and its panes (§9.7, protocol 1.1): filled in by the room.
+    public var layout: LayoutSnapshot?
+    /// The protocol's minor version (§5): 1 from the build that added `layout`; absent: 0.
+    public var protocolMinor: UInt16?
     /// The meeting's opaque id (§27): new for each meeting, the same across restarts.
     public var meeting: String?
 
@@ -48,7 +52,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting }
+    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
@@ -65,6 +69,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(ink, forKey: .ink)
         try c.encode(output, forKey: .output)
         try c.encode(transitions, forKey: .transitions)
+        try c.encode(layout, forKey: .layout)
+        try c.encode(protocolMinor, forKey: .protocolMinor)
     }
 
     /// Compact JSON with sorted keys (the wire form).

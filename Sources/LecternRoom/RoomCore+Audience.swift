@@ -326,6 +326,7 @@ extension RoomCore {
 
     /// The newest state for this peer: a viewer never gets the presenters' copy.
     func stateBytes(for p: Peer) -> [UInt8] {
+        if let own = paneStateBytes(for: p) { return own }
         guard p.viewer != nil else {
             if stateStale || latestState.isEmpty {
                 latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)

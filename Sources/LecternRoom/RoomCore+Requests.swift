@@ -41,6 +41,7 @@ extension RoomCore {
     }
 
     private func request(_ message: Message, command: UInt8, from p: Peer, device me: DeviceID, tag: UInt16) throws {
+        if try layoutRequest(message, by: me, peer: p, tag: tag) { return }
         switch message {
         case .stateRequest:
             send(.state(snapshot(now: now)), to: p, tag: tag)

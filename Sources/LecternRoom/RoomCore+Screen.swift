@@ -28,6 +28,7 @@ extension RoomCore {
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }
+        syncOpIDs()
         screen.enqueue(change, reply: reply)
         runScreenQueue()
     }
@@ -87,12 +88,18 @@ extension RoomCore {
                 continue
             }
             screen.setTarget(target)
-            emit(.show(op: op.id, target.scene))
+            emit(wallEffect(op: op.id, main: .scene(target.scene)))
             return
         }
     }
 
+    /// The stage's report on op `id`, with those it settles (`WallShows`): each goes to the
+    /// pane whose queue runs it, or to the main queue.
     func shown(op id: Int, error: LecternError?) {
+        for (op, e) in wall.shows.reported(id, error: error) where !paneShown(op: op, error: e) { mainShown(op: op, error: e) }
+    }
+
+    private func mainShown(op id: Int, error: LecternError?) {
         guard let op = screen.running, op.id == id else { return }
         _ = screen.finishRunning(commit: error == nil)
         if error == nil { screen.outputKnown() }
@@ -109,7 +116,7 @@ extension RoomCore {
         runScreenQueue()
     }
 
-    private func answer(_ reply: ScreenReply?, _ error: LecternError?) {
+    func answer(_ reply: ScreenReply?, _ error: LecternError?) {
         guard let r = reply, let p = live(r.peer) else { return }
         if let error { fail(p, tag: r.tag, error, request: r.request.rawValue) } else { send(r.ok, to: p, tag: r.tag) }
     }
@@ -150,6 +157,7 @@ extension RoomCore {
             if o.start > 0 || o.paused { emit(.steerClip(serial: serial, .seek(min(o.start, facts.duration)))) }
             if o.paused { emit(.steerClip(serial: serial, .pause)) }
             emit(.playClip(serial: serial, loop: o.loop))
+            mainClipChanged()
             persist()
         }
     }
@@ -171,6 +179,7 @@ extension RoomCore {
             log(.info, "clip \(ending.how == .ended ? "ended" : "stopped"): \(ending.progress.presented) frames shown, \(ending.progress.dropped) dropped")
         }
         screen.clip = nil
+        mainClipChanged()
         recordWall()   // the page beneath is on the wall again (its ink may change)
         pushState()
         persist()

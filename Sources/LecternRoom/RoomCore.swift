@@ -35,6 +35,8 @@ public final class RoomCore {
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
+    /// The wall's panes besides the main one (RoomCore+Layout, §9.7).
+    var wall = WallArrangement()
     /// Every page's strokes and who may draw (RoomCore+Ink).
     var ink = InkBoard()
     /// Where the page sits on the output (from the stage), for the state's `ink.box`.
@@ -210,6 +212,8 @@ public final class RoomCore {
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
         s.record = recordSnapshot
+        s.layout = layoutSnapshot
+        s.protocolMinor = lecternProtocolMinor
         s.meeting = meeting.id
         return s
     }
@@ -323,6 +327,7 @@ public final class RoomCore {
             case .deviceLeft(let id):
                 ledger.removeOwner(id)
                 inkDeviceLeft(id)
+                paneDriverLeft(id)
             case .stateChanged:
                 // One transition, one snapshot: while the idle screen is being shown the
                 // push waits for it (`shown` pushes), so no snapshot has the floor free and

@@ -20,6 +20,9 @@ public enum RoomEffect: Equatable, Sendable {
     // MARK: the screen
     /// Show `scene` on the output; report `.shown(op:)`.
     case show(op: Int, Scene)
+    /// Show the whole wall's plan, pane by pane (a layout of several panes, §9.7); report
+    /// `.shown(op:)`.
+    case showWall(op: Int, WallPlan)
     /// Open the clip (content id, hex) for play `serial`; report `.clipOpened`.
     case openClip(serial: Int, content: String)
     /// Play the opened clip of `serial` on the output; report progress and the end.

@@ -51,7 +51,8 @@ struct ScreenQueue {
     private(set) var committed = CommittedScreen.idle
     private var pending: [Op] = []
     private(set) var running: Op?
-    private var nextID = 1
+    /// The id the next op gets: one sequence over every pane's queue (`RoomCore.syncOpIDs`).
+    var nextID = 1
     /// Set when a running change was abandoned: the stage may still have shown it, so the
     /// next change is shown even when it equals the committed screen.
     private(set) var outputUnsure = false

@@ -242,6 +242,7 @@ final class Room: @unchecked Sendable {
                     loop.scheduleTask(in: .milliseconds(Int64(max(0, at - clock()) * 1000) + 5)) { [weak self] in self?.feed(.wake) }
                 }
             case .show(let op, let scene): stageWorker.show(op: op, scene)
+            case .showWall(let op, let plan): stageWorker.showWall(op: op, plan)
             case .openClip(let serial, let content): stageWorker.openClip(serial: serial, content: content)
             case .playClip(let serial, let loop): stageWorker.playClip(serial: serial, loop: loop)
             case .discardClip(let serial): stageWorker.discardClip(serial: serial)

@@ -35,6 +35,7 @@ func describe(_ s: Snapshot) -> String {
     } else {
         lines.append("screen: idle\(s.screen.blank == .none ? "" : " (blank \(s.screen.blank.rawValue))")")
     }
+    if let l = s.layout, l.kind != .full { lines += describePanes(s) }
     if let ink = s.ink, ink.strokes > 0 || !ink.allowed.isEmpty {
         let pages = ink.pages.map { "\($0.content.prefix(8)) p\($0.page): \($0.strokes)" }.joined(separator: ", ")
         lines.append(

@@ -68,6 +68,9 @@ enum ExampleSession {
             s.record = RecordSnapshot(on: true, pages: 0, presentersMayDownload: false)
             s.meeting = "6d2f0a4c9e81b7d35a0c4e2f9b6d1a78"
             s.output = OutputSnapshot(connected: true, mode: "1920x1080@60", width: 1920, height: 1080, name: "kms /dev/dri/card0 HDMI-A-1 1920x1080@60")
+            // One full pane, the room's screen (§9.7), and the protocol's minor version (§5).
+            s.layout = LayoutSnapshot.full(screen, driver: s.floor.driver)
+            s.protocolMinor = lecternProtocolMinor
             let m = Message.state(s)
             let bytes = m.encode(tag: 0, deviceID: 0)
             out.append(
@@ -253,6 +256,10 @@ enum ErrorTable {
         (.recordBusy, "0"),
         (.recordFailed("a page needed more than the appliance allows (192 MB, 10 s a page)"), "0"),
         (.tlsRequired, "0"),
+        (.noSuchPane(2, paneCount: 2), "the layout's pane count"),
+        (.wallFull, "0"),
+        (.wallModerated, "0"),
+        (.paneCannotPlay, "0"),
         (.meetingEnded, "0"),
     ]
 

@@ -135,6 +135,11 @@ func sampleInkMessages() -> [Message] {
         .pollAskPrepared(content: nil, index: 2),
         .pollAskPrepared(content: ContentID(bytes: [UInt8](repeating: 9, count: 32))!, index: 0),
         .audienceFetch(AudienceFetch(what: .texts, poll: 3, offset: 50, count: 200)),
+        .layoutSet(.quad), .layoutSet(.full),
+        .paneSet(PaneRequest(pane: 1, .present(content: ContentID(bytes: [UInt8](repeating: 4, count: 32))!, page: 70_000))),
+        .paneSet(PaneRequest(pane: 3, .clear)), .paneSet(PaneRequest(pane: 0, .assign(7))), .paneSet(PaneRequest(pane: 2, .full)),
+        .paneSet(PaneRequest(pane: 0, .swap(with: 3))),
+        .wallAdd(content: ContentID(bytes: [UInt8](repeating: 5, count: 32))!, page: 2),
         .audiencePage(
             AudiencePage(
                 what: "questions", poll: nil, offset: 0, total: 1,

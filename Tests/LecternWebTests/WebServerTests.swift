@@ -73,7 +73,9 @@ final class WebServerTests: XCTestCase {
         // The wall view (/wall) is an entry of its own: wall.html, wall.css, wall.js.
         XCTAssertEqual(
             Set(fromSource.files.keys),
-            Set((["index.html", "lectern.css", "console.css", "presenter-layout.css", "wall.html", "wall.css", "wall.js"] + Self.modules + Self.audiencePage).map { "/" + $0 }))
+            Set(
+                (["index.html", "lectern.css", "console.css", "presenter-layout.css", "layout-view.css", "wall.html", "wall.css", "wall.js"] + Self.modules + Self.audiencePage).map
+                { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
@@ -89,11 +91,11 @@ final class WebServerTests: XCTestCase {
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "console-wire.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js", "audience-panel.js",
-        "prepared-polls.js", "remembered.js",
+        "prepared-polls.js", "remembered.js", "layout-view.js",
     ]
 
     /// The audience's own page (viewer.html, §24) and the modules it imports.
-    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js"]
+    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js"]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:
     /// nothing from the internet, no bare names a bundler would resolve), and is reached

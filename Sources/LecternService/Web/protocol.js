@@ -90,6 +90,9 @@ export const COMMANDS = Object.freeze([
   [0xB0, 'record-request',     'client'],
   [0xB1, 'record-progress',    'server'],
   [0xB2, 'record-data',        'server'],
+  [0x90, 'layout-set',         'client'],
+  [0x91, 'pane-set',           'client'],
+  [0x92, 'wall-add',           'client'],
   [0x98, 'wall-view',          'client'],
 ]);
 
@@ -181,6 +184,10 @@ export const ERRORS = Object.freeze([
   [0x0B03, 'recordBusy'],
   [0x0B04, 'recordFailed'],
   [0x0E01, 'tlsRequired'],
+  [0x0F01, 'noSuchPane'],
+  [0x0F02, 'wallFull'],
+  [0x0F03, 'wallModerated'],
+  [0x0F04, 'paneCannotPlay'],
   [0x1001, 'meetingEnded'],
 ]);
 
@@ -198,6 +205,9 @@ export const FAILURES = new Set([C.registerFailed, C.controlFailed, C.error]);
 export const MAX_FRAME = 0x110000;          // 1 MiB + 64 KiB, header included
 export const MAX_CHUNK = 1 << 20;           // data in one upload-chunk
 export const PROTOCOL_VERSION = 1;
+// The wall's layouts as layout-set (0x90) carries them, and pane-set's actions (§9.7).
+export const LAYOUT = Object.freeze({ full: 0, split: 1, stack: 2, quad: 3, pip: 4 });
+export const PANE_ACTION = Object.freeze({ present: 1, clear: 2, assign: 3, full: 4, swap: 5 });
 export const ROLE = { presenter: 1, moderator: 2 };
 export const SIGNAL = { next: 0x01, prev: 0x02, goto: 0x03, blank: 0xF0, unblank: 0xF1, handOver: 0xFD, takeBack: 0xFE, giveBack: 0xFF, transitions: 0x10 };
 export const MODERATE = { grant: 1, withdraw: 2, reject: 3, kick: 4, dndOn: 5, dndOff: 6 };

@@ -69,7 +69,13 @@ export function isModerator() { return !!app.session && app.session.role === ROL
 export function canDrive() {
   const s = app.state;
   if (!s || !app.session) return false;
-  return isModerator() || s.floor.driver === me();
+  return isModerator() || s.floor.driver === me() || drivesPane();
+}
+
+// This device drives a pane of the wall other than the main one (§9.7): its controls act there.
+export function drivesPane() {
+  const s = app.state;
+  return !!(s && s.layout && app.session && s.layout.panes.some((p) => !p.main && p.driver === me()));
 }
 
 export function deviceName(id) {

@@ -10,6 +10,7 @@ import { Writer } from './wire.js';
 import { renderPoll } from './poll-view.js';
 import { sha256 } from './sha256.js';
 import { ViewerOverlay } from './viewer-overlay.js';
+import { renderViewerWall } from './viewer-wall.js';
 
 const VIEWER = 3;
 const KEY = 'lectern-viewer';
@@ -131,6 +132,7 @@ function render() {
     $('slide').removeAttribute('src');
   }
   if (app.overlay) app.overlay.update(app.link, s, page, !blank && !!live);
+  renderViewerWall(s);
   $('browse').hidden = a.locked || !live;
   $('download').hidden = !a.downloadURL;
   if (a.downloadURL) $('download').href = a.downloadURL;

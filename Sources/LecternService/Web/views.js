@@ -12,6 +12,7 @@ import { renderModeratorNotes } from './moderator-notes.js';
 import { renderOutputAlert } from './output-alert.js';
 import { renderAudience } from './audience-panel.js';
 import { renderLayout } from './presenter-layout.js';
+import { renderWall } from './layout-view.js';
 
 export function renderAll() {
   renderScreen();
@@ -26,4 +27,5 @@ export function renderAll() {
   renderOutputAlert();
   renderAudience();
   renderLayout();
+  renderWall();
 }
