@@ -30,6 +30,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case volumeOutOfRange
         case recordOff, recordNotAllowed, recordEmpty, recordBusy, recordFailed
         case tlsRequired
+        case floorExpired
     }
 
     struct Definition: Sendable {
@@ -150,6 +151,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
                 0x0E01, closes: true,
                 message: "This appliance takes encrypted (TLS) connections only: connect with TLS (the lectern CLI does; a browser: https://), or ask the admin to set allow_plain."
             )
+        // 0x11xx a device coming back (§9.6)
+        case .floorExpired: Definition(0x1101)
         }
     }
 
@@ -243,6 +246,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let transitionOutOfRange = ErrorCode(.transitionOutOfRange)
     public static let removedCoolingDown = ErrorCode(.removedCoolingDown)
     public static let tlsRequired = ErrorCode(.tlsRequired)
+    // 0x11xx a device coming back
+    public static let floorExpired = ErrorCode(.floorExpired)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

@@ -252,6 +252,7 @@ enum ErrorTable {
         (.recordBusy, "0"),
         (.recordFailed("a page needed more than the appliance allows (192 MB, 10 s a page)"), "0"),
         (.tlsRequired, "0"),
+        (.floorExpired(gracePeriod: 60), "the grace period in ms"),
     ]
 
     static func markdown() -> String {

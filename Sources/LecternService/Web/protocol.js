@@ -180,6 +180,7 @@ export const ERRORS = Object.freeze([
   [0x0B03, 'recordBusy'],
   [0x0B04, 'recordFailed'],
   [0x0E01, 'tlsRequired'],
+  [0x1101, 'floorExpired'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
