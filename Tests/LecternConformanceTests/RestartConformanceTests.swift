@@ -14,7 +14,7 @@ final class RestartConformanceTests: ConformanceTestCase {
         return (epoch, revision)
     }
 
-    func testC85C86TheEpochIsTheRunAndTheRevisionStartsAgainInANewOne() throws {
+    func testC85AndC86TheEpochIsTheRunAndTheRevisionStartsAgainInANewOne() throws {
         let a = try join("Ana")
         var seen: [(epoch: String, revision: Int)] = []
         // A long meeting in short: forty floor changes, each a new revision.

@@ -47,6 +47,7 @@ enum ExampleSession {
         func state(_ revision: UInt64, _ screen: ScreenSnapshot, note: String) {
             step += 1
             var s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
+            s.epoch = "9f3c20d1a47be650"
             // What the room fills in on its defaults (checked against a real server by
             // WorkedExampleConformanceTests): no ink yet (§22.6), the console with the deck's
             // slide and an idle timer (§20.1), an empty audience (§24.6), the record (§26.3),
