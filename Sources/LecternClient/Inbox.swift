@@ -14,7 +14,9 @@ final class Inbox: @unchecked Sendable {
 
     func put(_ m: Message, tag: UInt16) {
         cond.lock()
-        if case .state(let s) = m, tag == 0 || _latest == nil || s.revision > (_latest?.revision ?? 0) { _latest = s }
+        // A push is always the newest; a reply is newer if its revision is higher, or it comes
+        // from another run of the service (its epoch, §14.1: the revision starts again there).
+        if case .state(let s) = m, tag == 0 || _latest == nil || s.epoch != _latest?.epoch || s.revision > (_latest?.revision ?? 0) { _latest = s }
         items.append((tag, m))
         // Nobody may be reading pushes (a long upload): keep only the newest 256 of them.
         if tag == 0, items.count > 512 {

@@ -32,6 +32,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case tlsRequired
         case noSuchPane, wallFull, wallModerated, paneCannotPlay
         case meetingEnded
+        case floorExpired
     }
 
     struct Definition: Sendable {
@@ -159,6 +160,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
                 0x0E01, closes: true,
                 message: "This appliance takes encrypted (TLS) connections only: connect with TLS (the lectern CLI does; a browser: https://), or ask the admin to set allow_plain."
             )
+        // 0x11xx a device coming back (§9.6)
+        case .floorExpired: Definition(0x1101)
         }
     }
 
@@ -258,6 +261,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let wallModerated = ErrorCode(.wallModerated)
     public static let paneCannotPlay = ErrorCode(.paneCannotPlay)
     public static let meetingEnded = ErrorCode(.meetingEnded)
+    // 0x11xx a device coming back
+    public static let floorExpired = ErrorCode(.floorExpired)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

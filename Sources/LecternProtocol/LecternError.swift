@@ -94,6 +94,14 @@ extension LecternError {
     }
     public static let replaced = LecternError(standard: .replaced)
 
+    /// To a device registering again with the token of a floor holder whose grace period
+    /// ran out while it was away (§9.6): sent after register-ok, tag 0; nothing closes.
+    public static func floorExpired(gracePeriod seconds: Double) -> LecternError {
+        LecternError(
+            .floorExpired, detail: UInt64(max(0, seconds) * 1000),
+            message: "You were away longer than \(formatSeconds(seconds)); the floor was released.")
+    }
+
     // the floor
     public static let noFloor = LecternError(standard: .noFloor)
     public static func floorTaken(holder: DeviceID) -> LecternError {

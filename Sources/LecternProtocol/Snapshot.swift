@@ -8,8 +8,12 @@ import LecternCore
 ///
 /// Optional fields are always present in the JSON, as `null` when empty.
 public struct Snapshot: Codable, Equatable, Sendable {
-    /// Increases by one with every state message the server sends (per service run).
+    /// Increases with every change of the state, within one `epoch` (§14.1).
     public var revision: UInt64
+    /// The service run the state comes from: 16 lower-case hex digits, new each time the
+    /// service starts (§14.1). A client that sees another epoch takes the state whatever its
+    /// revision. Optional only so that a state without it (an older server) still parses.
+    public var epoch: String?
     public var room: String
     public var floorMode: FloorMode
     public var floor: FloorSnapshot
@@ -52,10 +56,11 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor }
+    enum CodingKeys: String, CodingKey { case revision, epoch, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
+        try c.encode(epoch, forKey: .epoch)
         try c.encode(room, forKey: .room)
         try c.encode(floorMode, forKey: .floorMode)
         try c.encode(floor, forKey: .floor)

@@ -42,6 +42,9 @@ public final class RoomCore {
     /// Where the page sits on the output (from the stage), for the state's `ink.box`.
     var pageBox: InkSnapshot.Box?
     var revision: UInt64 = 0
+    /// This run of the service (§14.1): `revision` starts again from 0 at every start, so
+    /// the state carries the run it counts in, and clients compare that first.
+    public let epoch: String
     /// The newest state push, encoded once for everyone when first sent after a change
     /// (`stateStale`): a burst of changes costs one encoding per paced push, not one each.
     var latestState: [UInt8] = []
@@ -90,15 +93,19 @@ public final class RoomCore {
     var recordMaking: RecordMaking?
     /// The meeting: its id, when it started, since when the room is empty (§27, RoomCore+Meeting).
     var meeting = Meeting(id: RoomCore.newMeetingID())
+    /// Floor holders away in their grace period, and those it ran out for (§9.6).
+    var awayHolders = AwayHolders()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
         parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0,
+        epoch: String = StateEpoch.random(),
         wallClock: @escaping @Sendable () -> Double
     ) {
         self.config = config
+        self.epoch = epoch
         self.wallClock = wallClock
         timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         self.keys = keys
@@ -192,6 +199,7 @@ public final class RoomCore {
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
                 resumeToken: token, now: now)
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
+            awayHolders.note(floor.devices)
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
         }
         if let s = saved.sound { restoreSound(s) }
@@ -205,6 +213,7 @@ public final class RoomCore {
     /// The state as a device would get it now.
     public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        s.epoch = epoch
         s.sound = sound
         s.ink = inkSnapshot
         s.console = consoleSnapshot()
@@ -325,6 +334,7 @@ public final class RoomCore {
                     close(p)
                 }
             case .deviceLeft(let id):
+                awayHolders.left(id, now: now)
                 ledger.removeOwner(id)
                 inkDeviceLeft(id)
                 paneDriverLeft(id)
@@ -336,5 +346,6 @@ public final class RoomCore {
                 persist()
             }
         }
+        awayHolders.note(floor.devices)
     }
 }

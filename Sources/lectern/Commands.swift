@@ -276,16 +276,21 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         try withConnection(connection) { c in
             var last: UInt64 = 0
+            var epoch: String? = nil
             while c.isOpen {
                 guard let m = c.nextEvent(timeout: 3600) else { continue }
                 switch m {
-                case .state(let s) where s.revision > last:
-                    last = s.revision
+                case .state(let s) where s.revision > last || s.epoch != epoch:
+                    // Pushes arrive in order on one connection; the epoch check is the rule of §14.1.
+                    (last, epoch) = (s.revision, s.epoch)
                     print(json ? String(decoding: s.jsonBytes(), as: UTF8.self) : describe(s) + "\n")
                 case .floorGranted(let reason, let by):
                     if !json { print("floor granted to you (\(reason)) by \(by)") }
                 case .floorWithdrawn(let reason, let by):
                     if !json { print("floor withdrawn from you (\(reason)) by \(by)") }
+                case .error(let e) where !e.closesConnection:
+                    // A notice (floorExpired, §9.6): the connection goes on (C49: the flag decides).
+                    FileHandle.standardError.write(Data((e.message + "\n").utf8))
                 case .error(let e):
                     throw LecternConnection.ClientError.server(e)
                 default: break

@@ -197,7 +197,7 @@ final class WorkedExampleConformanceTests: ConformanceTestCase {
         } else if let a = v as? [Any] {
             out[path] = "[\(a.count)]"
             for (i, x) in a.enumerated() { flatten(x, path + "[\(i)]", into: &out) }
-        } else if !["revision", "sound.device", "console.timer.serverTimeMs", "meeting"].contains(path), !path.hasPrefix("output.") {
+        } else if !["revision", "epoch", "sound.device", "console.timer.serverTimeMs", "meeting"].contains(path), !path.hasPrefix("output.") {
             out[path] = "\(v)"
         }
     }

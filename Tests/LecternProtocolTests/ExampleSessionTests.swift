@@ -47,6 +47,7 @@ enum ExampleSession {
         func state(_ revision: UInt64, _ screen: ScreenSnapshot, note: String) {
             step += 1
             var s = meeting.snapshot(room: room, revision: revision, screen: screen, now: 0)
+            s.epoch = "9f3c20d1a47be650"
             // What the room fills in on its defaults (checked against a real server by
             // WorkedExampleConformanceTests): no ink yet (§22.6), the console with the deck's
             // slide and an idle timer (§20.1), an empty audience (§24.6), the record (§26.3),
@@ -261,6 +262,7 @@ enum ErrorTable {
         (.wallModerated, "0"),
         (.paneCannotPlay, "0"),
         (.meetingEnded, "0"),
+        (.floorExpired(gracePeriod: 60), "the grace period in ms"),
     ]
 
     static func markdown() -> String {

@@ -60,7 +60,8 @@ final class AlertsTests: XCTestCase {
             try b.execute(
                 """
                 const ids = ['next', 'prev', 'floor-release', 'file-input', 'clear-screen'];
-                return [ids.filter((i) => !document.getElementById(i).disabled), getComputedStyle(document.querySelector('.stage')).filter,
+                const off = (e) => e.disabled || e.getAttribute('aria-disabled') === 'true';
+                return [ids.filter((i) => !off(document.getElementById(i))), getComputedStyle(document.querySelector('.stage .preview')).filter,
                         document.getElementById('live-badge').hidden];
                 """) as? [Any] ?? []
         XCTAssertEqual(state.first as? [String], [], "controls still enabled while cut off")
@@ -68,6 +69,7 @@ final class AlertsTests: XCTestCase {
         XCTAssertEqual(state.count > 2 ? state[2] as? Bool : nil, true, "no LIVE while cut off")
         try shoot(b, "presenter-reconnecting", width: 390, height: 844)
         try b.poll("back", timeout: 40) { try b.execute("return window.Lectern.app.phase") as? String == "in" }
-        XCTAssertEqual(try b.execute("return document.getElementById('next').disabled") as? Bool, false)
+        XCTAssertEqual(
+            try b.execute("const n = document.getElementById('next'); return n.disabled || n.getAttribute('aria-disabled') === 'true'") as? Bool, false)
     }
 }

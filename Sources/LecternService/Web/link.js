@@ -26,6 +26,7 @@ export class Link {
     this.progress = new Map();  // upload-begin tag → (stored) => void
     this.inbox = new Deframer();
     this.closed = false;
+    this.registered = false;   // register-ok came (a viewer keeps device byte 0xFF all the same)
     this.lastHeard = Date.now();
   }
 
@@ -179,6 +180,7 @@ export class Link {
     const reply = await this.request(C.register, encodeRegister(role, proof, token, nameBytes));
     const ok = decodeRegisterOK(reply.body);
     this.device = ok.id;
+    this.registered = true;
     return ok;
   }
 

@@ -8,7 +8,8 @@ let toastTimer = null;
 
 // The toast: in the page's "Messages" region, above the bottom bar, with a button to
 // dismiss it (its text is the message alone: the button is named by its label).
-export function toast(text, kind = 'error') {
+// `sticky`: stays until dismissed or replaced (a message the person must not miss).
+export function toast(text, kind = 'error', { sticky = false } = {}) {
   const t = $('toast');
   t.textContent = text;
   const close = document.createElement('button');
@@ -19,7 +20,7 @@ export function toast(text, kind = 'error') {
   t.append(close);
   t.className = 'toast show toast-' + kind;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.className = 'toast'; }, kind === 'error' ? 6000 : 3500);
+  if (!sticky) toastTimer = setTimeout(() => { t.className = 'toast'; }, kind === 'error' ? 6000 : 3500);
 }
 
 export function describe(e) {
@@ -32,8 +33,12 @@ export async function act(fn) {
   try { return await fn(); } catch (e) { toast(describe(e)); return undefined; }
 }
 
+// The banner (reconnecting, joining again) sticks under the top bar, in view whatever the
+// scroll position: lectern.css places it at --bar-height, measured here.
 export function banner(text) {
   const b = $('banner');
   b.textContent = text || '';
   b.hidden = !text;
+  const bar = document.querySelector('header.bar');
+  if (text && bar) document.documentElement.style.setProperty('--bar-height', bar.getBoundingClientRect().height + 'px');
 }

@@ -15,20 +15,37 @@ export function renderLayout() {
   $('live-badge').hidden = !(holding && app.phase === 'in');
   document.body.classList.toggle('newcomer', !!app.session && !holding && !isModerator() && app.files.length === 0);
   $('nav-page').textContent = $('page-label').textContent === 'Idle screen' ? '' : $('page-label').textContent;
-  const drive = canDrive();
-  for (const b of DRIVING) $(b).setAttribute('aria-disabled', String(!drive));
-  markOffline(app.phase === 'reconnecting');
+  const offline = app.phase === 'reconnecting';
+  markOffline(offline);
+  if (!offline) {
+    const drive = canDrive();
+    for (const b of DRIVING) $(b).setAttribute('aria-disabled', String(!drive));
+  }
 }
 
-// While reconnecting, every control in the room is disabled (nothing could be sent).
+// While reconnecting nothing could be sent: every control in the room is marked so. Buttons
+// get aria-disabled (not disabled), so a tap still reaches the page and is answered
+// (session.js: "not connected"); inputs are disabled. Each keeps what it was, for after.
 function markOffline(offline) {
   const room = $('room-view');
   if (offline) {
     for (const el of room.querySelectorAll('button, input')) {
-      if (!el.disabled) { el.disabled = true; el.dataset.offline = '1'; }
+      if (el.dataset.offline !== undefined) continue;
+      if (el.tagName === 'BUTTON') {
+        el.dataset.offline = el.disabled ? 'disabled' : el.getAttribute('aria-disabled') || '';
+        el.setAttribute('aria-disabled', 'true');
+      } else if (!el.disabled) {
+        el.dataset.offline = 'enabled';
+        el.disabled = true;
+      }
     }
   } else {
-    for (const el of room.querySelectorAll('[data-offline]')) { el.disabled = false; delete el.dataset.offline; }
+    for (const el of room.querySelectorAll('[data-offline]')) {
+      const was = el.dataset.offline;
+      delete el.dataset.offline;
+      if (el.tagName !== 'BUTTON') { el.disabled = false; continue; }
+      if (was === 'disabled' || was === '') el.removeAttribute('aria-disabled'); else el.setAttribute('aria-disabled', was);
+    }
   }
 }
 

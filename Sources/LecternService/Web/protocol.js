@@ -189,6 +189,7 @@ export const ERRORS = Object.freeze([
   [0x0F03, 'wallModerated'],
   [0x0F04, 'paneCannotPlay'],
   [0x1001, 'meetingEnded'],
+  [0x1101, 'floorExpired'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -63,6 +63,13 @@ export function setTitle(waiting = app.titleCount || 0) {
 
 function onServerError(link, e) {
   if (link !== app.link) return;
+  if (e.code === ERR.floorExpired) {
+    // Back after the grace period: the floor is gone, and this says why until dismissed
+    // (the state shows who has it now; §9.6).
+    app.floorLost = e.message;
+    toast(e.message, 'error', { sticky: true });
+    return;
+  }
   if (e.code === ERR.kicked || e.code === ERR.replaced || e.code === ERR.meetingEnded) {
     // Not to be undone by reconnecting: start over from the form.
     app.session = null; app.files = []; saveSession();
@@ -198,6 +205,7 @@ function showLoginWith(message) {
 
 function joined(ok, s) {
   app.retry = 0;
+  app.floorLost = null;
   cancelReconnect();
   app.session = { name: s.name, role: ok.role, key: s.key, salt: s.salt, rounds: s.rounds, token: ok.token, id: ok.id };
   if (!ok.resumed) app.files = [];   // uploads belong to the device's session (§12.3)
@@ -252,8 +260,14 @@ export async function leave() {
   renderAll();
 }
 
+// A state is older only within one run of the service: a new epoch is the room after a
+// restart, whose revision starts again from 0, and is taken whatever its revision (§14.1).
+export function isStale(s, last) {
+  return !!last && s.epoch === last.epoch && s.revision < last.revision;
+}
+
 function onState(s) {
-  if (app.state && s.revision < app.state.revision) return;
+  if (isStale(s, app.state)) return;
   const screenBefore = app.state ? JSON.stringify(app.state.screen) + JSON.stringify(app.state.ink) : '';
   const before = app.state;
   app.state = s;
@@ -264,3 +278,20 @@ function onState(s) {
   if (JSON.stringify(s.screen) + JSON.stringify(s.ink) !== screenBefore) refreshPreview();   // ink changes the picture too
   refreshNext();
 }
+
+// A tap in the room while the connection is down is answered, not swallowed: nothing is
+// sent (a page turn queued through an outage would move the wall long after the tap), and
+// the page says so. The room's buttons are only aria-disabled meanwhile
+// (presenter-layout.js), so the tap reaches this listener first.
+export const OFFLINE_TAP = 'Not connected to the appliance — that tap was not sent. Reconnecting…';
+
+function onOfflineTap(e) {
+  if (app.phase !== 'reconnecting') return;
+  const room = $('room-view');
+  if (!room || !room.contains(e.target) || !e.target.closest('button, input, label, a')) return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  toast(OFFLINE_TAP);
+}
+
+if (typeof document !== 'undefined') document.addEventListener('click', onOfflineTap, true);

@@ -15,7 +15,7 @@ import { renderViewerWall } from './viewer-wall.js';
 const VIEWER = 3;
 const KEY = 'lectern-viewer';
 const $ = (id) => document.getElementById(id);
-const app = { link: null, state: null, token: null, key: null, name: '', shown: '', own: null, mine: {}, imageKey: '', overlay: null };
+const app = { link: null, hello: null, state: null, token: null, key: null, name: '', shown: '', own: null, mine: {}, imageKey: '', overlay: null };
 // The widths page images come in (§24.2): the device asks for the smallest at least as wide as its slide.
 const WIDTHS = [320, 480, 640, 960, 1280, 1920];
 window.LecternViewer = app;
@@ -31,19 +31,29 @@ function wsURL() { return (location.protocol === 'https:' ? 'wss:' : 'ws:') + '/
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const unhex = (s) => new Uint8Array((s.match(/../g) || []).map((x) => parseInt(x, 16)));
 
+// The page's one connection. A fresh one replaces the one before it, which is closed: a
+// connection left open unused is closed by the appliance after 30 s without a register
+// (§4), and its "Nothing heard for 30 s" would be shown to a viewer following happily on
+// the next one.
 async function connect() {
   const link = new Link(wsURL(), {
-    onState: (s) => { app.state = s; render(); },
+    onState: (s) => { if (link === app.link) { app.state = s; render(); } },
     onFloorNote: () => {},
     onServerError: (e) => {
+      if (link !== app.link) return;
       if (e.code === ERR.meetingEnded) { meetingEnded(e.message); return; }
+      // The join form left open past the register deadline: not news; Follow connects again.
+      if (e.code === ERR.timedOut && !link.registered) return;
       toast(e.message);
     },
-    onMessage: (command, body) => { if (command === C.viewerPointer && app.overlay) app.overlay.pointerMessage(body); },
+    onMessage: (command, body) => { if (link === app.link && command === C.viewerPointer && app.overlay) app.overlay.pointerMessage(body); },
     onClose: () => { if (app.link === link && app.key !== null) setTimeout(join, 1000); },
   });
+  const before = app.link;
   app.link = link;
+  if (before && before !== link) before.close();
   const hello = await link.open();
+  app.hello = hello;
   $('room-name').textContent = hello.room;
   $('join-room').textContent = hello.room;
   return hello;
@@ -61,7 +71,10 @@ function meetingEnded(message) {
 
 async function join(passcode) {
   let hello;
-  try { hello = await connect(); } catch (e) { $('join-error').textContent = "Can't reach the appliance."; return; }
+  // The connection the join form opened is used for the register, if it is still open and
+  // unused; otherwise a fresh one.
+  const idle = app.link && app.link.isOpen && !app.link.registered && app.hello;
+  try { hello = idle ? app.hello : await connect(); } catch (e) { $('join-error').textContent = "Can't reach the appliance."; return; }
   const p = hello.presenter;
   if (passcode !== undefined) {
     app.key = passcode ? await deriveKey(passcode, p.salt, p.rounds) : new Uint8Array(0);
