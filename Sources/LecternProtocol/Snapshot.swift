@@ -56,7 +56,9 @@ public struct Snapshot: Codable, Equatable, Sendable {
         self.console = console
     }
 
-    enum CodingKeys: String, CodingKey { case revision, epoch, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor }
+    enum CodingKeys: String, CodingKey {
+        case revision, epoch, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor
+    }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)

@@ -16,7 +16,7 @@ final class LandingPageConformanceTests: ConformanceTestCase {
         return String(decoding: got, as: UTF8.self)
     }
 
-    func testC95ThePlainAddressOpensTheLandingPage() throws {
+    func testC89ThePlainAddressOpensTheLandingPage() throws {
         try start(.open, webRemote: true)
         try eventually("the web remote listens") { harness.service.httpPort != nil }
         let port = harness.service.httpPort!

@@ -5,11 +5,11 @@ import XCTest
 /// §19's rules from the web remote's rough edges (issue 27): the moderator's seat. Frames
 /// written byte by byte from docs/protocol.md.
 final class RemoteEdgesConformanceTests: ConformanceTestCase {
-    /// C90: with `max_clients` = 2 and two presenters in the room, a third presenter is
+    /// C88: with `max_clients` = 2 and two presenters in the room, a third presenter is
     /// refused `roomFull` (detail 2) and stays connected; a moderator still gets in (the
     /// place kept beyond the presenters, id 3) and can remove someone; a second moderator is
     /// refused `roomFull` (detail 3).
-    func testC90AModeratorAlwaysHasASeat() throws {
+    func testC88AModeratorAlwaysHasASeat() throws {
         try start(.moderated) { $0.maxClients = 2 }
         let a = try join("Ana"), b = try join("Ben")
         XCTAssertEqual([a.device, b.device], [1, 2])

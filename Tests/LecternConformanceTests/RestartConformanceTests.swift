@@ -3,7 +3,7 @@ import LecternCore
 import LecternTestSupport
 import XCTest
 
-/// Restarts and coming back (C85–C89), in bytes: the state's epoch, a revision that starts
+/// Restarts and coming back (C83–C87), in bytes: the state's epoch, a revision that starts
 /// again in a new epoch, and a floor holder back after its grace period told why.
 final class RestartConformanceTests: ConformanceTestCase {
     /// The epoch and revision of a state frame's JSON.
@@ -14,7 +14,7 @@ final class RestartConformanceTests: ConformanceTestCase {
         return (epoch, revision)
     }
 
-    func testC85AndC86TheEpochIsTheRunAndTheRevisionStartsAgainInANewOne() throws {
+    func testC83AndC84TheEpochIsTheRunAndTheRevisionStartsAgainInANewOne() throws {
         let a = try join("Ana")
         var seen: [(epoch: String, revision: Int)] = []
         // A long meeting in short: forty floor changes, each a new revision.
@@ -45,7 +45,7 @@ final class RestartConformanceTests: ConformanceTestCase {
         XCTAssertLessThan(after.revision, before, "the revision started again (\(after.revision) after \(before)): only the epoch tells")
     }
 
-    func testC88AHolderBackAfterItsGracePeriodIsToldWhyOnce() throws {
+    func testC86AHolderBackAfterItsGracePeriodIsToldWhyOnce() throws {
         try start(.open) { $0.gracePeriod = 1 }
         let watcher = try join("Ben")
         let a = try join("Ana")
@@ -88,7 +88,7 @@ final class RestartConformanceTests: ConformanceTestCase {
         XCTAssertTrue(again.drain().allSatisfy { $0.command != 0x14 }, "told once")
     }
 
-    func testC89AHolderBackInTimeIsRestoredAndNotToldAnything() throws {
+    func testC87AHolderBackInTimeIsRestoredAndNotToldAnything() throws {
         try start(.open) { $0.gracePeriod = 60 }
         let a = try join("Ana")
         a.request(0x06)
