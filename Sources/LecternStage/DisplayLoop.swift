@@ -148,7 +148,9 @@ struct LoopBody {
             let now = clock()
             if let c = core.compose(now: now) {
                 let videos = present(c)
-                shared.counters.withLock { $0.presents += 1; $0.turns += 1 }
+                shared.counters.withLock {
+                    $0.presents += 1; $0.turns += 1
+                }
                 let shownAt = MonotonicClock.now()
                 for s in videos { sources[s]?.presented(at: shownAt) }
                 let moving = inkMoves(c)

@@ -129,7 +129,16 @@ final class StageCoreTests: XCTestCase {
         for r in asked.reversed() { _ = core.handle(drawn(r), now: 0) }
         XCTAssertEqual(core.compose(now: 0)?.panes.map(\.rect.x), [0, 80, 0, 80])
         let boxes = core.handle(.presented, now: 0)
-        XCTAssertEqual(boxes, [.shown(op: 1, boxes: [PixelRect(x: 20, y: 0, width: 40, height: 45), PixelRect(x: 100, y: 0, width: 40, height: 45), PixelRect(x: 20, y: 45, width: 40, height: 45), PixelRect(x: 100, y: 45, width: 40, height: 45)])])
+        XCTAssertEqual(
+            boxes,
+            [
+                .shown(
+                    op: 1,
+                    boxes: [
+                        PixelRect(x: 20, y: 0, width: 40, height: 45), PixelRect(x: 100, y: 0, width: 40, height: 45), PixelRect(x: 20, y: 45, width: 40, height: 45),
+                        PixelRect(x: 100, y: 45, width: 40, height: 45),
+                    ])
+            ])
     }
 
     func testTheDisplayGoneAndBackRedrawsTheWallAtTheNewModeWithoutAnOp() {
