@@ -5,8 +5,14 @@ public struct FloorConfig: Sendable, Equatable {
     public var floorMode: FloorMode
     /// Seconds the holder keeps the floor after its connection drops.
     public var gracePeriod: Double
-    /// Devices at most (ids 1...capacity); 254 on the wire.
+    /// `max_clients`: presenters at most (and 253 at most, see `presenterSeats`).
     public var capacity: Int
+    /// Presenters at most: `capacity`, but never all 254 ids, so the moderator's seat exists.
+    public var presenterSeats: Int { min(capacity, Self.deviceIDs - 1) }
+    /// Devices at most, moderators included: one place beyond the presenters is always kept
+    /// for a moderator (who may come in to a full room to remove someone). §8.1.
+    public var seats: Int { presenterSeats + 1 }
+    static let deviceIDs = 254
 
     public init(floorMode: FloorMode, gracePeriod: Double = 60, capacity: Int = 254) {
         self.floorMode = floorMode
@@ -137,9 +143,7 @@ public final class Floor {
             return Registration(deviceID: d.id, role: role, resumeToken: d.resumeToken, resumed: true, floorRestored: restored, events: finish(ev))
         }
 
-        guard let id = (1...DeviceID(config.capacity)).first(where: { devices[$0] == nil }) else {
-            throw .roomFull(capacity: config.capacity)
-        }
+        let id = try freeSeat(for: role)
         var token = makeToken()
         while devices.values.contains(where: { $0.resumeToken == token }) { token = ResumeToken.random() }
         devices[id] = Device(id: id, name: name, role: role, resumeToken: token, connection: connection, graceDeadline: nil)
@@ -147,11 +151,24 @@ public final class Floor {
         return Registration(deviceID: id, role: role, resumeToken: token, resumed: false, floorRestored: false, events: finish(ev))
     }
 
+    /// The lowest free id for a newcomer of this role, or `roomFull` naming the limit that
+    /// applied: presenters fill `presenterSeats`; a moderator may take the place kept
+    /// beyond them, up to `seats` devices in all.
+    func freeSeat(for role: Role) throws(LecternError) -> DeviceID {
+        if role != .moderator, devices.values.filter({ $0.role != .moderator }).count >= config.presenterSeats {
+            throw .roomFull(capacity: config.presenterSeats)
+        }
+        guard devices.count < config.seats, let id = (1...DeviceID(config.seats)).first(where: { devices[$0] == nil }) else {
+            throw .roomFull(capacity: role == .moderator ? config.seats : config.presenterSeats)
+        }
+        return id
+    }
+
     /// After a restart: puts back the floor holder the service saved, as a device that is
     /// away, in its grace period. It gets its id and the floor back when it reconnects with
     /// its resume token before `now + gracePeriod`; after that, the usual expiry applies.
     public func restoreAbsentHolder(id: DeviceID, name: String, role: Role, resumeToken: ResumeToken, now: Double) {
-        guard holder == nil, devices[id] == nil, id >= 1, id <= DeviceID(config.capacity), config.gracePeriod > 0 else { return }
+        guard holder == nil, devices[id] == nil, id >= 1, id <= DeviceID(config.seats), config.gracePeriod > 0 else { return }
         devices[id] = Device(
             id: id, name: name, role: role, resumeToken: resumeToken, connection: nil,
             graceDeadline: now + config.gracePeriod)

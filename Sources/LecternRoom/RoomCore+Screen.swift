@@ -21,12 +21,33 @@ extension RoomCore {
     /// perhaps still rendering) and those waiting are dropped and answered that they were
     /// overtaken, so the moderator never waits behind a slow page.
     func changeScreen(_ change: ScreenQueue.Change, reply: ScreenReply?) {
+        if let why = Self.pageTurnWithNoSlides(change, clipPlaying: screen.clip != nil, settled: screen.running == nil, under: screen.committed) {
+            return answer(reply, why)
+        }
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }
         screen.enqueue(change, reply: reply)
         runScreenQueue()
+    }
+
+    /// Next, previous or goto while a clip plays over the idle screen (it was started with no
+    /// slides on the wall, §11): there is no page to turn to, so the clip plays on and the
+    /// sender is told why (`nothingOnScreen`), rather than the clip being stopped and the
+    /// wall left idle. With slides under the clip, a page turn stops it as any change does.
+    static func pageTurnWithNoSlides(_ change: ScreenQueue.Change, clipPlaying: Bool, settled: Bool, under: CommittedScreen) -> LecternError? {
+        guard clipPlaying, settled, under.content == nil, case .signal(let s) = change else { return nil }
+        let what: String
+        switch s {
+        case .next: what = "Next"
+        case .prev: what = "Previous"
+        case .goto: what = "Go to a page"
+        default: return nil
+        }
+        return LecternError(
+            .nothingOnScreen,
+            message: "A clip is playing with no slides under it: \(what) has no page to turn to, so the clip plays on. Stop the clip to go back to the idle screen.")
     }
 
     /// Clear and blank don't wait for the screen changes before them.

@@ -31,14 +31,47 @@ final class FloorTests: XCTestCase {
 
     // MARK: registration
 
-    func testIdsAreLowestFreeAndTheRoomFillsAt254() throws {
+    func testIdsAreLowestFreeAndTheLastOfThe254IsAModerators() throws {
         let m = makeMeeting(.open)
-        for c in 1...254 { XCTAssertEqual(try join(m, ConnectionID(c)).deviceID, DeviceID(c)) }
+        for c in 1...253 { XCTAssertEqual(try join(m, ConnectionID(c)).deviceID, DeviceID(c)) }
         assertThrowsCode(.roomFull) { try join(m, 999) }
         XCTAssertEqual(LecternError.roomFull().message, "The room is full (254 devices).")
+        // The 254th place is kept for a moderator; then the room is full for everyone.
+        XCTAssertEqual(try join(m, 998, .moderator).deviceID, 254)
+        assertThrowsCode(.roomFull) { try join(m, 997, .moderator) }
         _ = m.disconnect(connection: 17, now: 1)
         XCTAssertEqual(try join(m, 1000).deviceID, 17)
         assertThrowsCode(.roomFull) { try join(m, 1001) }
+    }
+
+    /// `max_clients` = 2: two presenters fill the room, a moderator still comes in (the
+    /// place kept beyond them), a second moderator does not; a presenter who leaves frees
+    /// a presenter's place even though the moderator took a higher id.
+    func testAModeratorAlwaysHasASeatInAFullRoom() throws {
+        let m = Floor(config: FloorConfig(floorMode: .moderated, capacity: 2))
+        let a = try join(m, 1), b = try join(m, 2)
+        XCTAssertEqual([a.deviceID, b.deviceID], [1, 2])
+        do {
+            _ = try join(m, 3)
+            XCTFail("a third presenter got in")
+        } catch let error as LecternError {
+            XCTAssertEqual(error, .roomFull(capacity: 2))
+            XCTAssertEqual(error.message, "The room is full (2 devices).")
+        }
+        let mod = try join(m, 4, .moderator)
+        XCTAssertEqual(mod.deviceID, 3)
+        do {
+            _ = try join(m, 5, .moderator)
+            XCTFail("a second moderator got in")
+        } catch let error as LecternError { XCTAssertEqual(error, .roomFull(capacity: 3)) }
+        _ = m.disconnect(connection: 1, now: 1)
+        XCTAssertEqual(try join(m, 6).deviceID, 1)
+        assertThrowsCode(.roomFull) { try join(m, 7) }
+        // Moderators coming first may take presenters' places, never more than 3 in all.
+        let n = Floor(config: FloorConfig(floorMode: .moderated, capacity: 2))
+        try join(n, 1, .moderator); try join(n, 2, .moderator); try join(n, 3)
+        assertThrowsCode(.roomFull) { try join(n, 4) }
+        assertThrowsCode(.roomFull) { try join(n, 5, .moderator) }
     }
 
     func testRegisterChecks() throws {

@@ -112,4 +112,33 @@ final class RoomCoreScreenTests: XCTestCase {
             H.work(h.handle(.clipOpened(serial: 2, .success(ClipFacts(duration: 4, description: ""))))),
             [.playClip(serial: 2, loop: true)])
     }
+
+    /// A clip started from the idle screen has no slides under it: Next, Previous and Go to
+    /// change nothing (the clip plays on) and say so; over a slide, Next stops the clip and
+    /// turns the page (§11).
+    func testAPageTurnDuringAClipFromTheIdleScreenLeavesTheClipPlaying() {
+        let (h, ana) = presenting()
+        h.send(.clipPlay(content: cid(2), loop: false), from: 1, device: ana)
+        h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 4, description: "h264"))))
+        for signal in [ControlSignal.next, .prev, .goto(page: 2)] {
+            let turned = h.send(.control(signal), from: 1, device: ana)
+            XCTAssertEqual(H.work(turned), [], "\(signal): the clip is not stopped, nothing is shown")
+            guard case .controlFailed(let e) = H.replies(to: 1, turned).first else { return XCTFail("\(signal): \(H.replies(to: 1, turned))") }
+            XCTAssertEqual(e.code, .nothingOnScreen)
+            XCTAssertTrue(e.message.hasPrefix("A clip is playing with no slides under it:"), e.message)
+        }
+        let next = h.send(.control(.next), from: 1, device: ana)
+        guard case .controlFailed(let e) = H.replies(to: 1, next).first else { return XCTFail() }
+        XCTAssertEqual(e.message, "A clip is playing with no slides under it: Next has no page to turn to, so the clip plays on. Stop the clip to go back to the idle screen.")
+        XCTAssertEqual(h.core.snapshot(now: h.now).screen.clip?.durationMs, 4000, "still playing")
+
+        // With a slide under the clip, Next stops it and turns the page.
+        h.shown(h.send(.present(content: cid(1), page: 1), from: 1, device: ana))
+        h.handle(.clipEnded(serial: 1, ClipEnding(how: .stopped, progress: ClipProgress(state: .stopped))))
+        h.send(.clipPlay(content: cid(2), loop: false), from: 1, device: ana)
+        h.handle(.clipOpened(serial: 2, .success(ClipFacts(duration: 4, description: "h264"))))
+        let over = h.send(.control(.next), from: 1, device: ana)
+        XCTAssertEqual(H.work(over).first, .steerClip(serial: 2, .stop))
+        XCTAssertEqual(H.shows(over), [page(1, 2)])
+    }
 }

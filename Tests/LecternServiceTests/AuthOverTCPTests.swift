@@ -72,7 +72,7 @@ final class AuthOverTCPTests: XCTestCase {
         XCTAssertServerError(.wrongPasscode, try second.reply(tag: 7))
     }
 
-    func testThe255thDeviceIsRefused() throws {
+    func testThe254thPlaceIsAModeratorsAndThe255thDeviceIsRefused() throws {
         // One full client watches; the other 253 devices are plain sockets that register and
         // then read nothing (the service keeps only the newest state for a peer that doesn't
         // read). With full clients, one test thread decoded ~32,000 snapshots of up to 254
@@ -87,7 +87,12 @@ final class AuthOverTCPTests: XCTestCase {
         let params = try XCTUnwrap(watcher.hello.presenter)
         let key = PasscodeHash.deriveKey(passcode: ServiceHarness.presenterPass, salt: params.salt, rounds: params.rounds)
         var devices: [RawDevice] = []
-        for i in 2...254 { devices.append(try RawDevice(port: h.port, name: "device \(i)", key: key, tls: h.fingerprint)) }
+        for i in 2...253 { devices.append(try RawDevice(port: h.port, name: "device \(i)", key: key, tls: h.fingerprint)) }
+        // Presenters fill 253 places; the 254th is kept for a moderator (§8.1).
+        XCTAssertServerError(.roomFull, try h.connect().register(name: "presenter 254", role: .presenter, key: key))
+        let modParams = try XCTUnwrap(watcher.hello.moderator)
+        let modKey = PasscodeHash.deriveKey(passcode: ServiceHarness.moderatorPass, salt: modParams.salt, rounds: modParams.rounds)
+        devices.append(try RawDevice(port: h.port, name: "moderator", key: modKey, role: .moderator, tls: h.fingerprint))
         let ids = [watcher.deviceID] + devices.map(\.id)
         XCTAssertEqual(Set(ids).count, 254)
         XCTAssertEqual(ids.max(), 254)
@@ -95,6 +100,7 @@ final class AuthOverTCPTests: XCTestCase {
         let probe = try h.connect()
         XCTAssertServerError(.roomFull, try probe.register(name: "one too many", role: .presenter, key: key))
         XCTAssertThrowsError(try RawDevice(port: h.port, name: "also too many", key: key, tls: h.fingerprint))
+        XCTAssertThrowsError(try RawDevice(port: h.port, name: "a second moderator", key: modKey, role: .moderator, tls: h.fingerprint))
         // One leaves; the next one gets in with the freed id.
         let freed = devices[99].id
         devices[99].close()

@@ -4,6 +4,12 @@
 // slide counter with overlay steps, the controls, and an overview of every slide.
 // Everyone else keeps the room view. Built here, in its own section; the page's other
 // modules only call renderConsole() with the rest of the page.
+//
+// The console and the room's tools are one scroll (issue 27): the console comes first,
+// the room view (the live picture with ink and whiteboard, the floor, files, polls and
+// questions) stays below it, and the console's Ink and Polls buttons take you there in one
+// tap. "Hide console" leaves the room view alone; the "Presenter console" button that
+// brings it back sits in the page's flow under the picture, covering nothing.
 
 import { $ } from './dom.js';
 import { C, ERR, SIGNAL } from './protocol.js';
@@ -121,14 +127,18 @@ export function build() {
         <button type="button" id="con-timer-length" aria-label="Talk length or end time">Length</button>
       </span>
       <button type="button" id="con-overview-open">Overview</button>
-      <button type="button" id="con-room" class="ghost">Room view</button>
+      <button type="button" id="con-room" class="ghost">Hide console</button>
     </div>
+    <nav class="con-jump" aria-label="The room's tools">
+      <button type="button" id="con-jump-ink">Ink &amp; whiteboard</button>
+      <button type="button" id="con-jump-polls">Polls &amp; questions</button>
+    </nav>
     <div id="con-overview" class="con-overview" hidden>
       <div class="con-overview-head"><span class="con-title">All slides</span><button type="button" id="con-overview-close">Close</button></div>
       <div id="con-grid" class="con-grid"></div>
     </div>`;
   const host = $('room-view');
-  host.parentNode.insertBefore(root, host.nextSibling);
+  host.parentNode.insertBefore(root, host);
   const reopen = document.createElement('button');
   reopen.type = 'button';
   reopen.id = 'con-reopen';
@@ -136,7 +146,10 @@ export function build() {
   reopen.textContent = 'Presenter console';
   reopen.hidden = true;
   reopen.addEventListener('click', showConsoleAgain);
-  document.body.appendChild(reopen);
+  const slot = $('console-slot');
+  if (slot) slot.appendChild(reopen); else host.parentNode.insertBefore(reopen, host);
+  $('con-jump-ink').addEventListener('click', () => jumpTo('preview'));
+  $('con-jump-polls').addEventListener('click', () => jumpTo('audience-card'));
   $('con-prev').addEventListener('click', drive.prev);
   $('con-next').addEventListener('click', drive.next);
   $('con-next-img').addEventListener('click', drive.next);
@@ -168,6 +181,13 @@ export function build() {
   $('con-room').addEventListener('click', () => { sessionStorage.setItem(VIEW_KEY, '1'); renderConsole(); });
   applyFont();
   setInterval(tick, 500);
+}
+
+// One tap to the room's tools below the console: the live picture (its ink bar under it)
+// or the audience card (polls and questions).
+function jumpTo(id) {
+  const el = $(id);
+  if (el && el.scrollIntoView) el.scrollIntoView({ block: 'start', behavior: 'instant' });
 }
 
 function zoom(f) {
@@ -203,8 +223,9 @@ export function renderConsole() {
   build();
   $('con-reopen').hidden = on || !consoleAvailable();
   $('console-view').hidden = !on;
-  $('room-view').classList.toggle('behind-console', on);
   document.body.classList.toggle('console-on', on);
+  const audience = $('audience-card');
+  $('con-jump-polls').hidden = !audience || audience.hidden;
   if (!on) { closeOverview(); return; }
   const s = app.state;
   const sc = s.screen, cons = s.console;
@@ -223,6 +244,8 @@ export function renderConsole() {
   } else {
     $('con-next-cap').textContent = 'End of the deck';
     $('con-next-img').removeAttribute('src');
+    // Forget what it showed: coming back from the last slide fetches the picture again.
+    con.nextKey = '';
   }
   const half = cons && cons.notesLayout && cons.notesLayout !== 'none';
   if (document.activeElement !== $('con-layout')) $('con-layout').value = cons ? cons.notesLayout : 'auto';

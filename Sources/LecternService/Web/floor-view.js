@@ -1,10 +1,65 @@
-// The floor card: who has the floor, this page's place in it, and the floor's notes
-// (floor-granted, floor-withdrawn) in words.
+// The floor card: who has the floor, this page's place in it, hand-over (the holder lends
+// the floor to another device, §9.5), and the floor's notes (floor-granted,
+// floor-withdrawn) in words.
 
 import { $ } from './dom.js';
 import { app, me, isModerator, deviceName } from './state.js';
-import { toast } from './notices.js';
+import { toast, act } from './notices.js';
 import { onFloorChange } from './go-live.js';
+import { SIGNAL } from './protocol.js';
+
+// The hand-over row, made once under the floor card's buttons: whom to lend the floor to
+// and a Hand over button (signal 0xFD with the device's id).
+function handoverRow() {
+  let row = $('handover');
+  if (row) return row;
+  row = document.createElement('div');
+  row.id = 'handover';
+  row.className = 'handover';
+  row.hidden = true;
+  const label = document.createElement('label');
+  label.htmlFor = 'handover-to';
+  label.textContent = 'Hand the floor to';
+  const pick = document.createElement('select');
+  pick.id = 'handover-to';
+  const go = document.createElement('button');
+  go.type = 'button';
+  go.id = 'handover-go';
+  go.textContent = 'Hand over';
+  go.addEventListener('click', () => {
+    const to = Number(pick.value);
+    if (!(to > 0)) return;
+    act(async () => {
+      await app.link.control(SIGNAL.handOver, to);
+      toast(deviceName(to) + ' drives the screen now; Take it back ends the loan.', 'good');
+    });
+  });
+  row.append(label, pick, go);
+  const anchor = $('floor-takeback').parentNode;
+  anchor.parentNode.insertBefore(row, anchor.nextSibling);
+  return row;
+}
+
+function renderHandover(holding, lent) {
+  const s = app.state, id = me();
+  const others = s.devices.filter((d) => d.id !== id && d.connected);
+  const row = handoverRow();
+  row.hidden = !(holding && !lent && others.length > 0);
+  if (row.hidden) return;
+  const pick = $('handover-to');
+  const chosen = pick.value;
+  const wanted = others.map((d) => d.id + ':' + d.name).join('|');
+  if (pick.dataset.list !== wanted) {
+    pick.replaceChildren(...others.map((d) => {
+      const o = document.createElement('option');
+      o.value = String(d.id);
+      o.textContent = d.name;
+      return o;
+    }));
+    pick.dataset.list = wanted;
+    if (others.some((d) => String(d.id) === chosen)) pick.value = chosen;
+  }
+}
 
 function floorSummary() {
   const s = app.state, f = s.floor, id = me();
@@ -44,6 +99,7 @@ export function renderFloor() {
   rel.hidden = !(holding || borrowing || queued);
   rel.textContent = borrowing ? 'Give the floor back' : queued ? 'Leave the queue' : 'Release the floor';
   $('floor-takeback').hidden = !(holding && f.delegate !== null);
+  renderHandover(holding, f.delegate !== null);
   const dnd = f.doNotDisturb && !isModerator() && !holding && !borrowing;
   $('dnd-note').hidden = !dnd;
   $('mode-note').textContent = moderated ? 'Moderated room: the moderator decides who presents.' : 'Open room: whoever takes the floor last has it (the newest request wins).';

@@ -24,7 +24,7 @@ import { renderFloor } from './floor-view.js';
 import { renderClip } from './clip-view.js';
 import { setupSound } from './sound-control.js';
 import { setupRecord } from './record-view.js';
-import { renderModerator } from './moderator-view.js';
+import { renderModerator, grantFloor, takeBackLoan } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
 import { drive, onKey, setupSwipe } from './drive.js';
 import { setupInk, inkTool } from './ink-tool.js';
@@ -68,7 +68,8 @@ function onClick(e) {
       act(() => goLive(fileName(id), () => app.link.request(C.clipPlay, encodeClipPlay(id, $('clip-loop').checked)).then(showPicture)));
       break;
     }
-    case 'grant': act(() => app.link.moderate(MODERATE.grant, device)); break;
+    case 'grant': act(() => grantFloor(device)); break;
+    case 'takeback': act(takeBackLoan); break;
     case 'withdraw': act(() => app.link.moderate(MODERATE.withdraw, device)); break;
     case 'reject': act(() => app.link.moderate(MODERATE.reject, device)); break;
     case 'kick': {

@@ -1,12 +1,33 @@
 // The moderator's card: the queue for the floor and the people in the room, with the
-// moderator's buttons.
+// moderator's buttons. On a laptop it leads its column (presenter-layout.css, body
+// .moderating), so the queue is in view, not below the fold under the toast. Grant over
+// someone who is live asks first; a loan of the floor can be taken back from here.
 
 import { $ } from './dom.js';
 import { app, me, isModerator, deviceName } from './state.js';
+import { MODERATE, SIGNAL } from './protocol.js';
+import { confirmTakeover } from './confirm-live.js';
+
+// Grant: taking the wall from a live presenter (someone else holding the floor) asks
+// first, naming who; cancelled, nothing is sent.
+export async function grantFloor(device) {
+  const f = app.state && app.state.floor;
+  const live = f ? f.holder : null;
+  if (live !== null && live !== device && live !== me()) {
+    const question = deviceName(live) + ' is live. Give the floor to ' + deviceName(device) + '? ' +
+      deviceName(live) + ' loses it and the screen goes back to idle.';
+    if (!(await confirmTakeover(question, 'Give it'))) return undefined;
+  }
+  return app.link.moderate(MODERATE.grant, device);
+}
+
+// Take back (signal 0xFE, §9.5): a loan of the floor ends; the holder drives again.
+export function takeBackLoan() { return app.link.control(SIGNAL.takeBack); }
 
 export function renderModerator() {
   const card = $('mod-card');
   card.hidden = !isModerator();
+  document.body.classList.toggle('moderating', isModerator());
   if (!isModerator() || !app.state) return;
   const s = app.state, f = s.floor, id = me();
   $('dnd').checked = f.doNotDisturb;
@@ -37,6 +58,7 @@ export function renderModerator() {
     const acts = [];
     if (f.holder !== d.id) acts.push(['grant', 'Grant', '']);
     if (f.holder === d.id || f.delegate === d.id) acts.push(['withdraw', 'Withdraw', '']);
+    if (f.delegate === d.id) acts.push(['takeback', 'Take back', '']);
     if (qp >= 0) acts.push(['reject', 'Reject', '']);
     if (d.id !== id) acts.push(['kick', 'Remove', 'danger']);
     li.append(actions(d.id, acts));

@@ -1,0 +1,200 @@
+import Foundation
+import LecternCore
+
+/// The thread side of a `ClipSource`: decodes ahead, scales each frame to the pane into a
+/// buffer of its own, queues it, obeys the control, drives the sound, and reports. The
+/// decisions of when a frame is shown are `ClipPacing`'s, taken under the hand-over lock
+/// by the display loop; this only carries them out. Only the producer's thread uses it.
+final class ClipProducer {
+    let decoder: ClipDecoder
+    let loop: Bool
+    let control: PlaybackControl
+    let sound: ClipSound?
+    let background: RGB
+    let onEnd: @Sendable (PlaybackResult) -> Void
+
+    /// Buffers frames are scaled into, reused once neither the queue nor the display loop
+    /// holds them (at most `queueBound + 3` kept).
+    private var pool: [Frame] = []
+    /// Timeline minus clip time in this pass of a loop.
+    private var offset = 0.0
+    private var producedThisPass = 0
+    private var producedEver = 0
+    /// Clip time and duration of the last frame decoded.
+    private var last: (time: Double, duration: Double)?
+    /// The next frame queued starts the sound (the start, after a seek, after a loop).
+    private var nextStartsSound = true
+    private var soundPlaying = false
+    private var soundPaused = false
+    private var lastReport = -Double.infinity
+
+    init(
+        decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound?, background: RGB,
+        onEnd: @escaping @Sendable (PlaybackResult) -> Void
+    ) {
+        self.decoder = decoder; self.loop = loop; self.control = control; self.sound = sound
+        self.background = background; self.onEnd = onEnd
+    }
+
+    func run(_ source: ClipSource) {
+        let info = decoder.info
+        let loop = self.loop
+        control.update(notify: true) {
+            $0 = PlaybackStatus(); $0.state = .playing; $0.duration = info.duration; $0.loop = loop
+        }
+        let end = produce(source)
+        sound?.stop()
+        let counts = source.withShared { ($0.pacing.presented, $0.pacing.dropped, $0.position) }
+        let errors = decoder.decodeErrors
+        decoder.close()
+        pool.removeAll()
+        control.update(notify: true) {
+            $0.state = .stopped
+            $0.presented = counts.0; $0.dropped = counts.1; $0.decodeErrors = errors
+            if let p = counts.2 { $0.position = p }
+        }
+        onEnd(PlaybackResult(end: end, status: control.status))
+    }
+
+    private func produce(_ s: ClipSource) -> PlaybackEnd {
+        while true {
+            followTheSound(s)
+            report(s)
+            let cmd = control.pending()
+            if cmd.stop { return .stopped }
+            if cmd.seek != nil, let t = control.takeSeek() {
+                s.withShared {
+                    $0.queue.removeAll(); $0.pacing.reanchor(); $0.soundFrom = nil; $0.position = nil
+                }
+                do { try decoder.seek(to: t) } catch { return .failed("seek to \(t) s failed: \(error)") }
+                if soundPlaying || soundPaused { sound?.pause() }
+                soundPlaying = false; soundPaused = false; nextStartsSound = true
+                if cmd.pause {
+                    // Show the frame sought to once, and stay paused.
+                    do {
+                        if let f = try decoder.nextFrame() { try queue(f, still: true, into: s) }
+                    } catch { return .failed("\(error)") }
+                }
+                let paused = control.pending().pause
+                let duration = decoder.info.duration
+                control.update(notify: true) {
+                    $0.position = max(0, min(t, duration > 0 ? duration : t))
+                    $0.state = paused ? .paused : .playing
+                }
+                continue
+            }
+            if cmd.pause {
+                control.update { $0.state = .paused }
+                if soundPlaying { sound?.pause(); soundPlaying = false; soundPaused = true }
+                control.waitWhilePaused()
+                let after = control.pending()
+                if !after.pause {
+                    control.update { $0.state = .playing }
+                    if soundPaused && after.seek == nil && !after.stop {
+                        sound?.resume(); soundPlaying = true; soundPaused = false
+                    }
+                }
+                continue
+            }
+            if control.status.state != .playing { control.update { $0.state = .playing } }
+            if s.waitForTake(if: { $0.queue.count >= ClipSource.queueBound }) { continue }
+
+            let next: DecodedFrame?
+            do { next = try decoder.nextFrame() } catch { return .failed("\(error)") }
+            guard let frame = next else {
+                if let why = decoder.readError { return .failed("the clip is damaged: \(why)") }
+                let looping = control.loopAsked ?? loop
+                control.update { $0.loop = looping }
+                if looping && producedThisPass > 0 {
+                    do { try decoder.seek(to: 0) } catch { return .failed("\(error)") }
+                    if let l = last { offset += l.time + l.duration }
+                    producedThisPass = 0
+                    nextStartsSound = true
+                    continue
+                }
+                guard producedEver > 0 else { return .failed("no frame of the clip could be decoded") }
+                // The last frame stays its time on screen; a command meanwhile is obeyed (a
+                // seek back plays on).
+                let end = offset + (last.map { $0.time + $0.duration } ?? 0)
+                let serial = control.serial
+                while control.serial == serial {
+                    followTheSound(s)
+                    report(s)
+                    if s.withShared({ $0.pacing.isOver(end: end, queued: $0.queue.count) }) { return .ended }
+                    _ = s.waitForTake(if: { _ in true })
+                }
+                continue
+            }
+            do { try queue(frame, still: false, into: s) } catch { return .failed("\(error)") }
+        }
+    }
+
+    /// Scales `f` to the pane into a free buffer, bars included, and queues it (unless it is
+    /// already too late to be shown, or the pane changed size meanwhile).
+    private func queue(_ f: DecodedFrame, still: Bool, into s: ClipSource) throws {
+        let time = f.time + offset
+        last = (f.time, f.duration)
+        producedThisPass += 1
+        producedEver += 1
+        if !still && s.withShared({ $0.pacing.isStale(time: time, duration: f.duration) }) { return }
+        let (w, h) = s.withShared { ($0.width, $0.height) }
+        let target = buffer(width: w, height: h)
+        let rect = Fit.rect(for: decoder.info.shape, width: w, height: h)
+        try f.draw(into: target, rect: rect)
+        ClipPlayback.fillBars(target, around: rect, background)
+        let q = ClipHandOver.Queued(
+            frame: target, time: time, clipTime: f.time, duration: f.duration, still: still,
+            startsSound: !still && nextStartsSound)
+        let queued = s.withShared {
+            guard $0.width == w && $0.height == h else { return false }
+            $0.push(q)
+            return true
+        }
+        if queued && q.startsSound { nextStartsSound = false }
+    }
+
+    /// A buffer of the pane's size no one else holds (not queued, not kept by the display
+    /// loop).
+    private func buffer(width w: Int, height h: Int) -> Frame {
+        pool.removeAll { $0.width != w || $0.height != h }
+        for i in pool.indices {
+            if isKnownUniquelyReferenced(&pool[i]) { return pool[i] }
+        }
+        let f = Frame(width: w, height: h, color: background)
+        if pool.count < ClipSource.queueBound + 3 { pool.append(f) }
+        return f
+    }
+
+    /// Starts the sound when the display loop took the frame it starts with; then keeps the
+    /// pacing on the sound's clock.
+    private func followTheSound(_ s: ClipSource) {
+        guard let sound else { return }
+        if let from = s.withShared({ h -> Double? in
+            defer { h.soundFrom = nil }
+            return h.soundFrom
+        }) {
+            sound.play(from: from)
+            soundPlaying = true; soundPaused = false
+        }
+        guard soundPlaying, let o = sound.origin(at: MonotonicClock.now()) else { return }
+        s.withShared { $0.pacing.follow(origin: o - $0.takenOffset) }
+    }
+
+    /// The position and counts into the status; `onChange` about twice a second (by the
+    /// display loop's refresh times).
+    private func report(_ s: ClipSource) {
+        let (position, presented, dropped, refresh) = s.withShared {
+            ($0.position, $0.pacing.presented, $0.pacing.dropped, $0.pacing.lastRefresh)
+        }
+        var notify = false
+        if let r = refresh, r - lastReport >= 0.5 {
+            lastReport = r
+            notify = true
+        }
+        let errors = decoder.decodeErrors
+        control.update(notify: notify) {
+            if let position { $0.position = position }
+            $0.presented = presented; $0.dropped = dropped; $0.decodeErrors = errors
+        }
+    }
+}
