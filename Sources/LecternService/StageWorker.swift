@@ -69,19 +69,31 @@ final class StageWorker: @unchecked Sendable {
         }
     }
 
+    /// Plays the clip over the whole wall as a moving source of the display loop (it never
+    /// presents); when it ends, is stopped or fails, the loop lets go of it and the wall
+    /// shows its plan again.
     func playClip(serial: Int, loop: Bool) {
         guard let clip = lock.withLock({ clips[serial] }) else { return }
         work.async { [self] in
             let track = sound?.open(clip: clip.path)
-            let result = stage.play(clip.decoder, loop: loop, control: clip.control, sound: track)
-            lock.withLock { clips[serial] = nil }
-            let how: ClipEnding.How
-            switch result.end {
-            case .failed(let why): how = .failed(why)
-            case .ended: how = .ended
-            default: how = .stopped
+            let size = stage.fullScreenSourceSize
+            let stage = self.stage, report = self.report
+            let source = ClipSource(
+                decoder: clip.decoder, loop: loop, control: clip.control, sound: track, background: stage.compositor.settings.background,
+                width: size.width, height: size.height
+            ) { [weak self] result in
+                stage.detach(serial: serial)
+                self?.lock.withLock { self?.clips[serial] = nil }
+                let how: ClipEnding.How
+                switch result.end {
+                case .failed(let why): how = .failed(why)
+                case .ended: how = .ended
+                default: how = .stopped
+                }
+                report(.clipEnded(serial: serial, ClipEnding(how: how, progress: Self.progress(result.status))))
             }
-            report(.clipEnded(serial: serial, ClipEnding(how: how, progress: Self.progress(result.status))))
+            stage.attach(serial: serial, source, fullScreen: true)
+            source.start()
         }
     }
 

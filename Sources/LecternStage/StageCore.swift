@@ -74,6 +74,8 @@ public struct StageCore: Sendable {
     public var boxes: [PixelRect?] { panes.map { Self.box(rect: $0.rect, pageRect: $0.pageRect, wholeOutput: $0.rect == fullRect) } }
 
     var fullRect: PixelRect { PixelRect(x: 0, y: 0, width: mode.width, height: mode.height) }
+    /// Where a source over the whole wall goes: the safe area (the overscan around it is background).
+    public var safeRect: PixelRect { Fit.safeArea(width: mode.width, height: mode.height, overscanPercent: overscanPercent) }
 
     /// Where each pane of `layout` sits. The whole wall is one frame of the output's size
     /// (the page fitted in the safe area inside it, as ever); panes are fitted in it.
@@ -122,7 +124,9 @@ public struct StageCore: Sendable {
             connected = on
             guard on, changed || resized else { return [] }
             for i in panes.indices { panes[i].animation = nil }
-            return reshow()
+            var effects = reshow()
+            if let s = fullScreenSource { effects += sourceSizes(s) }
+            return effects
         case .sourceAttached(let serial):
             sources.insert(serial)
             dirty = true
@@ -135,7 +139,8 @@ public struct StageCore: Sendable {
         case .fullScreenSource(let serial):
             fullScreenSource = serial
             dirty = true
-            return serial.map { [.resizeSource(serial: $0, width: mode.width, height: mode.height)] } ?? []
+            let r = safeRect
+            return serial.map { [.resizeSource(serial: $0, width: r.width, height: r.height)] } ?? []
         }
     }
 
@@ -221,7 +226,7 @@ public struct StageCore: Sendable {
     }
 
     func sourceSizes(_ serial: Int) -> [StageEffect] {
-        if fullScreenSource == serial { return [.resizeSource(serial: serial, width: mode.width, height: mode.height)] }
+        if fullScreenSource == serial { return [.resizeSource(serial: serial, width: safeRect.width, height: safeRect.height)] }
         return panes.filter { $0.content == .clip(serial: serial) }.map {
             .resizeSource(serial: serial, width: $0.rect.width, height: $0.rect.height)
         }
@@ -254,7 +259,7 @@ public struct StageCore: Sendable {
         }
         var out: [ComposedPane] = []
         if let s = fullScreenSource, sources.contains(s) {
-            out = [ComposedPane(rect: fullRect, content: .video(serial: s))]
+            out = [ComposedPane(rect: safeRect, content: .video(serial: s))]
         } else {
             for i in panes.indices {
                 out.append(ComposedPane(rect: panes[i].rect, content: content(ofPane: i, now: now)))
