@@ -57,7 +57,7 @@ public final class Stage: @unchecked Sendable {
         let core = StageCore(mode: output.mode, background: s.background, overscanPercent: s.overscanPercent, connected: output.isConnected)
         loop = DisplayLoop(output: output, core: core, ink: ink, hooks: hooks, clock: clock)
         weak.stage = self
-        ink.onChange { [loop] in loop?.post(.inkChanged) }
+        ink.onChange { [loop] in loop?.inkChanged() }
     }
 
     deinit { loop.stop() }

@@ -58,6 +58,9 @@ public final class DisplayLoop: Sendable {
         let mailbox = Mailbox<Message>()
         let published: Mutex<StageSnapshot>
         let counters = Mutex<(turns: Int, presents: Int)>((0, 0))
+        /// An ink change is in the mailbox already (pointer moves come faster than refreshes:
+        /// one is enough until the loop drains it).
+        let inkPosted = Atomic<Bool>(false)
         let renders = RenderPool(name: "lectern.stage.render", width: DisplayLoop.renderThreads)
         init(_ s: StageSnapshot) { published = Mutex(s) }
     }
@@ -83,6 +86,12 @@ public final class DisplayLoop: Sendable {
     }
 
     public func post(_ event: StageEvent) { mailbox.post(.event(event)) }
+
+    /// The ink or a pointer changed: at most one such message waits in the mailbox.
+    public func inkChanged() {
+        guard shared.inkPosted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        mailbox.post(.event(.inkChanged))
+    }
 
     /// Hands the loop a moving source for `serial` (its frames are taken at each refresh).
     public func attach(serial: Int, _ source: any PaneVideoSource) { mailbox.post(.attach(serial, source)) }
@@ -130,7 +139,11 @@ struct LoopBody {
         let mailbox = shared.mailbox
         let post: @Sendable (StageEvent) -> Void = { mailbox.post(.event($0)) }
         while !stopped {
-            for m in mailbox.drain() {
+            // Cleared before the drain: a change after it posts again (a change before it is
+            // drawn anyway: the ink is read when composing, after the drain).
+            shared.inkPosted.store(false, ordering: .releasing)
+            let messages = mailbox.drain()
+            for m in messages {
                 switch m {
                 case .event(let e): carry(core.handle(e, now: clock()), post: post)
                 case .attach(let serial, let s):
