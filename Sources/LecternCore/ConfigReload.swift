@@ -1,5 +1,6 @@
 /// The reload policy (SIGHUP): what a running lecternd takes from a new, valid config.
-/// Passcodes (for new registrations), the room name and the limits apply at once; what
+/// Passcodes (for new registrations), the room name, the limits and the TLS certificate
+/// (`tls_certificate`, `tls_key`: read again, for new connections) apply at once; what
 /// can't change while running keeps its running value, with a warning for the admin.
 public enum ConfigReload {
     public struct Outcome: Equatable, Sendable {
@@ -40,7 +41,7 @@ public enum ConfigReload {
         Held("http_head_timeout", \.httpHeadTimeout), Held("http_idle_timeout", \.httpIdleTimeout),
         Held("audio_device", \.audioDevice),
         Held("metrics_address", \.metricsAddress),
-        Held("tls", \.tls), Held("tls_certificate", \.tlsCertificate), Held("tls_key", \.tlsKey), Held("allow_plain", \.allowPlain),
+        Held("tls", \.tls), Held("allow_plain", \.allowPlain),
         Held(
             "display",
             [

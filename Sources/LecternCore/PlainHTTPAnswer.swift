@@ -1,12 +1,17 @@
 /// What the web remote's port answers a plain (unencrypted) HTTP request when TLS is on
 /// (docs/protocol.md §25.5): browsers' page loads go to the same address on https://;
 /// with `allow_plain`, the WebSocket at `/ws` is still served in plain (native clients).
-/// Pure: the head's bytes in, the answer out (`PlainWebGate` is the shell).
+/// With a certificate browsers don't know (the appliance's own), the address on the wall
+/// (`GET /`) gets the landing page instead (§28): what the browser's warning means, the
+/// fingerprint, and the way on to https://. Pure: the head's bytes in, the answer out
+/// (`PlainWebGate` is the shell).
 public enum PlainHTTPAnswer: Equatable, Sendable {
     /// Serve the request in plain, as before.
     case pass
     /// `301 Moved Permanently` to this https:// address.
     case redirect(String)
+    /// The landing page (`LandingPage`), going on to this https:// address (§28).
+    case landing(String)
     /// A refusal: the status and a line of text for the person or program.
     case refuse(status: Int, text: String)
 
@@ -29,7 +34,9 @@ public enum PlainHTTPAnswer: Equatable, Sendable {
     /// `head`: the request line and headers, up to the empty line. With `appliance`, a
     /// `Host` that names another machine is not trusted (an open redirect): the answer
     /// points to the address the connection arrived on instead.
-    public static func answer(head: [UInt8], allowPlain: Bool, appliance: Appliance? = nil) -> PlainHTTPAnswer {
+    /// `landing`: the room's certificate is one browsers warn about, so `GET /` (and
+    /// `HEAD /`) gets the landing page rather than the redirect.
+    public static func answer(head: [UInt8], allowPlain: Bool, appliance: Appliance? = nil, landing warns: Bool = false) -> PlainHTTPAnswer {
         guard head.count <= maxHead else { return .refuse(status: 431, text: "Request header too large.") }
         let text = String(decoding: head, as: UTF8.self)
         let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
@@ -59,6 +66,7 @@ public enum PlainHTTPAnswer: Equatable, Sendable {
         guard method == "GET" || method == "HEAD" else {
             return .refuse(status: 403, text: "This appliance takes https:// only: https://\(host)\(target)")
         }
+        if warns && path == "/" { return .landing("https://\(host)/") }
         return .redirect("https://\(host)\(target)")
     }
 

@@ -10,7 +10,10 @@ extension Service {
         let code = currentScreenCode
         // The code rides in the URL's fragment: the browser never sends it to a server (no
         // log has it); the web remote fills the passcode from it, so scanning is joining.
-        let scheme = tlsIdentity == nil ? "http" : "https"
+        // With the appliance's own certificate the address is plain http://: it opens the
+        // landing page (§28), which says what the browser's warning means and goes on to
+        // https://. With the admin's certificate (or no TLS) it is the page itself.
+        let scheme = tls.map { $0.current.warns ? "http" : "https" } ?? "http"
         let url = httpPort.map { "\(scheme)://\(addresses.first ?? "localhost"):\($0)/" + (code.map { "#code=\($0)" } ?? "") }
         var idle = IdleScreen(
             room: room ?? config.room, addresses: addresses, port: port, url: url,

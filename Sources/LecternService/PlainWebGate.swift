@@ -4,7 +4,8 @@ import NIOCore
 
 /// On the web remote's port with TLS on, in front of a plain connection's HTTP handlers:
 /// reads the request head and answers as `PlainHTTPAnswer` says (a redirect to https://
-/// for browsers, a refusal of plain WebSockets unless `allow_plain`), or steps aside. A
+/// for browsers, the landing page at `/` while the certificate is one browsers warn about,
+/// a refusal of plain WebSockets unless `allow_plain`), or steps aside. A
 /// redirect goes to the `Host` the browser asked for only when that is one of this
 /// appliance's names or addresses (`names`, the address the connection arrived on), else
 /// to the address the connection arrived on: never to another machine.
@@ -16,12 +17,15 @@ final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unche
     let allowPlain: Bool
     /// The appliance's host names and addresses (lower-case), besides the arrival address.
     let names: Set<String>
+    /// The certificate in force and the room's name, for the landing page (§28).
+    let tls: TLSServing?
     private var pending: ByteBuffer?
     private var done = false
 
-    init(allowPlain: Bool, names: Set<String> = []) {
+    init(allowPlain: Bool, names: Set<String> = [], tls: TLSServing? = nil) {
         self.allowPlain = allowPlain
         self.names = names
+        self.tls = tls
     }
 
     /// Where the connection arrived (`host:port` for a URL) and the names that are this appliance.
@@ -56,7 +60,8 @@ final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unche
         done = true
         let head = end.map { Array(bytes[..<$0]) } ?? bytes
         let appliance = Self.appliance(local: context.channel.localAddress, names: names)
-        switch PlainHTTPAnswer.answer(head: head, allowPlain: allowPlain, appliance: appliance) {
+        let current = tls?.current
+        switch PlainHTTPAnswer.answer(head: head, allowPlain: allowPlain, appliance: appliance, landing: current?.warns == true) {
         case .pass:
             let all = pending!
             pending = nil
@@ -64,6 +69,11 @@ final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unche
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         case .redirect(let location):
             respond(context, status: "301 Moved Permanently", text: "This appliance takes https:// only: \(location)\n", location: location)
+        case .landing(let https):
+            guard let current else { return respond(context, status: "301 Moved Permanently", text: https + "\n", location: https) }
+            let page = LandingPage(room: current.room, fingerprint: current.identity.fingerprint.short, https: https)
+            let isHead = head.starts(with: Array("HEAD ".utf8))
+            respond(context, status: "200 OK", body: Array(page.html.utf8), headers: LandingPage.headers, sendBody: !isHead)
         case .refuse(let status, let text):
             let reason = [400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large"][status] ?? "Forbidden"
             respond(context, status: "\(status) \(reason)", text: text + "\n", location: nil)
@@ -77,13 +87,18 @@ final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unche
     }
 
     private func respond(_ context: ChannelHandlerContext, status: String, text: String, location: String?) {
-        let body = Array(text.utf8)
-        var head = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
-        if let location { head += "Location: \(location)\r\n" }
+        var headers = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]
+        if let location { headers.append(("Location", location)) }
+        respond(context, status: status, body: Array(text.utf8), headers: headers, sendBody: true)
+    }
+
+    private func respond(_ context: ChannelHandlerContext, status: String, body: [UInt8], headers: [(String, String)], sendBody: Bool) {
+        var head = "HTTP/1.1 \(status)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         var out = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
         out.writeString(head)
-        out.writeBytes(body)
+        if sendBody { out.writeBytes(body) }
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }
         context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }

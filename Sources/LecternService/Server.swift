@@ -12,10 +12,10 @@ final class Server: @unchecked Sendable {
     let admission: Admission
     /// TLS or plain, from each connection's first byte (`TransportSniffer`).
     let transport: TransportPolicy
-    let tls: NIOSSLContext?
+    let tls: TLSServing?
     private var channel: Channel?
 
-    init(group: EventLoopGroup, room: Room, admission: Admission, transport: TransportPolicy = TransportPolicy(tls: false, allowPlain: true), tls: NIOSSLContext? = nil) {
+    init(group: EventLoopGroup, room: Room, admission: Admission, transport: TransportPolicy = TransportPolicy(tls: false, allowPlain: true), tls: TLSServing? = nil) {
         self.group = group
         self.room = room
         self.admission = admission

@@ -26,7 +26,7 @@ extension Service {
         let server = WebRemoteServer(
             group: group, room: room, assets: assets, logger: logger, admission: admission,
             timeouts: WebHTTPHandler.Timeouts(head: options.config.httpHeadTimeout, idle: options.config.httpIdleTimeout),
-            transport: transport, tls: tlsContext)
+            transport: transport, tls: tls)
         let host = options.host, logger = self.logger
         do {
             let bound = try server.bind(host: host, port: wanted).wait()

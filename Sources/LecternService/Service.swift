@@ -50,8 +50,9 @@ public final class Service: @unchecked Sendable {
     public internal(set) var metricsPort: Int?
     /// The certificate both ports present (nil: `tls = false`), its server context, and
     /// what a connection's first byte makes of it (TLSIdentity.swift, TransportSniffer.swift).
-    public private(set) var tlsIdentity: TLSIdentity?
-    var tlsContext: NIOSSLContext?
+    public var tlsIdentity: TLSIdentity? { tls?.current.identity }
+    /// Swapped by a reload (`TLSServing`): new connections get the certificate in force.
+    var tls: TLSServing?
     var transport = TransportPolicy(tls: false, allowPlain: true)
     /// Both listeners' connections, counted together (`ConnectionGate`).
     var admission: Admission!
@@ -171,7 +172,7 @@ public final class Service: @unchecked Sendable {
             try room.loop.submit { room.restore(saved, screen: restored) }.wait()
         }
         admission = Admission(limits: Self.connectionLimits(config))
-        let server = Server(group: group, room: room, admission: admission, transport: transport, tls: tlsContext)
+        let server = Server(group: group, room: room, admission: admission, transport: transport, tls: tls)
         do {
             port = try server.start(host: options.host, port: config.port)
         } catch {
@@ -238,8 +239,7 @@ extension Service {
             let identity = try TLSIdentity.load(
                 certificate: config.tlsCertificate, key: config.tlsKey, dataDir: config.dataDir, room: config.room,
                 addresses: NetworkAddresses.current())
-            tlsContext = try identity.serverContext()
-            tlsIdentity = identity
+            tls = try TLSServing(identity: identity, room: config.room)
             transport = TransportPolicy(tls: true, allowPlain: config.allowPlain)
             logger.info(
                 "TLS: \(identity.selfSigned ? "self-signed certificate" : "certificate") \(identity.source), fingerprint \(identity.fingerprint.hex)\(config.allowPlain ? "; plain connections allowed" : "")"

@@ -2,7 +2,8 @@ import LecternCore
 
 extension Service {
     /// SIGHUP: a valid new config applies (passcodes for new registrations, room name,
-    /// limits); an invalid one is refused and the old one kept. Returns the problems.
+    /// limits, the TLS certificate for new connections: `TLSServing`); an invalid one, or a
+    /// certificate that can't be read, is refused and the old one kept. Returns the problems.
     public func reload(configPath: String) -> [ConfigProblem] {
         let result: ConfigFile.Result
         do { result = try ConfigFile.load(path: configPath) } catch let e as ConfigFile.Invalid {
@@ -17,6 +18,19 @@ extension Service {
         let outcome = ConfigReload.apply(result.config, over: old)
         for w in outcome.warnings { logger.warning("config reload: \(w.message)") }
         let new = outcome.config
+        // The certificate is read again (a renewed one in the same files, or new paths): a
+        // file that can't be read refuses the whole reload, the old certificate kept.
+        var identity: TLSIdentity?
+        if tls != nil {
+            do {
+                identity = try TLSIdentity.load(
+                    certificate: new.tlsCertificate, key: new.tlsKey, dataDir: new.dataDir, room: new.room,
+                    addresses: NetworkAddresses.current())
+            } catch {
+                logger.error("config reload refused, keeping the running config and certificate: \(error)")
+                return [ConfigProblem(line: nil, "\(error)")]
+            }
+        }
         let room = self.room!
         do {
             try room.loop.submit { try room.reload(new) }.wait()
@@ -25,7 +39,18 @@ extension Service {
             return [ConfigProblem(line: nil, "\(error)")]
         }
         config = new
-        if new.room != old.room { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
+        let before = tlsIdentity?.fingerprint
+        if let tls, let identity {
+            do {
+                try tls.replace(identity: identity, room: new.room)
+                if identity.fingerprint != before {
+                    logger.info("TLS: new connections get \(identity.source), fingerprint \(identity.fingerprint.hex); connections made before keep theirs")
+                }
+            } catch {
+                logger.error("TLS: keeping the certificate in force: \(error)")
+            }
+        }
+        if new.room != old.room || tlsIdentity?.fingerprint != before { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
         logger.info("config reloaded from \(configPath)")
         return []
     }

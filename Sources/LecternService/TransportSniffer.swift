@@ -12,7 +12,8 @@ final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @u
     typealias InboundOut = ByteBuffer
 
     let policy: TransportPolicy
-    let tls: NIOSSLContext?
+    /// The certificate in force when the ClientHello arrives (a reload swaps it).
+    let tls: TLSServing?
     /// The protocol port: plain clients wait for hello, so silence means plain.
     let serverSpeaksFirst: Bool
     /// Asked before a handshake: may this peer's address make one now (`HandshakeBudget`)?
@@ -23,7 +24,7 @@ final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @u
     private var decided = false
 
     init(
-        policy: TransportPolicy, tls: NIOSSLContext?, serverSpeaksFirst: Bool, mayHandshake: @escaping (Channel) -> Bool = { _ in true },
+        policy: TransportPolicy, tls: TLSServing?, serverSpeaksFirst: Bool, mayHandshake: @escaping (Channel) -> Bool = { _ in true },
         build: @escaping (TransportPolicy.Choice, ChannelPipeline.SynchronousOperations, TransportSniffer) throws -> Void
     ) {
         self.policy = policy
@@ -72,7 +73,7 @@ final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @u
             let ops = context.pipeline.syncOperations
             try build(choice, ops, self)
             if choice == .tls, let tls {
-                try ops.addHandler(NIOSSLServerHandler(context: tls), position: .after(self))
+                try ops.addHandler(NIOSSLServerHandler(context: tls.current.context), position: .after(self))
                 // Before TLS on the way out: what waits for the peer costs its bytes.
                 try ops.addHandler(CiphertextCompactor(), position: .after(self))
             }

@@ -23,7 +23,7 @@ final class WebRemoteServer: @unchecked Sendable {
     let timeouts: WebHTTPHandler.Timeouts
     /// TLS or plain, from each connection's first byte (`TransportSniffer`).
     let transport: TransportPolicy
-    let tls: NIOSSLContext?
+    let tls: TLSServing?
     /// The deck downloads' pieces in memory, all connections together (`ChunkGate`).
     let chunks = ChunkGate()
     private let lock = NSLock()
@@ -31,7 +31,7 @@ final class WebRemoteServer: @unchecked Sendable {
 
     init(
         group: EventLoopGroup, room: Room, assets: WebAssets, logger: Logger, admission: Admission, timeouts: WebHTTPHandler.Timeouts,
-        transport: TransportPolicy = TransportPolicy(tls: false, allowPlain: true), tls: NIOSSLContext? = nil
+        transport: TransportPolicy = TransportPolicy(tls: false, allowPlain: true), tls: TLSServing? = nil
     ) {
         self.transport = transport
         self.tls = tls
@@ -74,8 +74,8 @@ final class WebRemoteServer: @unchecked Sendable {
                             TransportSniffer(policy: transport, tls: tls, serverSpeaksFirst: false, mayHandshake: admission.mayHandshake) { choice, ops, sniffer in
                                 switch choice {
                                 case .tls: break
-                                case .plain: try ops.addHandler(PlainWebGate(allowPlain: true, names: names), position: .after(sniffer))
-                                case .refusePlain: try ops.addHandler(PlainWebGate(allowPlain: false, names: names), position: .after(sniffer))
+                                case .plain: try ops.addHandler(PlainWebGate(allowPlain: true, names: names, tls: tls), position: .after(sniffer))
+                                case .refusePlain: try ops.addHandler(PlainWebGate(allowPlain: false, names: names, tls: tls), position: .after(sniffer))
                                 }
                             })
                     }

@@ -127,7 +127,7 @@ final class VirtualBoardTests: XCTestCase {
         let hex = try XCTUnwrap(pinned, "the CLI pinned the board's certificate")
         let short = hex.prefix(16).uppercased().enumerated().map { $0.offset > 0 && $0.offset % 4 == 0 ? " \($0.element)" : "\($0.element)" }.joined()
         func expectedIdle(_ timeOfDay: String) -> Frame {
-            var idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "https://10.0.2.15:8080/")
+            var idle = IdleScreen(room: "Board Room", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")   // its own certificate: the landing page (§28)
             idle.timeOfDay = timeOfDay
             idle.fingerprint = short
             let f = Frame(width: 1920, height: 1080)

@@ -63,14 +63,25 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertEqual(ConfigReload.apply(all, over: running).warnings.count, 1)
     }
 
+    /// The certificate's files are read again at a reload (a renewed certificate reaches new
+    /// connections without a restart: docs/config.md, "TLS").
+    func testTheCertificateAppliesAtAReload() {
+        let running = Config()
+        var new = running
+        new.tlsCertificate = "/etc/lectern/tls/fullchain.pem"
+        new.tlsKey = "/etc/lectern/tls/privkey.pem"
+        let outcome = ConfigReload.apply(new, over: running)
+        XCTAssertEqual(outcome.config, new)
+        XCTAssertEqual(outcome.warnings, [])
+    }
+
     func testRestartOnlyKeys() {
         XCTAssertEqual(
             ConfigReload.restartOnlyKeys,
             [
                 "port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "render_budget", "render_memory_mb", "http_port", "max_connections",
                 "max_connections_per_address", "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "metrics_address", "tls",
-                "tls_certificate",
-                "tls_key", "allow_plain", "display",
+                "allow_plain", "display",
             ])
     }
 }

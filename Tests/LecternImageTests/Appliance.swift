@@ -203,7 +203,7 @@ final class Appliance {
     /// The idle screen as the service draws it for this room at `timeOfDay` (the guest's
     /// address on QEMU's user network, its ports).
     static func idleScreen(timeOfDay: String, fingerprint: String, width: Int = 1920, height: Int = 1080) -> Frame {
-        var idle = IdleScreen(room: "Lectern", addresses: ["10.0.2.15"], port: 7420, url: "https://10.0.2.15:8080/")
+        var idle = IdleScreen(room: "Lectern", addresses: ["10.0.2.15"], port: 7420, url: "http://10.0.2.15:8080/")   // its own certificate: the landing page (§28)
         idle.timeOfDay = timeOfDay
         idle.fingerprint = fingerprint
         let f = Frame(width: width, height: height)

@@ -116,8 +116,12 @@ final class ImageTests: XCTestCase {
         // test checks the fingerprint on the wall instead), and plain HTTP sends browsers there.
         let https = try Fixtures.run("curl", ["-sSk", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "30", "https://127.0.0.1:\(a.httpPort)/"])
         XCTAssertEqual(String(decoding: https.out, as: UTF8.self), "200", https.err)
-        let http = try Fixtures.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "--max-time", "30", "http://127.0.0.1:\(a.httpPort)/"])
+        let http = try Fixtures.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "--max-time", "30", "http://127.0.0.1:\(a.httpPort)/index.html"])
         XCTAssertTrue(String(decoding: http.out, as: UTF8.self).hasPrefix("301 https://"), "\(String(decoding: http.out, as: UTF8.self)) \(http.err)")
+        // The wall's own address, `/`, is the landing page (docs/protocol.md §28): the
+        // certificate made on first boot is one browsers warn about.
+        let landing = try Fixtures.run("curl", ["-sS", "--max-time", "30", "http://127.0.0.1:\(a.httpPort)/"])
+        XCTAssertTrue(String(decoding: landing.out, as: UTF8.self).contains("Continue to the room"), landing.err)
         // The first boot made up the passcodes (none were set) where the admin finds them.
         let mode = try a.must("stat -c '%a %U %G' /etc/lectern/lectern.d/passcodes.toml").trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(mode, "640 root lectern")

@@ -183,8 +183,14 @@ final class TLSTests: XCTestCase {
                 "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
             )
             XCTAssertTrue(ws.hasPrefix(allow ? "HTTP/1.1 101" : "HTTP/1.1 403"), "allow_plain \(allow): \(ws)")
-            let evil = try ask("GET / HTTP/1.1\r\nHost: evil.example\r\nX: y\r\nSet-Cookie: a\r\n\r\n")
+            let evil = try ask("GET /a HTTP/1.1\r\nHost: evil.example\r\nX: y\r\nSet-Cookie: a\r\n\r\n")
             XCTAssertTrue(evil.hasPrefix("HTTP/1.1 301"), evil)
+            XCTAssertTrue(evil.contains("\r\nLocation: https://127.0.0.1:\(port)/a\r\n"), evil)
+            // `/` with the appliance's own certificate: the landing page (§28), whose way on
+            // goes to this appliance whatever the Host header says.
+            let landing = try ask("GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+            XCTAssertTrue(landing.hasPrefix("HTTP/1.1 200"), landing)
+            XCTAssertFalse(landing.contains("evil.example"), landing)
             let injected = try ask("GET / HTTP/1.1\r\nHost: a\"b<script>\r\n\r\n")
             XCTAssertTrue(injected.hasPrefix("HTTP/1.1 400"), injected)
             XCTAssertFalse(injected.contains("<script>"), injected)
@@ -201,7 +207,9 @@ final class TLSTests: XCTestCase {
         let idle = h.service.idleScreenForTests(port: h.port)
         let short = try XCTUnwrap(idle.fingerprint)
         XCTAssertEqual(short.replacingOccurrences(of: " ", with: "").lowercased(), String(hex.prefix(16)))
-        XCTAssertTrue(idle.url?.hasPrefix("https://") == true, "the QR code opens https://: \(idle.url ?? "")")
+        // The appliance's own certificate: the QR code opens the landing page (§28) in plain,
+        // which goes on to https://.
+        XCTAssertTrue(idle.url?.hasPrefix("http://") == true, "the QR code opens the landing page: \(idle.url ?? "")")
         var diff = -1
         try? eventually("the output shows the idle screen with the fingerprint", timeout: 10, interval: 0.1) {
             let now = h.service.idleScreenForTests(port: h.port)
@@ -225,7 +233,7 @@ final class TLSTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try PNG.write(h.service.onScreen, to: out + "/idle-tls-16x9.png")
         let r = try Fixtures.run("zbarimg", ["--raw", "-q", out + "/idle-tls-16x9.png"])
-        XCTAssertTrue(String(decoding: r.out, as: UTF8.self).hasPrefix("https://"), "the QR code: \(String(decoding: r.out, as: UTF8.self))")
+        XCTAssertTrue(String(decoding: r.out, as: UTF8.self).hasPrefix("http://"), "the QR code opens the landing page: \(String(decoding: r.out, as: UTF8.self))")
         // With the fingerprint line, nothing reaches the overscan margin at 16:9, 16:10, 4:3.
         for (w, ht, name) in [(1920, 1080, "idle-tls-16x9-overscan"), (1920, 1200, "idle-tls-16x10-overscan"), (1024, 768, "idle-tls-4x3-overscan")] {
             let frame = Frame(width: w, height: ht, color: .black)

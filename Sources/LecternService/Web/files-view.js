@@ -1,12 +1,36 @@
 // The files card: this session's uploads, ready to present or play, and the upload box.
+// A newcomer gets "Upload and present" first: one step, the file goes on the wall once it
+// is stored, as its Present would put it there. "Upload" alone keeps it for later.
 
 import { $ } from './dom.js';
-import { app, saveSession, whenIn } from './state.js';
-import { toast, describe } from './notices.js';
+import { app, saveSession, whenIn, me, isModerator } from './state.js';
+import { toast, describe, act } from './notices.js';
 import { upload } from './upload.js';
 import { ConnectionLost } from './link.js';
 import { clock, renderClip } from './clip-view.js';
 import { UploadSpeed } from './upload-speed.js';
+import { C } from './protocol.js';
+import { encodeClipPlay } from './wire.js';
+import { goLive } from './go-live.js';
+import { showPicture } from './presenter-layout.js';
+
+// Whether "Upload and present" is offered: this session's first file, with the floor free
+// or this device's (nobody else's talk is interrupted), and for a moderator (who drives
+// without the floor) only over an idle wall.
+export function uploadPresents() {
+  const s = app.state;
+  if (!s || !app.session || app.files.length > 0) return false;
+  if (s.floor.holder !== null && s.floor.holder !== me()) return false;
+  return !isModerator() || !s.screen.content;
+}
+
+// Puts an uploaded file on the wall, as its Present (or Play) button does.
+export function goLiveWith(item) {
+  const start = item.kind === 'pdf'
+    ? () => app.link.present(item.id, 1).then(showPicture)
+    : () => app.link.request(C.clipPlay, encodeClipPlay(item.id, $('clip-loop').checked)).then(showPicture);
+  return act(() => goLive(item.name, start));
+}
 
 export function renderFiles() {
   const list = $('file-list');
@@ -40,10 +64,22 @@ export function renderFiles() {
     list.append(li);
   }
   $('files-empty').hidden = app.files.length > 0;
+  const offer = uploadPresents();
+  // Styled (and found as the page's upload button) only while offered.
+  $('upload-present').hidden = !offer;
+  $('upload-present').className = offer ? 'upload' : '';
+  $('upload-label').textContent = offer ? 'Upload only' : 'Upload a PDF or clip';
 }
 
-export async function uploadFiles(files) {
-  for (const file of files) await uploadOne(file);
+// `present`: the first file goes on the wall once stored ("Upload and present").
+export async function uploadFiles(files, present = false) {
+  const live = present && uploadPresents();
+  let first = null;
+  for (const file of files) {
+    const item = await uploadOne(file);
+    first = first || item;
+  }
+  if (live && first && first.kind !== 'pdfpc') await goLiveWith(first);
 }
 
 async function uploadOne(file) {
@@ -72,7 +108,7 @@ async function uploadOne(file) {
         renderFiles(); renderClip();
         text.textContent = item.name + ' is ready.';
         bar.value = 1;
-        break;
+        return item;
       } catch (e) {
         // A dropped connection: the appliance keeps what it got; continue once back.
         if (e instanceof ConnectionLost && attempt < 5 && app.session) { text.textContent = 'Connection lost — the upload continues when it is back…'; continue; }

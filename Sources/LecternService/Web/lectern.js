@@ -18,7 +18,7 @@ import { $ } from './dom.js';
 import { app, canDrive, loadSession, NAME_KEY, me, isModerator, deviceName } from './state.js';
 import { confirmTakeover } from './confirm-live.js';
 import { toast, describe, act, banner } from './notices.js';
-import { show, connect, resume, join, leave, reconnectNow } from './session.js';
+import { show, connect, resume, join, leave, reconnectNow, PASSCODE_CHANGED } from './session.js';
 import { renderAll } from './views.js';
 import { renderFloor } from './floor-view.js';
 import { renderClip } from './clip-view.js';
@@ -34,6 +34,7 @@ import { showPicture } from './presenter-layout.js';
 import { setupAlerts } from './alerts.js';
 import { watchPreview } from './preview.js';
 import { takeCodeFromFragment } from './screen-code.js';
+import { remember, recall, forget, noteMeeting } from './remembered.js';
 
 // ── wiring ──
 
@@ -93,8 +94,8 @@ function init() {
   window.addEventListener('online', reconnectNow);
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') reconnectNow(); });
   document.addEventListener('click', onClick);
-  $('login-form').addEventListener('submit', join);
-  $('leave').addEventListener('click', leave);
+  $('login-form').addEventListener('submit', joinAndRemember);
+  $('leave').addEventListener('click', () => { forget(); leave(); });
   $('next').addEventListener('click', drive.next);
   $('upnext').addEventListener('click', () => { if (canDrive()) drive.next(); });
   $('prev').addEventListener('click', drive.prev);
@@ -122,6 +123,12 @@ function init() {
     e.target.value = '';
     if (files.length) withNotesFiles(files, uploadFiles);
   });
+  // The newcomer's one step: upload, then on the wall.
+  $('file-present').addEventListener('change', (e) => {
+    const files = Array.from(e.target.files || []);
+    e.target.value = '';
+    if (files.length) withNotesFiles(files, (fs) => uploadFiles(fs, true));
+  });
   // One Play/Pause toggle: what it does follows the clip's state.
   $('clip-toggle').addEventListener('click', () => {
     const clip = app.state && app.state.screen.clip;
@@ -144,28 +151,57 @@ function init() {
   watchPreview();
   // Countdowns (grace period, clip position) tick locally between state pushes.
   setInterval(() => {
+    // Removed from the room, or the room's passcode changed: not back by itself.
+    if (app.phase === 'gone' || (app.phase === 'login' && $('login-error').textContent === PASSCODE_CHANGED)) forget();
     if (app.phase !== 'in' || !app.state) return;
+    watchMeeting();
     if (app.state.floor.graceRemainingMs != null) renderFloor();
     if (app.state.screen.clip) renderClip();
   }, 500);
 
   $('name').value = localStorage.getItem(NAME_KEY) || '';
-  takeCodeFromFragment();   // the idle screen's QR code: #code=123456 (screen_code)
+  const code = takeCodeFromFragment();   // the idle screen's QR code: #code=123456 (screen_code)
   const saved = loadSession();
-  if (saved) {
-    app.session = saved;
-    app.files = saved.files;
+  const known = !saved && !code ? recall() : null;
+  if (saved || known) {
+    // This tab's own session (a reload), or the key this browser kept for the meeting (a
+    // new tab, a second scan): in again without typing (remembered.js).
+    app.session = saved || known;
+    app.files = saved ? saved.files : [];
+    app.autoJoined = !saved;
     show('reconnecting');
     $('room-view').hidden = true;
     banner('Joining again…');
-    resume();
+    resume().then(() => { if (known && !app.session) forget(); });
   } else {
     show('connecting');
-    connect().then(() => { if (app.phase === 'connecting') show('login'); }).catch((e) => {
+    connect().then(() => {
+      if (app.phase !== 'connecting') return;
+      show('login');
+      // The code from the QR code and a name this browser knows: joining needs nothing more.
+      if (code && $('name').value.trim()) { $('login-form').requestSubmit(); return; }
+      $($('name').value.trim() ? 'passcode' : 'name').focus();
+    }).catch((e) => {
       show('login');
       $('login-error').textContent = describe(e);
     });
   }
+}
+
+// Join from the form, then keep the key for the meeting on this browser.
+async function joinAndRemember(ev) {
+  await join(ev);
+  app.autoJoined = false;
+  if (app.phase === 'in' && app.session && app.hello) remember(app.session, app.hello.room, app.state && app.state.meeting);
+}
+
+// The meeting this browser's key was kept for is over (another `meeting` id in the state):
+// the key is forgotten, and a tab that joined with it leaves, to be let in by the passcode.
+function watchMeeting() {
+  const seen = noteMeeting(app.state.meeting);
+  if (seen !== 'ended' || !app.autoJoined) return;
+  app.autoJoined = false;
+  leave().then(() => { $('login-error').textContent = 'A new meeting has started: type the passcode to join it.'; });
 }
 
 // For the browser tests and for people poking at the console.
