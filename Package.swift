@@ -91,10 +91,15 @@ let package = Package(
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
+        // The stage (issue 26): a pure core and the one display loop that owns the output.
+        .target(
+            name: "LecternStage", dependencies: ["LecternCore", "LecternRender", "LecternPipeline"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LecternService",
             dependencies: [
-                "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternDisplay", "LecternVideo", "LecternSound",
+                "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternStage", "LecternDisplay", "LecternVideo",
+                "LecternSound",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -154,6 +159,9 @@ let package = Package(
             ]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
+        .testTarget(
+            name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternTestSupport"]),

@@ -149,7 +149,7 @@ public final class Compositor: @unchecked Sendable {
 
     /// A page with `look`, from the cache or rendered into it (`rendered` runs then): on
     /// the wall's worker, or the background one (previews, prerendering).
-    private func cachedPage(
+    func cachedPage(
         _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, keep: Bool = true, rendered: () -> Void = {}
     ) throws -> Frame {
         let key = PageCache.Key(content: content, page: page, look: look.look, part: part)

@@ -53,6 +53,13 @@ public final class InkOverlay: @unchecked Sendable {
     }
 
     private var pointers: [UInt8: (page: Key, trace: InkPointerTrace)] = [:]
+    /// Who hears of every change (the display loop's mailbox); set once, before changes.
+    private var observer: (@Sendable () -> Void)?
+
+    /// Calls `change` after every change of the overlay (on the changer's thread; it must not wait).
+    public func onChange(_ change: @escaping @Sendable () -> Void) {
+        cond.lock(); observer = change; cond.unlock()
+    }
     /// Bumped by every change; the display loop draws when it differs from what it drew.
     private var version = 0
     private let clock: @Sendable () -> Double
@@ -71,7 +78,9 @@ public final class InkOverlay: @unchecked Sendable {
         layers[page] = layer.isEmpty ? nil : layer
         version += 1
         cond.broadcast()
+        let tell = observer
         cond.unlock()
+        tell?()
     }
 
     /// Pointer `device` is at `point` of `page` now (or lifted there).
@@ -89,7 +98,9 @@ public final class InkOverlay: @unchecked Sendable {
         pointers[device] = entry
         version += 1
         cond.broadcast()
+        let tell = observer
         cond.unlock()
+        tell?()
     }
 
     /// A number that changes whenever the overlay does.

@@ -145,7 +145,10 @@ public final class RoomCore {
             for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
             }
-        case .shown(let op, let error): shown(op: op, error: error)
+        case .shown(let op, let error, let boxes):
+            // Before the shown's push, which tells devices (pane 0: the wall's page today).
+            if error == nil, let first = boxes.first { pageBox = first }
+            shown(op: op, error: error)
         case .pageBox(let box):
             // A hotplug moved the page: devices are told; before a shown, its push tells them.
             if box != pageBox { pageBox = box; if screen.running == nil, inkPageOnScreen != nil { pushState() } }

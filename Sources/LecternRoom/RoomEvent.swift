@@ -26,10 +26,12 @@ public enum RoomEvent: Sendable {
     case shuttingDown
 
     // MARK: the screen
-    /// The stage finished showing the scene of screen change `op` (nil) or could not (error).
-    case shown(op: Int, error: LecternError?)
-    /// Where the page on the output sits now, as shares of the output (nil: no page shown),
-    /// reported before `shown`: devices map their touches with it (§22.6 `ink.box`).
+    /// The stage finished showing screen change `op` (error nil) or could not (error): one
+    /// event, with every pane's page box as shares of the output (nil: no page in that pane;
+    /// empty: not known) — devices map their touches with it (§22.6 `ink.box`).
+    case shown(op: Int, error: LecternError?, boxes: [InkSnapshot.Box?] = [])
+    /// Where the page on the output sits now, after the wall was drawn again on its own (a
+    /// display plugged, another mode) or restored: as shares of the output (nil: no page).
     case pageBox(InkSnapshot.Box?)
     /// The clip of play `serial` was opened (its length), or could not be.
     case clipOpened(serial: Int, Result<ClipFacts, LecternError>)

@@ -158,12 +158,6 @@ final class Room: @unchecked Sendable {
         feed(.pageBox(stageWorker.stage.pageBox))
     }
 
-    /// The output's mode changed: where the page sits goes to the room (`ink.box`).
-    func pageBoxChanged() {
-        let box = stageWorker.stage.pageBox
-        loop.execute { self.feed(.pageBox(box)) }
-    }
-
     func snapshot() -> Snapshot { core.snapshot(now: clock()) }
 
     // MARK: events in

@@ -119,6 +119,13 @@ public final class Service: @unchecked Sendable {
             slow: SlowPages(file: config.dataDir + "/slow-pages"),
             documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
+        // The display loop looked at the output again (a hotplug), or drew the wall again on
+        // its own: devices hear of it. Posted to the room, never waited for.
+        stage.onOutputChanged = { [weak self] in self?.reportOutput() }
+        stage.onRedrawn = { [weak self] boxes in
+            guard let room = self?.room else { return }
+            room.onLoopWhileRunning { room.feed(.pageBox(boxes.first ?? nil)) }
+        }
         // After a crash or power cut: the same page as before, at once.
         let saved = loadSavedState(store: store)
         let catalog = ContentCatalog(store.entries())   // listed once: for the saved screen and the room
@@ -137,7 +144,6 @@ public final class Service: @unchecked Sendable {
             hotplug = try HotplugMonitor { [weak self] fields in
                 logger.info("display event: \(fields["ACTION"] ?? "?") \(fields["DEVNAME"] ?? "")")
                 self?.displayChanged()
-                self?.room?.pageBoxChanged()
             }
         }
 
@@ -276,11 +282,11 @@ extension Service {
     public var onScreen: Frame { stage.screenshot() }
 
     /// A display event: the kernel's hotplug uevent (or a test that pulled the virtual
-    /// display's cable). The output looks again, the slide is shown again if a display came
-    /// back, and every device hears of the output's state.
+    /// display's cable). Posted to the display loop, never waited for: the output looks
+    /// again, the slide is drawn again if a display came back, and every device hears of
+    /// the output's state (`Stage.onOutputChanged`).
     public func displayChanged() {
         do { try stage.displayChanged() } catch { logger.error("display: \(error)") }
-        reportOutput()
     }
 
     func reportOutput() {

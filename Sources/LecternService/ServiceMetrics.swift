@@ -76,7 +76,7 @@ final class ServiceMetrics: @unchecked Sendable {
 
     func observe(_ event: RoomEvent, now: Double) {
         switch event {
-        case .shown(let op, let error):
+        case .shown(let op, let error, _):
             if let latency = turns.shown(op: op, failed: error != nil, now: now) {
                 pageTurns.increment()
                 pageTurnLatency.recordNanoseconds(Int64(latency * 1e9))

@@ -3,32 +3,21 @@ import Foundation
 import LecternCore
 import LecternPipeline
 
-/// A page transition the stage is playing: its timeline and the two cached frames.
-struct StageAnimation {
-    let serial: Int
-    var run: TransitionRun
-    let from: Frame
-    let to: Frame
-}
-
-/// Page transitions on the wall (docs/protocol.md §21). The first frame of a transition is
-/// drawn in the very present a plain turn would have made (no added latency); the frames
-/// after it are drawn at each refresh by a thread of their own that takes the stage's queue
-/// one frame at a time, so a newer turn gets the queue within a refresh and ends the
-/// transition (`stopAnimation`): that turn is then a cut.
+/// Page transitions on the wall (docs/protocol.md §21): played by the display loop inside
+/// a pane, one step a refresh (`StageCore`). The first frame of a transition to a
+/// neighbouring page is drawn ahead here, in the background, so that turn costs a copy.
 extension Stage {
     /// The room's choice for pages without a `/Trans` of their own: nil (off, the default)
-    /// or a cross-fade. Queued, not waited for: the room's loop sets it, and a clip holds the
-    /// stage for as long as it plays (a looping one until it is stopped — through that loop).
+    /// or a cross-fade. Posted, never waited for.
     public func setFallbackTransition(_ t: PageTransition?) {
-        queue.async { [self] in
-            guard fallback != t else { return }
-            fallback = t
-            if let shown = presented, animation == nil { prepareFirstFrames(after: current, shown: shown) }
-        }
+        guard fallbackLocked != t else { return }
+        fallbackLocked = t
+        loop.post(.fallbackTransition(t))
+        let s = loop.snapshot
+        if case .page = s.scene, s.plan?.layout == .full, let f = s.firstFrame { prepareFirstFrames(after: s.scene, shown: f) }
     }
 
-    public var fallbackTransition: PageTransition? { queue.sync { fallback } }
+    public var fallbackTransition: PageTransition? { fallbackLocked }
 
     /// First frames of transitions that were drawn ahead of their turn (tests, the bench).
     public var firstFramesDrawnAhead: Int { firstFrames.usedCount }
@@ -40,72 +29,15 @@ extension Stage {
     }
 
     /// Whether a transition is being played now (tests, the bench).
-    public var isTransitioning: Bool { queue.sync { animation != nil } }
+    public var isTransitioning: Bool { loop.snapshot.isTransitioning }
 
-    /// On `queue`: the transition to play from `old` (on screen, showing `from`) to `scene`.
-    func transition(from current: Scene, to scene: Scene, old: Frame?, new: Frame) -> PageTransition? {
-        guard let old, old.width == new.width, old.height == new.height, old !== new else { return nil }
-        guard let (content, page) = scene.deckPage, current.deckPage != nil else { return nil }
-        return TransitionRun.choose(
-            from: current, to: scene, pageTransition: compositor.pageTransition(content: content, page: page), fallback: fallback)
-    }
-
-    /// On `queue`: presents the transition's first frame and leaves the rest to the animator.
-    func presentTransition(_ t: PageTransition, from: Frame, to: Frame, scene: Scene) throws {
-        var run = TransitionRun(t, refreshPeriod: output.mode.frameInterval)
-        guard case .frame(let p) = run.next(now: clock()) else { return try output.present(to) }
-        if p >= 1 {
-            try present(to, scene: scene)
-        } else if let ready = firstFrames.take(from: from, to: to, transition: t, progress: p) {
-            try output.present(ready)   // drawn ahead: the turn costs a copy, as a plain one
-        } else {
-            try output.present { TransitionBlend.draw(t, progress: p, from: from, to: to, into: $0) }
-        }
-        if run.finished { return }
-        animationSerial += 1
-        let serial = animationSerial
-        animation = StageAnimation(serial: serial, run: run, from: from, to: to)
-        let thread = Thread { [self] in
-            while queue.sync(execute: { animateOneFrame(serial) }) {}
-        }
-        thread.name = "lectern.transition"
-        thread.start()
-    }
-
-    /// On `queue`: the next frame of transition `serial`; false when it is over (or was ended).
-    private func animateOneFrame(_ serial: Int) -> Bool {
-        guard var a = animation, a.serial == serial else { return false }
-        // No display: presents return at once, so nothing would pace the loop; the new page
-        // is shown whole when a display comes back.
-        guard output.isConnected else {
-            animation = nil
-            return false
-        }
-        guard case .frame(let p) = a.run.next(now: clock()) else {
-            animation = nil
-            return false
-        }
-        do {
-            if p >= 1 {
-                try present(a.to, scene: current)   // the new page whole, with its ink
-            } else {
-                try output.present { TransitionBlend.draw(a.run.transition, progress: p, from: a.from, to: a.to, into: $0) }
-            }
-        } catch {
-            animation = nil
-            return false
-        }
-        animation = a.run.finished ? nil : a
-        return !a.run.finished
-    }
-
-    /// On `queue`, after `scene` went on the output as `frame`: draws, in the background, the
-    /// first frame of the transition to each neighbouring page that would play one (once the
-    /// neighbours are prerendered), so that turn presents it with a copy, like a plain turn.
+    /// After `scene` went on the output as `frame`: draws, in the background, the first frame
+    /// of the transition to each neighbouring page that would play one (once the neighbours
+    /// are prerendered), so that turn presents it with a copy, like a plain turn.
     func prepareFirstFrames(after scene: Scene, shown frame: Frame) {
         let generation = firstFrames.reset()
         guard case .page(let content, let page) = scene else { return }
-        let fallback = self.fallback, period = output.mode.frameInterval, compositor = self.compositor
+        let fallback = self.fallbackLocked, period = loop.snapshot.mode.frameInterval, compositor = self.compositor
         let firstFrames = self.firstFrames
         firstFrames.queue.async {
             compositor.waitForPrerender()
@@ -124,15 +56,6 @@ extension Stage {
             }
             firstFrames.store(ready, generation: generation)
         }
-    }
-
-    /// On `queue`: ends the running transition; true when one was running (the caller then
-    /// shows its scene as a cut: a turn during a transition jumps to its end).
-    func stopAnimation() -> Bool {
-        guard var a = animation else { return false }
-        a.run.interrupt()
-        animation = nil
-        return true
     }
 }
 

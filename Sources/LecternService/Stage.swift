@@ -4,61 +4,77 @@ import LecternCore
 import LecternPipeline
 import LecternProtocol
 import LecternRender
+import LecternStage
 import LecternVideo
 
-/// The one owner of the output: keeps the scene that should be on it and presents it.
-/// Every change of scene goes through `show`, serialised on the stage's queue. A scene
-/// that can't be rendered leaves the previous frame on the output and throws.
+/// The service's side of the wall: a thin shell over the `DisplayLoop` (LecternStage), the
+/// one owner of the output. Everything here posts to the loop and never waits for it; the
+/// blocking `show` is for the start and for tests (it waits for the loop's report, the loop
+/// never waits for it). Pages are drawn by the compositor on the loop's render threads.
 public final class Stage: @unchecked Sendable {
     public let output: Output
-    /// Replaced only on `queue`, under `compositorLock`, so readers off the queue (page
-    /// previews while a clip holds the queue) never wait for the stage.
+    /// Replaced (under `lock`) when the output's mode changes.
     private var _compositor: Compositor
-    private let compositorLock = NSLock()
-    let queue = DispatchQueue(label: "lectern.stage")
-    var current: Scene = .idle
-    /// The frame on the output (on `queue`): what the heartbeat presents again.
-    var presented: Frame?
-    /// The latest `ticket()` handed out (under `compositorLock`).
-    private var latestTicket = 0
-    /// Page transitions (Stage+Transition.swift): the one running (on `queue`), the room's
-    /// fallback for pages without `/Trans` (on `queue`) and the clock they run on.
-    var animation: StageAnimation?
-    var animationSerial = 0
-    var fallback: PageTransition?
+    private let lock = NSLock()
     let clock: @Sendable () -> Double
     let firstFrames = TransitionFirstFrames()
-    /// The pointer and ink drawn over the page (a compositing step after the page frame).
+    /// The pointer and ink drawn over each pane's page (a compositing step of the loop).
     public let ink = InkOverlay()
-    /// Where the page on the output sits (on `queue`), for the ink; nil when no page is shown.
-    private var inkRect: PixelRect?
-    /// The overlay version last presented (on `queue`), and whether that frame was a step
-    /// of an animation (a trail or a fade: the next refresh draws the next step).
-    private var inkDrawn = -1
-    private var inkAnimated = false
+    private(set) var loop: DisplayLoop!
+    /// Shows waiting for the loop's report, by the op the stage gave them (under `lock`).
+    private var waiting: [Int: @Sendable (Result<[PixelRect?], Error>) -> Void] = [:]
+    private var nextOp = 0
+    /// Renderers' errors by request, for the show that asked (under `lock`).
+    private var renderErrors: [Int: Error] = [:]
+    /// The latest `ticket()` handed out (under `lock`).
+    private var latestTicket = 0
+    private var fallback: PageTransition?
+    /// The watchdog's pings asked and answered (under `lock`), and the bell of answers.
+    private var pingsAsked = 0
+    private var pingsAnswered = 0
+    private let pingBell = DispatchSemaphore(value: 0)
+    private let stallHook = PresentStallHook()
+    /// Called on the loop after the output looked again at its display (the service tells
+    /// the room), and after the wall was drawn again on its own (a replug, a new mode) with
+    /// every pane's page box.
+    var onOutputChanged: (@Sendable () -> Void)?
+    var onRedrawn: (@Sendable ([InkSnapshot.Box?]) -> Void)?
 
     /// `clock`: what transitions count time on (tests inject one; monotonic seconds).
     public init(output: Output, compositor: Compositor, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
         self.output = output
         self._compositor = compositor
         self.clock = clock
-        startInkRefresh()
+        let weak = WeakStage()
+        var hooks = DisplayHooks { r in weak.stage?.render(r) ?? .failure(.superseded) }
+        hooks.cancelRenders = { weak.stage?.compositor.cancelWallRender() }
+        hooks.report = { weak.stage?.reported($0) }
+        hooks.prerender = { weak.stage?.prerender($0, shown: $1) }
+        hooks.drawnAhead = { t, p, from, to in weak.stage?.firstFrames.take(from: from, to: to, transition: t, progress: p) }
+        hooks.outputChanged = { _, _ in weak.stage?.onOutputChanged?() }
+        hooks.ping = { weak.stage?.answerPing() }
+        let s = compositor.settings
+        let core = StageCore(mode: output.mode, background: s.background, overscanPercent: s.overscanPercent, connected: output.isConnected)
+        loop = DisplayLoop(output: output, core: core, ink: ink, hooks: hooks, clock: clock)
+        weak.stage = self
+        ink.onChange { [loop] in loop?.inkChanged() }
     }
 
-    /// The frame pipeline for the output's current mode.
-    public var compositor: Compositor { compositorLock.withLock { _compositor } }
+    deinit { loop.stop() }
 
-    /// The scene on the output now.
-    public var scene: Scene { queue.sync { current } }
+    /// The frame pipeline for the output's current mode.
+    public var compositor: Compositor { lock.withLock { _compositor } }
+
+    /// The scene on the output now (pane 0's).
+    public var scene: Scene { loop.snapshot.scene }
+
+    /// The plan on the wall now.
+    public var plan: WallPlan? { loop.snapshot.plan }
 
     /// A ticket for the next `show`: a show presents only while its ticket is the latest
-    /// handed out, so a show that a newer one overtook (the room moved on while its page
-    /// was rendering) never reaches the output.
-    ///
-    /// A page the wall's render worker is drawing for an older show is stopped (the worker
-    /// killed and replaced): the newer show, and the one after it, don't wait for it.
+    /// handed out. A page the wall's render worker draws for an older show is stopped.
     public func ticket() -> Int {
-        let (t, c) = compositorLock.withLock { () -> (Int, Compositor) in
+        let (t, c) = lock.withLock { () -> (Int, Compositor) in
             latestTicket += 1
             return (latestTicket, _compositor)
         }
@@ -68,233 +84,202 @@ public final class Stage: @unchecked Sendable {
 
     private func superseded(_ ticket: Int?) -> Bool {
         guard let ticket else { return false }
-        return compositorLock.withLock { ticket != latestTicket }
+        return lock.withLock { ticket != latestTicket }
     }
 
-    /// Renders (or takes from the cache) and presents `scene`; returns once it is on the
-    /// output. Then prerenders the page's neighbours.
-    ///
-    /// The page is rendered before the stage's queue is taken, within the compositor's
-    /// budget: a slow page holds neither the output, nor other shows, nor the heartbeat.
-    /// Past the budget it throws `ContentError.tooSlow` and the previous frame stays. With
-    /// a `ticket`, it throws `ShowSuperseded` (and presents nothing) once a newer ticket
-    /// was handed out.
-    public func show(_ scene: Scene, ticket: Int? = nil) throws {
+    /// Hands `plan` to the display loop; `done` is called (on the loop) once it is on the
+    /// output with every pane's page box, or failed. Never waits.
+    func submit(_ plan: WallPlan, _ done: @escaping @Sendable (Result<[PixelRect?], Error>) -> Void) {
+        let op = lock.withLock { () -> Int in
+            nextOp += 1
+            waiting[nextOp] = done
+            return nextOp
+        }
+        loop.post(.show(op: op, plan))
+    }
+
+    /// Shows `scene` and returns once it is on the output (the start, tests, the bench: the
+    /// room's shows go through `submit` and never wait). A scene that can't be rendered
+    /// leaves the previous frame on the output and throws; with a `ticket` that a newer one
+    /// overtook, it throws `ShowSuperseded`.
+    public func show(_ scene: Scene, ticket: Int? = nil) throws { try show(WallPlan(scene), ticket: ticket) }
+
+    public func show(_ plan: WallPlan, ticket: Int? = nil) throws {
         if superseded(ticket) { throw ShowSuperseded() }
-        let frame: Frame
-        do { frame = try compositor.frame(for: scene) } catch is RenderWorker.Cancelled { throw ShowSuperseded() }
-        try queue.sync {
-            if superseded(ticket) { throw ShowSuperseded() }
-            try showLocked(scene, prepared: frame)
+        let done = DispatchSemaphore(value: 0)
+        let result = ShowResult()
+        submit(plan) { r in
+            result.set(r)
+            done.signal()
         }
+        done.wait()
+        _ = try result.get()
     }
 
-    private func showLocked(_ scene: Scene, prepared: Frame? = nil) throws {
-        let interrupted = stopAnimation()
-        let mode = output.mode
-        if mode.width != _compositor.settings.width || mode.height != _compositor.settings.height {
-            let resized = _compositor.resized(width: mode.width, height: mode.height)
-            compositorLock.withLock { _compositor = resized }
-        }
-        let frame: Frame
-        if let prepared, prepared.width == mode.width, prepared.height == mode.height {
-            frame = prepared
-        } else {
-            frame = try _compositor.frame(for: scene)
-        }
-        if case .page(let content, let page) = scene {
-            inkRect = try? _compositor.pageRect(content: content, page: page)
-        } else if case .pagePart(let content, let page, let part) = scene {   // the ink's box is the part shown
-            inkRect = try? _compositor.pageRect(content: content, page: page, part: part)
-        } else {
-            inkRect = nil
-        }
-        if !interrupted, let t = transition(from: current, to: scene, old: presented, new: frame) {
-            try presentTransition(t, from: presented!, to: frame, scene: scene)
-        } else {
-            try present(frame, scene: scene)
-        }
-        current = scene
-        presented = frame
-        if case .page(let content, let page) = scene {
-            _compositor.prerenderNeighbours(content: content, page: page)
-        } else if case .pagePart(let content, let page, let part) = scene {
-            _compositor.prerenderNeighbours(content: content, page: page, part: part)
-        }
-        prepareFirstFrames(after: scene, shown: frame)
-    }
+    /// Shows the current plan again (the idle screen's text changed).
+    public func refresh() throws { loop.post(.idleChanged) }
 
-    /// Shows the current scene again (after the idle screen's text changed, or a display
-    /// came back).
-    public func refresh() throws {
-        try queue.sync { try showLocked(current) }
-    }
-
-    /// After a hotplug event: lets the output re-probe its display and, when a display
-    /// appeared or its mode changed, shows the current scene again at the new mode.
-    public func displayChanged() throws {
-        try queue.sync {
-            if try output.reprobe() { try showLocked(current) }
-        }
-    }
+    /// After a hotplug event: the loop lets the output look again and, when a display
+    /// appeared or its mode changed, draws the wall again at the new mode. Never waits.
+    public func displayChanged() throws { loop.post(.displayEvent) }
 
     /// The output as devices see it (docs/protocol.md §21).
     public var outputStatus: OutputSnapshot {
-        queue.sync {
-            let m = output.mode
-            return OutputSnapshot(
-                connected: output.isConnected, mode: m.description, width: UInt32(m.width), height: UInt32(m.height), name: output.name)
-        }
+        let s = loop.snapshot
+        let m = s.mode
+        return OutputSnapshot(connected: s.connected, mode: m.description, width: UInt32(m.width), height: UInt32(m.height), name: output.name)
     }
 
-    /// Changes the idle screen's text, and shows it if the output is idle.
+    /// Changes the idle screen's text; panes showing it are drawn again. Never waits.
     public func setIdle(_ screen: IdleScreen) throws {
-        try queue.sync {
-            _compositor.setIdle(screen)
-            if current == .idle { try showLocked(.idle) }
-        }
+        compositor.setIdle(screen)
+        loop.post(.idleChanged)
     }
 
-    // MARK: clips
+    /// Shows or hides the code in the corner. Never waits.
+    public func setCornerCode(_ code: String?) throws { loop.post(.cornerCode(code)) }
 
-    private let playLock = NSLock()
-    private var playing: PlaybackControl?
-    private var presentsAtLastBeat = -1
-    private let stallHook = PresentStallHook()
-
-    /// Plays a clip on the output, paced to its refresh, holding the stage until it ends,
-    /// is stopped or fails; then shows again the scene that was on screen before (the slide).
-    public func play(_ decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound? = nil) -> PlaybackResult {
-        queue.sync {
-            playLock.lock(); playing = control; playLock.unlock()
-            let mode = output.mode
-            let s = _compositor.settings
-            let rect = Fit.rect(for: decoder.info.shape, width: mode.width, height: mode.height, overscanPercent: s.overscanPercent)
-            _ = stopAnimation()
-            let result = ClipPlayback.play(decoder, on: output, rect: rect, background: s.background, loop: loop, control: control, sound: sound)
-            decoder.close()
-            playLock.lock(); playing = nil; playLock.unlock()
-            try? showLocked(current)
-            return result
+    /// The watchdog's question: is the display loop alive? It is asked (a ping through its
+    /// mailbox) and must answer within `timeout` seconds: a wedged present, or a loop stuck
+    /// anywhere, doesn't. The loop presents nothing for it.
+    public func heartbeat(timeout: Double = 2) throws {
+        let asked = lock.withLock { () -> Int in
+            pingsAsked += 1
+            return pingsAsked
         }
-    }
-
-    /// The watchdog's question: is the output alive? While a clip plays, its own presents
-    /// answer (or it is paused); otherwise the frame on the output is presented again (not
-    /// rendered again: the watchdog measures the display loop, not the renderer).
-    public func heartbeat() throws {
-        playLock.lock()
-        let control = playing
-        playLock.unlock()
-        if let control {
-            let n = output.presentCount
-            defer { presentsAtLastBeat = n }
-            if control.status.state == .paused || n != presentsAtLastBeat { return }
-            throw StageError(description: "a clip is playing but nothing was presented since the last heartbeat")
-        }
-        try queue.sync {
-            stallHook.waitWhileArmed()
-            if animation != nil { return }   // the transition presents at every refresh
-            let mode = output.mode
-            if let f = presented, f.width == mode.width, f.height == mode.height {
-                try present(f, scene: current)
-            } else {
-                try showLocked(current)
+        loop.ping()
+        let deadline = DispatchTime.now() + timeout
+        while lock.withLock({ pingsAnswered < asked }) {
+            if pingBell.wait(timeout: deadline) == .timedOut, lock.withLock({ pingsAnswered < asked }) {
+                throw StageError(description: "the display loop did not answer within \(timeout) s")
             }
         }
+    }
+
+    private func answerPing() {
+        stallHook.waitWhileArmed()
+        lock.withLock { pingsAnswered += 1 }
+        pingBell.signal()
     }
 
     // MARK: ink
 
-    /// Where the page on the output sits, as shares of the output (nil: no page shown).
-    public var pageBox: InkSnapshot.Box? {
-        queue.sync {
-            let m = output.mode
-            return inkRect.map {
-                InkSnapshot.Box(
-                    x: Double($0.x) / Double(m.width), y: Double($0.y) / Double(m.height),
-                    width: Double($0.width) / Double(m.width), height: Double($0.height) / Double(m.height))
-            }
-        }
+    /// Where the page of pane 0 sits, as shares of the output (nil: no page shown).
+    public var pageBox: InkSnapshot.Box? { pageBoxes.first ?? nil }
+
+    /// Every pane's page box, as shares of the output.
+    public var pageBoxes: [InkSnapshot.Box?] {
+        let s = loop.snapshot
+        return s.boxes.map { Self.share($0, s.mode) }
     }
 
-    /// The code drawn small in the corner over anything but the idle screen while a
-    /// device is joining (on `queue`; nil: none). CornerCode.swift.
-    private var cornerCode: String?
-
-    /// Shows or hides the code in the corner, presenting the frame on the output again.
-    public func setCornerCode(_ code: String?) throws {
-        try queue.sync {
-            guard code != cornerCode else { return }
-            cornerCode = code
-            if animation == nil, let f = presented, current != .idle {
-                let mode = output.mode
-                if f.width == mode.width, f.height == mode.height { try present(f, scene: current) }
-            }
-        }
-    }
-
-    /// Presents `frame` with the ink of `scene` drawn over it (into the output's buffer,
-    /// not into `frame`, which may be the page cache's), and the code in the corner.
-    /// Both go into the output's buffer after the frame: no frame is copied for them, and
-    /// the ink's composition cache keeps seeing the same base frame.
-    func present(_ frame: Frame, scene: Scene) throws {
-        let version = ink.currentVersion
-        let code = scene != .idle ? cornerCode : nil
-        let inkRect = ink.hasInk(scene) ? self.inkRect : nil
-        guard inkRect != nil || code != nil else {
-            try output.present(frame)
-            inkDrawn = version
-            return
-        }
-        let overscan = _compositor.settings.overscanPercent
-        try output.present { f in
-            if let rect = inkRect {
-                inkDrawn = ink.compose(scene, base: frame, into: f, rect: rect)
-            } else {
-                f.copy(from: frame)
-                inkDrawn = version
-            }
-            if let code { CornerCode.draw(code, into: f, overscanPercent: overscan) }
-        }
-    }
-
-    /// The display loop of the ink: when the overlay changed (a pointer moved, a stroke
-    /// grew) or a pointer is fading, presents the page frame again with the newest ink, at
-    /// most once a refresh (a present waits for it). The page is not rendered again.
-    private func startInkRefresh() {
-        let overlay = ink
-        let thread = Thread { [weak self] in
-            var seen = -1
-            while true {
-                overlay.wait(after: seen, timeout: 0.5)
-                guard let stage = self else { return }
-                seen = stage.redrawInk()
-            }
-        }
-        thread.name = "lectern.ink"
-        thread.start()
-    }
-
-    /// Presents the ink again if it changed or moves; returns the version now on the output
-    /// (or the one to wait past).
-    private func redrawInk() -> Int {
-        if playLock.withLock({ playing != nil }) { return ink.currentVersion }   // a clip holds the output
-        return queue.sync {
-            let version = ink.currentVersion
-            if animation != nil { return version }   // a page transition presents every refresh; its last frame has the ink
-            let animating = ink.animating(current)
-            guard let f = presented, inkRect != nil, version != inkDrawn || animating || inkAnimated else { return version }
-            let mode = output.mode
-            guard f.width == mode.width, f.height == mode.height else { return version }
-            try? present(f, scene: current)
-            inkAnimated = animating
-            return animating ? -1 : inkDrawn
+    static func share(_ r: PixelRect?, _ m: DisplayMode) -> InkSnapshot.Box? {
+        r.map {
+            InkSnapshot.Box(
+                x: Double($0.x) / Double(m.width), y: Double($0.y) / Double(m.height),
+                width: Double($0.width) / Double(m.width), height: Double($0.height) / Double(m.height))
         }
     }
 
     /// The frame on the output now, exactly.
     public func screenshot() -> Frame { output.readBack() }
+
+    // MARK: the loop's hooks
+
+    /// On a render thread: draws a pane's scene.
+    private func render(_ r: RenderRequest) -> Result<RenderedPane, StageFailure> {
+        do {
+            let c = compositor(width: r.wholeOutput ? r.width : nil, height: r.height)
+            let frame: Frame, rect: PixelRect?
+            if r.wholeOutput {
+                frame = try c.frame(for: r.scene)
+                rect = Self.pageRect(c, r.scene)
+            } else {
+                (frame, rect) = try c.paneFrame(for: r.scene, width: r.width, height: r.height)
+            }
+            let t = r.scene.deckPage.flatMap { c.pageTransition(content: $0.content, page: $0.page) }
+            return .success(RenderedPane(frame: frame, pageRect: rect, transition: t))
+        } catch is RenderWorker.Cancelled {
+            return .failure(.superseded)
+        } catch {
+            lock.withLock { renderErrors[r.id] = error }
+            return .failure(.render(request: r.id, message: "\(error)"))
+        }
+    }
+
+    /// The compositor for the output's size now (a display with another mode was plugged).
+    private func compositor(width: Int?, height: Int) -> Compositor {
+        lock.withLock {
+            if let width, width != _compositor.settings.width || height != _compositor.settings.height {
+                _compositor = _compositor.resized(width: width, height: height)
+            }
+            return _compositor
+        }
+    }
+
+    static func pageRect(_ c: Compositor, _ scene: Scene) -> PixelRect? {
+        switch scene {
+        case .page(let content, let page): return try? c.pageRect(content: content, page: page)
+        case .pagePart(let content, let page, let part): return try? c.pageRect(content: content, page: page, part: part)   // the ink's box is the part shown
+        case .card(_, let base): return pageRect(c, base)
+        default: return nil
+        }
+    }
+
+    private func reported(_ effect: StageEffect) {
+        switch effect {
+        case .shown(let op, let boxes):
+            if let op, let done = lock.withLock({ waiting.removeValue(forKey: op) }) {
+                done(.success(boxes))
+            } else {
+                let m = loop.snapshot.mode
+                onRedrawn?(boxes.map { Self.share($0, m) })
+            }
+        case .failed(let op, let why):
+            guard let op, let done = lock.withLock({ waiting.removeValue(forKey: op) }) else { return }
+            switch why {
+            case .superseded: done(.failure(ShowSuperseded()))
+            case .render(let request, let message):
+                let e = lock.withLock { renderErrors.removeValue(forKey: request) }
+                done(.failure(e ?? StageError(description: message)))
+            }
+        default: break
+        }
+    }
+
+    /// After a full-wall page went up: its neighbours are drawn ahead, then the first frames
+    /// of transitions to them.
+    private func prerender(_ scene: Scene, shown frame: Frame?) {
+        let c = compositor
+        switch scene {
+        case .page(let content, let page):
+            c.prerenderNeighbours(content: content, page: page)
+            if let frame { prepareFirstFrames(after: scene, shown: frame) }
+        case .pagePart(let content, let page, let part): c.prerenderNeighbours(content: content, page: page, part: part)
+        default: break
+        }
+    }
+
+    // MARK: clips (the loop takes their frames; `StageClips.swift`)
+
+    /// Moving sources: a clip playing, by serial (under `lock`).
+    var fallbackLocked: PageTransition? {
+        get { lock.withLock { fallback } }
+        set { lock.withLock { fallback = newValue } }
+    }
+}
+
+/// The stage, weakly, for the loop's hooks (the loop ends when the stage goes).
+private final class WeakStage: @unchecked Sendable {
+    weak var stage: Stage?
+}
+
+/// A blocking show's result, handed from the loop's thread.
+private final class ShowResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Result<[PixelRect?], Error> = .success([])
+    func set(_ r: Result<[PixelRect?], Error>) { lock.withLock { value = r } }
+    func get() throws -> [PixelRect?] { try lock.withLock { value }.get() }
 }
 
 struct StageError: Error, CustomStringConvertible { let description: String }

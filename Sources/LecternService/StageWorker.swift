@@ -31,24 +31,23 @@ final class StageWorker: @unchecked Sendable {
         self.report = report
     }
 
-    /// The ticket is taken here, in the order the room asked: a show the room abandoned
-    /// (a clear or blank overtook it) is never presented after the one that overtook it.
-    ///
-    /// Each show waits for its page on a thread of its own, not one of dispatch's (as many
-    /// as cores): a show waiting out a slow page must not hold up the clear after it.
-    func show(op: Int, _ scene: Scene) {
-        let ticket = stage.ticket()
-        let thread = Thread { [self] in
-            do {
-                try stage.show(scene, ticket: ticket)
-                report(.pageBox(stage.pageBox))
-                report(.shown(op: op, error: nil))
-            } catch {
-                report(.shown(op: op, error: LecternError(mapping: error)))
+    /// Today's one-pane wall: `scene` over the whole output.
+    func show(op: Int, _ scene: Scene) { showWall(op: op, WallPlan(scene)) }
+
+    /// Hands `plan` to the display loop, in the order the room asked (a newer plan overtakes
+    /// one still drawing its pages: that one is reported superseded, never presented). The
+    /// room hears of it once, when it is on the output: `shown` with every pane's page box.
+    func showWall(op: Int, _ plan: WallPlan) {
+        let report = self.report, m = stage
+        stage.submit(plan) { result in
+            switch result {
+            case .success(let boxes):
+                let mode = m.outputStatus
+                let share = boxes.map { Stage.share($0, DisplayMode(width: Int(mode.width), height: Int(mode.height))) }
+                report(.shown(op: op, error: nil, boxes: share))
+            case .failure(let error): report(.shown(op: op, error: LecternError(mapping: error)))
             }
         }
-        thread.name = "lectern.show"
-        thread.start()
     }
 
     // MARK: clips
@@ -70,19 +69,31 @@ final class StageWorker: @unchecked Sendable {
         }
     }
 
+    /// Plays the clip over the whole wall as a moving source of the display loop (it never
+    /// presents); when it ends, is stopped or fails, the loop lets go of it and the wall
+    /// shows its plan again.
     func playClip(serial: Int, loop: Bool) {
         guard let clip = lock.withLock({ clips[serial] }) else { return }
         work.async { [self] in
             let track = sound?.open(clip: clip.path)
-            let result = stage.play(clip.decoder, loop: loop, control: clip.control, sound: track)
-            lock.withLock { clips[serial] = nil }
-            let how: ClipEnding.How
-            switch result.end {
-            case .failed(let why): how = .failed(why)
-            case .ended: how = .ended
-            default: how = .stopped
+            let size = stage.fullScreenSourceSize
+            let stage = self.stage, report = self.report
+            let source = ClipSource(
+                decoder: clip.decoder, loop: loop, control: clip.control, sound: track, background: stage.compositor.settings.background,
+                width: size.width, height: size.height
+            ) { [weak self] result in
+                stage.detach(serial: serial)
+                self?.lock.withLock { self?.clips[serial] = nil }
+                let how: ClipEnding.How
+                switch result.end {
+                case .failed(let why): how = .failed(why)
+                case .ended: how = .ended
+                default: how = .stopped
+                }
+                report(.clipEnded(serial: serial, ClipEnding(how: how, progress: Self.progress(result.status))))
             }
-            report(.clipEnded(serial: serial, ClipEnding(how: how, progress: Self.progress(result.status))))
+            stage.attach(serial: serial, source, fullScreen: true)
+            source.start()
         }
     }
 

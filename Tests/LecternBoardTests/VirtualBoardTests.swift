@@ -269,6 +269,47 @@ final class VirtualBoardTests: XCTestCase {
         XCTAssertTrue(board.log.contains("is disconnected"), board.log)
     }
 
+    /// Issue 26: the display pulled and plugged back while a clip plays. The clip goes on
+    /// (its frames keep being taken at each refresh; presents are dropped while no display
+    /// is there), comes back on the replugged display, and the watchdog's heartbeat is
+    /// answered throughout (the old stage held the hotplug thread and starved the heartbeat
+    /// for as long as the clip played).
+    func testUnplugAndReplugDuringAClipTheClipGoesOnAndTheWatchdogHolds() throws {
+        let board = try Board(device: "virtio", width: 1920, height: 1080)
+        let pdf = try deck()
+        let clip = try Fixtures.clip(in: Fixtures.tempDir("board-clip"), color: "red", seconds: 4)
+        try board.lectern(["floor", "request"])
+        try board.lectern(["present", pdf])
+        _ = try board.waitForScreen("page 1") { $0.pixel(x: 100, y: 540) == .black && $0.pixel(x: 245, y: 5) == .white }
+        try board.lectern(["play", "--loop", clip])
+        func isRed(_ c: RGB) -> Bool { c.r > 200 && c.g < 70 && c.b < 70 }
+        _ = try board.waitForScreen("the clip") { isRed($0.pixel(x: 960, y: 540)) && $0.pixel(x: 100, y: 540) == .black }
+        func clipState() throws -> (playing: Bool, presented: UInt32) {
+            let s = try Snapshot.fromJSON(Array(try board.lectern(["status", "--json"]).utf8))
+            return (s.screen.clip?.state == .playing, s.screen.clip?.presentedFrames ?? 0)
+        }
+        let r = try Fixtures.run(board.vboard, ["unplug", "--run-dir", board.dir])
+        XCTAssertEqual(r.status, 0, r.err)
+        try eventually("lectern status to say the output is disconnected; log: \(board.log)", timeout: 30, interval: 0.2) {
+            try board.lectern(["status"]).contains("output: DISCONNECTED")
+        }
+        // The room answers, and the clip plays on with no display.
+        let before = try clipState()
+        XCTAssertTrue(before.playing)
+        try eventually("the clip to play on unplugged; log: \(board.log)", timeout: 20, interval: 0.5) { try clipState().presented > before.presented + 10 }
+        let back = try Fixtures.run(board.vboard, ["resize", "--run-dir", board.dir, "1920", "1080"])
+        XCTAssertEqual(back.status, 0, back.err)
+        _ = try board.waitForScreen("the clip on the replugged display") { isRed($0.pixel(x: 960, y: 540)) && $0.pixel(x: 100, y: 540) == .black }
+        let after = try clipState()
+        XCTAssertTrue(after.playing, "the clip goes on")
+        try eventually("the clip to play on replugged", timeout: 20, interval: 0.5) { try clipState().presented > after.presented + 10 }
+        // Two heartbeats at least (every 5 s) since the cable was pulled: none failed.
+        MonotonicClock.sleep(until: MonotonicClock.now() + 6)
+        XCTAssertFalse(board.log.contains("heartbeat:"), "the watchdog was not fed: \(board.log)")
+        try board.lectern(["stop"])
+        _ = try board.waitForScreen("page 1 again") { $0.pixel(x: 100, y: 540) == .black && $0.pixel(x: 245, y: 5) == .white }
+    }
+
     /// A PDF's own /Trans on a real KMS output: the turn shows frames of the fade (neither
     /// page, a blend of both) and then the new page exactly.
     func testAFadeFromThePDFPlaysOnTheRealOutput() throws {

@@ -1,0 +1,24 @@
+import LecternCore
+
+/// Copies of frames into parts of other frames (a pane's picture into the wall).
+enum Blit {
+    /// `src` (whole) into `dst` at `x`,`y`, clipped to `dst`.
+    static func copy(_ src: Frame, into dst: Frame, x: Int, y: Int) {
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(dst.width, x + src.width), y1 = min(dst.height, y + src.height)
+        guard x0 < x1, y0 < y1 else { return }
+        for row in y0..<y1 {
+            let s = src.baseAddress + (row - y) * src.stride + (x0 - x) * 4
+            let d = dst.baseAddress + row * dst.stride + x0 * 4
+            d.copyMemory(from: s, byteCount: (x1 - x0) * 4)
+        }
+    }
+
+    /// Everything of `area` outside `inner` becomes `color` (a pane's bars).
+    static func bars(_ frame: Frame, area: PixelRect, inner: PixelRect, _ color: RGB) {
+        frame.fill(PixelRect(x: area.x, y: area.y, width: area.width, height: inner.y - area.y), color)
+        frame.fill(PixelRect(x: area.x, y: inner.maxY, width: area.width, height: area.maxY - inner.maxY), color)
+        frame.fill(PixelRect(x: area.x, y: inner.y, width: inner.x - area.x, height: inner.height), color)
+        frame.fill(PixelRect(x: inner.maxX, y: inner.y, width: area.maxX - inner.maxX, height: inner.height), color)
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import LecternCore
+import LecternPipeline
+import LecternRender
+import Synchronization
+
+/// What the display loop asks of the service around it. Each is called on the loop's
+/// thread (`report`, `outputChanged`, `prerender`, `cancelRenders`, `ping`) or on a render
+/// thread (`render`), and must not wait for the loop.
+public struct DisplayHooks: Sendable {
+    /// Draws a pane's page (on a render thread, never the loop's).
+    public var render: @Sendable (RenderRequest) -> Result<RenderedPane, StageFailure>
+    public var cancelRenders: @Sendable () -> Void = {}
+    /// `.shown` and `.failed`, after the snapshot says so.
+    public var report: @Sendable (StageEffect) -> Void = { _ in }
+    /// The full-wall page `Scene` is up as `Frame`: its neighbours may be drawn ahead.
+    public var prerender: @Sendable (Scene, Frame?) -> Void = { _, _ in }
+    /// A transition's frame drawn ahead of the turn, if there is one.
+    public var drawnAhead: @Sendable (PageTransition, Double, Frame, Frame) -> Frame? = { _, _, _, _ in nil }
+    /// The output looked again at its display.
+    public var outputChanged: @Sendable (DisplayMode, Bool) -> Void = { _, _ in }
+    /// The watchdog's ping reached the loop.
+    public var ping: @Sendable () -> Void = {}
+    public var log: @Sendable (String) -> Void = { _ in }
+
+    public init(render: @escaping @Sendable (RenderRequest) -> Result<RenderedPane, StageFailure>) { self.render = render }
+}
+
+/// What the loop last published, for readers on other threads (never waiting for it).
+public struct StageSnapshot: Sendable {
+    public var plan: WallPlan?
+    public var scene: Scene = .idle
+    public var isTransitioning = false
+    public var boxes: [PixelRect?] = []
+    public var mode: DisplayMode
+    public var connected: Bool
+    public var fallback: PageTransition?
+    /// Pane 0's still frame (the whole wall's, in a `full` plan).
+    public var firstFrame: Frame?
+}
+
+/// The one owner of the output (issue 26): a thread that is the only code that presents,
+/// paced by the present itself (a KMS flip, the virtual display's refresh). Everything else
+/// posts to its mailbox and never waits for it. At each refresh where something changed it
+/// composes every pane's picture — page frames drawn off the loop, moving sources' frames
+/// due at that refresh, transitions, ink and pointers, the corner code — into the back buffer.
+public final class DisplayLoop: Sendable {
+    enum Message: Sendable {
+        case event(StageEvent)
+        case attach(Int, any PaneVideoSource)
+        case detach(Int)
+        case ping
+        case stop
+    }
+
+    /// What the loop's thread and the others share.
+    final class Shared: Sendable {
+        let mailbox = Mailbox<Message>()
+        let published: Mutex<StageSnapshot>
+        let counters = Mutex<(turns: Int, presents: Int)>((0, 0))
+        /// An ink change is in the mailbox already (pointer moves come faster than refreshes:
+        /// one is enough until the loop drains it).
+        let inkPosted = Atomic<Bool>(false)
+        let renders = RenderPool(name: "lectern.stage.render", width: DisplayLoop.renderThreads)
+        init(_ s: StageSnapshot) { published = Mutex(s) }
+    }
+    private let shared: Shared
+    private var mailbox: Mailbox<Message> { shared.mailbox }
+    static let renderThreads = 2
+
+    /// `clock`: the time the core and transitions count on (monotonic seconds; tests inject one).
+    public init(
+        output: any Output, core: StageCore, ink: InkOverlay, hooks: DisplayHooks,
+        clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }
+    ) {
+        let shared = Shared(StageSnapshot(mode: core.mode, connected: core.connected))
+        self.shared = shared
+        nonisolated(unsafe) let owned = output   // from here on, touched by the loop's thread alone
+        let thread = Thread {
+            var body = LoopBody(output: owned, core: core, ink: ink, hooks: hooks, clock: clock, shared: shared)
+            body.run()
+        }
+        thread.name = "lectern.display"
+        thread.qualityOfService = QualityOfService.userInteractive
+        thread.start()
+    }
+
+    public func post(_ event: StageEvent) { mailbox.post(.event(event)) }
+
+    /// The ink or a pointer changed: at most one such message waits in the mailbox.
+    public func inkChanged() {
+        guard shared.inkPosted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        mailbox.post(.event(.inkChanged))
+    }
+
+    /// Hands the loop a moving source for `serial` (its frames are taken at each refresh).
+    public func attach(serial: Int, _ source: any PaneVideoSource) { mailbox.post(.attach(serial, source)) }
+    public func detach(serial: Int) { mailbox.post(.detach(serial)) }
+
+    /// Wakes the loop for the watchdog (`hooks.ping` runs on it).
+    public func ping() { mailbox.post(.ping) }
+
+    /// Ends the loop's thread (after what was posted before).
+    public func stop() {
+        mailbox.post(.stop)
+        shared.renders.stop(threads: Self.renderThreads)
+    }
+
+    public var snapshot: StageSnapshot { shared.published.withLock { $0 } }
+
+    /// Turns of the loop so far (a present, or a wake-up with nothing to present): the
+    /// watchdog's sign of life.
+    public var turns: Int { shared.counters.withLock { $0.turns } }
+    /// Compositions presented so far.
+    public var presents: Int { shared.counters.withLock { $0.presents } }
+}
+
+/// The loop's own state, on its thread alone.
+struct LoopBody {
+    let output: any Output
+    var core: StageCore
+    let ink: InkOverlay
+    let hooks: DisplayHooks
+    let clock: @Sendable () -> Double
+    var sources: [Int: any PaneVideoSource] = [:]
+    /// The last frame taken from each source (shown again while none is due).
+    var lastVideo: [Int: Frame] = [:]
+    var scratch: [Frame] = []
+    var stopped = false
+    /// Whether the last composition had ink moving by itself (one more follows when it stops).
+    var inkWasMoving = false
+    let shared: DisplayLoop.Shared
+
+    init(output: any Output, core: StageCore, ink: InkOverlay, hooks: DisplayHooks, clock: @escaping @Sendable () -> Double, shared: DisplayLoop.Shared) {
+        self.output = output; self.core = core; self.ink = ink; self.hooks = hooks; self.clock = clock; self.shared = shared
+    }
+
+    mutating func run() {
+        let mailbox = shared.mailbox
+        let post: @Sendable (StageEvent) -> Void = { mailbox.post(.event($0)) }
+        while !stopped {
+            // Cleared before the drain: a change after it posts again (a change before it is
+            // drawn anyway: the ink is read when composing, after the drain).
+            shared.inkPosted.store(false, ordering: .releasing)
+            let messages = mailbox.drain()
+            for m in messages {
+                switch m {
+                case .event(let e): carry(core.handle(e, now: clock()), post: post)
+                case .attach(let serial, let s):
+                    sources[serial] = s
+                    carry(core.handle(.sourceAttached(serial: serial), now: clock()), post: post)
+                case .detach(let serial):
+                    sources[serial] = nil
+                    lastVideo[serial] = nil
+                    carry(core.handle(.sourceEnded(serial: serial), now: clock()), post: post)
+                case .ping: hooks.ping()
+                case .stop: stopped = true
+                }
+            }
+            if stopped { break }
+            let now = clock()
+            if let c = core.compose(now: now) {
+                let videos = present(c)
+                shared.counters.withLock {
+                    $0.presents += 1; $0.turns += 1
+                }
+                let shownAt = MonotonicClock.now()
+                for s in videos { sources[s]?.presented(at: shownAt) }
+                let moving = inkMoves(c)
+                if moving || inkWasMoving { _ = core.handle(.inkChanged, now: now) }
+                inkWasMoving = moving
+                carry(core.handle(.presented, now: clock()), post: post)
+                publish()
+                // No display: presents return at once; the refresh is waited out here.
+                if !core.connected || !output.isConnected { mailbox.wait(seconds: core.mode.frameInterval) }
+            } else {
+                publish()
+                shared.counters.withLock { $0.turns += 1 }
+                mailbox.wait(seconds: 0.25)
+            }
+        }
+    }
+
+    func publish() {
+        let s = StageSnapshot(
+            plan: core.plan, scene: core.scene, isTransitioning: core.isTransitioning, boxes: core.boxes, mode: core.mode,
+            connected: core.connected, fallback: core.fallback, firstFrame: core.panes.first?.frame)
+        shared.published.withLock { $0 = s }
+    }
+
+    mutating func carry(_ effects: [StageEffect], post: @escaping @Sendable (StageEvent) -> Void) {
+        for effect in effects {
+            switch effect {
+            case .render(let request):
+                let render = hooks.render
+                shared.renders.submit { post(.rendered(request: request.id, render(request))) }
+            case .cancelRenders: hooks.cancelRenders()
+            case .shown, .failed:
+                publish()
+                hooks.report(effect)
+            case .prerender(let scene): hooks.prerender(scene, core.panes.first?.frame)
+            case .resizeSource(let serial, let w, let h): sources[serial]?.resize(width: w, height: h)
+            case .stopSource(let serial):
+                sources[serial] = nil
+                lastVideo[serial] = nil
+            case .reprobe:
+                let changed: Bool
+                do { changed = try output.reprobe() } catch {
+                    hooks.log("display: \(error)")
+                    changed = false
+                }
+                let mode = output.mode, on = output.isConnected
+                carry(core.handle(.output(mode, connected: on, changed: changed), now: clock()), post: post)
+                publish()
+                hooks.outputChanged(mode, on)
+            }
+        }
+    }
+
+    /// Whether a pointer's trail or fade over a shown page moves by itself.
+    func inkMoves(_ c: Composition) -> Bool {
+        c.panes.contains { if case .frame(_, let s, _) = $0.content { return ink.animating(s) } else { return false } }
+    }
+
+    /// Draws `c` into the back buffer and presents it; the moving sources drawn.
+    mutating func present(_ c: Composition) -> [Int] {
+        var videos: [Int] = []
+        let period = core.mode.frameInterval
+        let refresh = MonotonicClock.now() + period
+        // Taken before the present (never waiting: nil keeps the last frame).
+        var moving: [Int: Frame] = [:]
+        for p in c.panes {
+            if case .video(let serial) = p.content, let s = sources[serial] {
+                videos.append(serial)
+                if let f = s.frame(forRefreshAt: refresh, refreshPeriod: period) { lastVideo[serial] = f }
+                moving[serial] = lastVideo[serial]
+            }
+        }
+        let ink = self.ink, hooks = self.hooks
+        var scratch = self.scratch
+        defer { self.scratch = scratch }
+        do {
+            try output.present { back in
+                let whole = c.panes.count == 1 && c.panes[0].rect == back.bounds
+                if !whole { back.fill(c.background) }
+                for p in c.panes {
+                    PaneDrawing.draw(p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
+                }
+                if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: core.overscanPercent) }
+            }
+        } catch {
+            hooks.log("present: \(error)")
+        }
+        return videos
+    }
+}
