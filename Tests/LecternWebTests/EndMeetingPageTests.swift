@@ -102,7 +102,8 @@ final class EndMeetingPageTests: XCTestCase {
         let m = try h.moderator()
         _ = try m.request(.audienceSet(.endMeeting))
         try wall.poll("the wall view still in the room, the others gone") { try h.snapshot().devices.map(\.name) == ["Wall view"] }
-        XCTAssertNil(try h.snapshot().screen.content)
+        // The idle wall is committed once the display loop has presented it (§10).
+        try wall.poll("the wall idle") { try h.snapshot().screen.content == nil }
         XCTAssertTrue(try wall.displayed(XCTUnwrap(wall.find("#wall-img"))), "the wall view shows the idle wall, not its login")
     }
 }

@@ -30,12 +30,9 @@ final class RememberedJoinTests: XCTestCase {
         let kept = try XCTUnwrap(try remembered(b), "the key kept for the meeting")
         XCTAssertNil(kept["passcode"], "never the passcode itself")
         XCTAssertFalse((try b.execute("return localStorage.getItem('lectern.remembered')") as? String ?? "").contains(ServiceHarness.presenterPass))
-        // The meeting the key belongs to (the state's `meeting` id; made up here where the
-        // state has none yet).
-        try b.poll("the meeting kept with the key") {
-            try b.execute("window.Lectern.app.state.meeting = 'meeting-1'")
-            return try remembered(b)?["meeting"] as? String == "meeting-1"
-        }
+        // The meeting the key belongs to: the state's `meeting` id (§27).
+        let meeting = try XCTUnwrap(try h.snapshot().meeting)
+        try b.poll("the meeting kept with the key") { try remembered(b)?["meeting"] as? String == meeting }
 
         // A new tab: in without typing, a second device of the same name.
         try newTab(b, h.url)
@@ -46,7 +43,7 @@ final class RememberedJoinTests: XCTestCase {
         // The same tab sees another meeting: it leaves and asks for the passcode.
         try b.poll("the state") { try b.execute("return !!window.Lectern.app.state") as? Bool == true }
         try b.poll("back to the form") {
-            try b.execute("if (window.Lectern.app.state) window.Lectern.app.state.meeting = 'meeting-2'")
+            try b.execute("if (window.Lectern.app.state) window.Lectern.app.state.meeting = 'another-meeting'")
             return try phase(b) == "login"
         }
         XCTAssertEqual(try b.text("#login-error"), "A new meeting has started: type the passcode to join it.")
