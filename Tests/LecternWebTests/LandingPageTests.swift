@@ -69,6 +69,9 @@ final class LandingPageTests: XCTestCase {
         try b.open("http://127.0.0.1:\(proxy.port)/#code=\(code)")
         try checkLanding(h, b, proxy: proxy, fragment: "#code=\(code)")
         XCTAssertEqual(try b.execute("return document.getElementById('passcode').value") as? String, code, "the code filled in from the fragment")
+        // The form is up before hello has come: a name typed while the page still connects
+        // joins by itself once it has (the code is there), with no Join to tap.
+        try b.poll("the page connected") { try b.execute("return document.body.dataset.phase") as? String == "login" }
         try b.type(try b.wait(for: "#name"), "Ana's phone")
         try b.click("#join")
         _ = try b.wait(for: "#room-view", timeout: 30)
