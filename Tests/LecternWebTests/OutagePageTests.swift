@@ -114,16 +114,8 @@ final class OutagePageTests: XCTestCase {
         try alice.present(stored.content, page: 2)
         let page = try h.expectedFrame(pdf: pdf, page: 2)
         try s.poll("the wall shows page 2 after the restart, by itself", timeout: 40) {
-            let script = """
-                const i = document.getElementById('wall-img');
-                if (!i || i.hidden || !i.complete || !i.naturalWidth) return '';
-                const c = document.createElement('canvas');
-                c.width = i.naturalWidth; c.height = i.naturalHeight;
-                c.getContext('2d').drawImage(i, 0, 0);
-                return c.toDataURL('image/png').split(',')[1];
-                """
-            guard let b64 = try s.execute(script) as? String, let data = Data(base64Encoded: b64), !data.isEmpty else { return false }
-            return PixelCompare.differingPixels(try PNG.decode(data), page) == 0
+            guard let f = try s.wallFrame() else { return false }
+            return PixelCompare.differingPixels(f, page) == 0
         }
         XCTAssertEqual(try s.execute("return document.getElementById('wall-login').hidden") as? Bool, true, "no passcode asked again")
         XCTAssertEqual(try s.execute("const e = document.getElementById('wall-status'); return !e || e.hidden") as? Bool, true, "not marked stale")

@@ -152,7 +152,7 @@ final class RestartPageTests: XCTestCase {
         }
         let expected = try PNG.decode(desk.screenshot())
         try wall.poll("/wall back by itself, showing the wall's frame exactly", timeout: 30) {
-            guard let f = try wallFrame(wall) else { return false }
+            guard let f = try wall.wallFrame() else { return false }
             return PixelCompare.differingPixels(f, expected) == 0
         }
         XCTAssertEqual(try wall.execute("return document.getElementById('wall-login').hidden") as? Bool, true, "no passcode asked again")
@@ -162,19 +162,5 @@ final class RestartPageTests: XCTestCase {
         _ = try TestOutput.write(try wall.screenshot(), "restart-kill9-wall-laptop.png")
         p.kill(SIGTERM)
         _ = p.waitForExit()
-    }
-
-    /// The wall image's pixels as the page holds them.
-    func wallFrame(_ s: WebSession) throws -> Frame? {
-        let script = """
-            const i = document.getElementById('wall-img');
-            if (!i || i.hidden || !i.complete || !i.naturalWidth) return '';
-            const c = document.createElement('canvas');
-            c.width = i.naturalWidth; c.height = i.naturalHeight;
-            c.getContext('2d').drawImage(i, 0, 0);
-            return c.toDataURL('image/png').split(',')[1];
-            """
-        guard let b64 = try s.execute(script) as? String, !b64.isEmpty, let data = Data(base64Encoded: b64) else { return nil }
-        return try PNG.decode(data)
     }
 }

@@ -8,19 +8,6 @@ import XCTest
 /// `/wall` in a real Chromium: the moderator's live view of the wall is the exact frame on
 /// the output (the idle screen, then a page), read back pixel by pixel from the page.
 final class WallViewTests: XCTestCase {
-    /// The wall image's pixels as the page holds them (a canvas copy, PNG).
-    func wallFrame(_ s: WebSession) throws -> Frame? {
-        let script = """
-            const i = document.getElementById('wall-img');
-            if (!i || i.hidden || !i.complete || !i.naturalWidth) return '';
-            const c = document.createElement('canvas');
-            c.width = i.naturalWidth; c.height = i.naturalHeight;
-            c.getContext('2d').drawImage(i, 0, 0);
-            return c.toDataURL('image/png').split(',')[1];
-            """
-        guard let b64 = try s.execute(script) as? String, !b64.isEmpty, let data = Data(base64Encoded: b64) else { return nil }
-        return try PNG.decode(data)
-    }
 
     func testTheWallIsTheExactFrameAndFollowsIt() throws {
         let h = try ServiceHarness.web()
@@ -29,7 +16,7 @@ final class WallViewTests: XCTestCase {
         try s.type(try s.wait(for: "#wall-passcode"), ServiceHarness.moderatorPass)
         try s.click("#wall-join")
         try s.poll("the wall shows the idle screen, exactly") {
-            guard let f = try wallFrame(s) else { return false }
+            guard let f = try s.wallFrame() else { return false }
             return f.width == 1920 && f.height == 1080 && PixelCompare.differingPixels(f, h.service.onScreen) == 0
         }
         // A page goes up: the wall follows.
@@ -40,7 +27,7 @@ final class WallViewTests: XCTestCase {
         try alice.present(stored.content)
         let page = try h.expectedFrame(pdf: pdf, page: 1)
         try s.poll("the wall shows page 1, exactly") {
-            guard let f = try wallFrame(s) else { return false }
+            guard let f = try s.wallFrame() else { return false }
             return PixelCompare.differingPixels(f, page) == 0
         }
         XCTAssertEqual(try s.execute("return document.getElementById('wall-login').offsetHeight") as? Int, 0, "the form is out of the way")
@@ -56,6 +43,6 @@ final class WallViewTests: XCTestCase {
         try s.type(try s.wait(for: "#wall-passcode"), "not-the-passcode")
         try s.click("#wall-join")
         try s.poll("an error in words") { !(try s.text("#wall-error")).isEmpty }
-        XCTAssertNil(try wallFrame(s))
+        XCTAssertNil(try s.wallFrame())
     }
 }
