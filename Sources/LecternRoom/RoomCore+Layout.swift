@@ -111,6 +111,8 @@ extension RoomCore {
             wall.setDriver(driver, of: i)
             // Privacy (§9.7): a pane handed to someone else shows nothing of the previous driver's.
             changePane(i, .idle, reply: nil)
+            releaseStrandedAway()
+            persist()
             pushState(prompt: true)
         case .full:
             var ev: [FloorEvent] = []
@@ -173,6 +175,7 @@ extension RoomCore {
         for var q in wall.setLayout(l).compactMap(\.queue) {
             for op in q.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }
+        releaseStrandedAway()   // a dropped pane's driver away in its grace period has nothing to come back to
     }
 
     /// The arrangement changed: the wall shows it, every device is told (with the floor's
@@ -180,6 +183,8 @@ extension RoomCore {
     private func wallChanged() {
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp(), main: mainPaneContent))
+        recordWall()
+        persist()
         if !statePushOwed { pushState(prompt: true) }
     }
 
@@ -215,6 +220,7 @@ extension RoomCore {
         guard !wall.isSinglePane, screen.running == nil else { return }
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp(), main: mainPaneContent))
+        recordWall()   // the record's page of the wall has the clip in its pane
     }
 
     // MARK: a pane's screen queue
@@ -276,6 +282,8 @@ extension RoomCore {
             answer(op.reply, error)
         } else {
             wall.withQueue(i) { $0.outputKnown() }
+            recordWall()
+            persist()
             answer(op.reply, nil)
             pushState(prompt: true)
         }
@@ -286,7 +294,7 @@ extension RoomCore {
     // MARK: the state
 
     /// The state's `layout` object: panes' rectangles as shares of the output (§14.2).
-    var layoutSnapshot: LayoutSnapshot {
+    func layoutSnapshot(now: Double) -> LayoutSnapshot {
         let unit = 10_000
         let rects = wall.layout.paneRects(width: unit, height: unit)
         let u = Double(unit)
@@ -297,7 +305,7 @@ extension RoomCore {
                 return PaneSnapshot(
                     index: i, rect: PaneSnapshot.Rect(x: Double(r.x) / u, y: Double(r.y) / u, width: Double(r.width) / u, height: Double(r.height) / u),
                     driver: pane.isMain ? floor.driver : pane.driver, main: pane.isMain,
-                    screen: pane.queue?.committed.snapshot ?? screenState)
+                    screen: pane.queue?.committed.snapshot ?? screenState, graceRemainingMs: paneGraceRemainingMs(i, now: now), pageImage: paneImagePath(i))
             })
     }
 
