@@ -15,7 +15,8 @@ extension RecordPDF {
         _ wall: RecordWall, background: RGB, overscanPercent: Double, document: (String) throws -> PDFDocument, poster: (String) -> Frame?
     ) {
         let k = Self.slide.width / Double(max(1, wall.width))
-        let size = SourceShape(width: Self.slide.width, height: (Double(max(1, wall.height)) * k).rounded())
+        // The output's shape (a saved record is a file: an absurd shape is held to 4:1 … 1:4).
+        let size = SourceShape(width: Self.slide.width, height: min(4 * Self.slide.width, max(Self.slide.width / 4, (Double(max(1, wall.height)) * k).rounded())))
         newPage(size)
         let c = CairoFrame(drawingOn: cr)
         c.setColor(background)
