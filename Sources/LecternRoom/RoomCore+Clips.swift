@@ -59,7 +59,9 @@ extension RoomCore {
             return q.opening.sorted { $0.key < $1.key }.map(\.value)
         }
         for o in dropped {
-            answer(o.reply, LecternError(.nothingOnScreen, message: "The pane was cleared before \(o.content.name) started; it was not played."))
+            answer(
+                o.reply,
+                LecternError(.nothingOnScreen, message: "The screen was cleared, or handed to someone else, before \(o.content.name) started; it was not played."))
         }
     }
 
@@ -84,7 +86,9 @@ extension RoomCore {
             answer(o.reply, nil)
             pushState()
             let place = slot == .main ? "" : " in pane \(paneIndex(slot))"
-            log(.info, "playing \(o.content.name)\(place) (\(facts.description))\(o.reply == nil ? String(format: " again from %.1f s%@", o.start, o.paused ? ", paused" : "") : "")")
+            log(
+                .info,
+                "playing \(o.content.name)\(place) (\(facts.description))\(o.reply == nil ? String(format: " again from %.1f s%@", o.start, o.paused ? ", paused" : "") : "")")
             // A restored clip: the player takes the seek (and pause) before its first frame.
             if o.start > 0 || o.paused { emit(.steerClip(serial: serial, .seek(min(o.start, facts.duration)))) }
             if o.paused { emit(.steerClip(serial: serial, .pause)) }

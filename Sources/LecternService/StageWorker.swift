@@ -104,11 +104,13 @@ final class StageWorker: @unchecked Sendable {
                 report(.clipEnded(serial: serial, ClipEnding(how: how, progress: Self.progress(result.status))))
                 if let worker = self { worker.soundQueue.async { worker.settleSound() } }
             }
-            guard lock.withLock({ () -> Bool in
-                guard clips[serial] != nil else { return false }
-                clips[serial]?.source = source
-                return true
-            }) else { return }   // discarded meanwhile
+            guard
+                lock.withLock({ () -> Bool in
+                    guard clips[serial] != nil else { return false }
+                    clips[serial]?.source = source
+                    return true
+                })
+            else { return }   // discarded meanwhile
             stage.attach(serial: serial, source)
             settleSound()   // before the start: the first frame starts its sound
             source.start()
