@@ -22,10 +22,7 @@ extension RoomCore {
             log(.info, "the clip that was playing is no longer in the store")
             return
         }
-        let serial = screen.newClipSerial()
-        screen.opening[serial] = ScreenQueue.OpeningClip(
-            content: item.snapshot, loop: saved.loop, reply: nil, start: start, paused: saved.paused)
-        emit(.openClip(serial: serial, content: id.hex))
+        startClip(item.snapshot, looping: saved.loop, in: .main, reply: nil, start: start, paused: saved.paused)
     }
 }
 

@@ -35,6 +35,10 @@ public final class RoomCore {
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
+    /// Clips' play serials, one sequence over every pane (RoomCore+Clips).
+    var clipSerials = 0
+    /// Which clip has the sound (§23.1).
+    var clipSound = ClipSoundRule()
     /// The wall's panes besides the main one (RoomCore+Layout, §9.7).
     var wall = WallArrangement()
     /// Every page's strokes and who may draw (RoomCore+Ink).
@@ -307,18 +311,8 @@ public final class RoomCore {
         }
     }
 
-    /// What devices see on the screen: the clip while one plays over the slide, else the slide.
-    var screenState: ScreenSnapshot {
-        guard let c = screen.clip else { return screen.committed.snapshot }
-        let state: ClipSnapshot.Playback = (c.asked ?? c.progress.state) == .paused ? .paused : .playing
-        return ScreenSnapshot(
-            content: c.content, page: 0, pageCount: 0, blank: .none,
-            clip: ClipSnapshot(
-                state: state, positionMs: UInt32(max(0, c.progress.position) * 1000),
-                durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop,
-                presentedFrames: UInt32(clamping: c.progress.presented),
-                droppedFrames: UInt32(clamping: c.progress.dropped)))
-    }
+    /// What devices see on the main pane: the clip while one plays over the slide, else the slide.
+    var screenState: ScreenSnapshot { Self.screenState(screen) }
 
     // MARK: floor events
 

@@ -104,11 +104,11 @@ struct WallArrangement {
     }
 
     /// The first pane (other than the main one) that nobody drives and that shows nothing
-    /// and has nothing on its way: where wall-add puts a page.
+    /// (no page, no clip) and has nothing on its way: where wall-add puts a page.
     var freePane: Int? {
         panes.indices.first { i in
             guard let q = panes[i].queue else { return false }
-            return panes[i].driver == nil && q.running == nil && q.committed == .idle
+            return panes[i].driver == nil && q.running == nil && q.committed == .idle && q.clip == nil && q.opening.isEmpty
         }
     }
 

@@ -12,4 +12,19 @@ extension Fixtures {
         guard r.status == 0 else { throw ToolError(description: "ffmpeg made no clip: \(r.err)") }
         return path
     }
+
+    /// A 4:3 clip (640×480, 30 fps, H.264) whose left half is red and right half blue: a known
+    /// pattern to find where a pane put the picture (the pane-clip tests).
+    public static func halvesClip(in dir: String, seconds: Double = 4) throws -> String {
+        let path = dir + "/halves.mp4"
+        let r = try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i",
+                "color=c=red:s=640x480:r=30:d=\(seconds),drawbox=x=320:y=0:w=320:h=480:color=blue:t=fill",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30", path,
+            ])
+        guard r.status == 0 else { throw ToolError(description: "ffmpeg made no clip: \(r.err)") }
+        return path
+    }
 }

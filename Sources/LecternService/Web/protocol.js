@@ -93,6 +93,7 @@ export const COMMANDS = Object.freeze([
   [0x90, 'layout-set',         'client'],
   [0x91, 'pane-set',           'client'],
   [0x92, 'wall-add',           'client'],
+  [0x93, 'pane-play',          'client'],
   [0x98, 'wall-view',          'client'],
 ]);
 
