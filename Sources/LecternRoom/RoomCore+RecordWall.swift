@@ -12,13 +12,9 @@ extension RoomCore {
         var panes: [RecordWall.Pane] = []
         var drivers: [String?] = []
         for pane in wall.panes {
-            if pane.isMain {
-                panes.append(screen.clip.map { .clip(content: $0.content.id.hex, name: $0.content.name) } ?? Self.recordPane(screen.committed))
-                drivers.append(recordPresenter)
-            } else {
-                panes.append(Self.recordPane(pane.queue?.committed ?? .idle))
-                drivers.append(pane.driver.flatMap { floor.name(of: $0) })
-            }
+            let q = pane.queue ?? screen
+            panes.append(q.clip.map { .clip(content: $0.content.id.hex, name: $0.content.name) } ?? Self.recordPane(q.committed))
+            drivers.append(pane.isMain ? recordPresenter : pane.driver.flatMap { floor.name(of: $0) })
         }
         guard panes.contains(where: { $0.content != nil }) else { return nil }
         // The output's shape when it was shown (16:9 until the output has said its mode).

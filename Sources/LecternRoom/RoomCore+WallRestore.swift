@@ -17,12 +17,13 @@ extension RoomCore {
                 let c = q.committed
                 return SavedWall.Pane(
                     main: false, content: c.content?.id.hex, page: c.page, blank: c.blank.rawValue,
-                    driver: pane.driver.flatMap { SavedState.Holder(floor.devices[$0]) })
+                    driver: pane.driver.flatMap { SavedState.Holder(floor.devices[$0]) }, clip: Self.savedClip(q))
             })
     }
 
     /// After a restart: the saved layout and panes again, as the stage already shows them;
-    /// each pane's driver is put back away, in its grace period, owning what its pane shows.
+    /// each pane's driver is put back away, in its grace period, owning what its pane shows;
+    /// a pane's clip plays again from where it was.
     func restoreWall(_ saved: SavedWall?, whiteboards: [Int]?) {
         guard let saved else { return }
         guard saved.isWellFormed else {
@@ -50,5 +51,9 @@ extension RoomCore {
         }
         wall.restore(saved.layout, main: saved.panes.firstIndex(where: \.main) ?? 0, screens: screens, drivers: drivers)
         syncOpIDs()
+        // Each pane's clip plays again from where it was, paused if it was (the main pane's: `restore`).
+        for (i, p) in saved.panes.enumerated() where !p.main {
+            if let clip = p.clip { restoreClip(clip, in: .pane(i)) }
+        }
     }
 }

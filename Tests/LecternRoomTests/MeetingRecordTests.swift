@@ -210,6 +210,20 @@ final class RoomCoreRecordTests: XCTestCase {
         XCTAssertEqual(job.presenters.last?.shown, ["two.pdf"])
     }
 
+    /// A clip playing in a pane is in the record's page of the wall (its first frame, as its
+    /// poster), the page beside it as it was.
+    func testAClipInAPaneIsInTheRecordsPageOfTheWall() throws {
+        let pc = RoomCorePaneClipTests(name: "helper", testClosure: { _ in })
+        let (h, mod, _, ben, _) = pc.splitRoom()
+        pc.benPlays(h, ben)
+        let asked = h.send(.recordRequest, from: 1, tag: 9, device: mod)
+        let job = try XCTUnwrap(asked.compactMap { if case .makeRecord(_, _, let job) = $0 { return job } else { return nil } }.first)
+        guard case .wall(let w)? = job.pages.last else { return XCTFail("\(job.pages)") }
+        XCTAssertEqual(w.panes.map(MeetingRecordCoreTests.paneName), ["deck.pdf1", "clip clip4.mp4"])
+        XCTAssertEqual(w.drivers, ["Ana", "Ben"])
+        XCTAssertTrue(job.contents.contains(cid(4).hex), "the clip's file, for its poster")
+    }
+
     func testTheRoomIdleEndsTheMeetingAndClearsTheRecord() {
         let h = H(floor: .open, catalog: [deck(1)]) { $0.audienceIdleMinutes = 1 }
         let ana = h.join(1, name: "Ana")

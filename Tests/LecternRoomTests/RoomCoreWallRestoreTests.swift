@@ -115,6 +115,34 @@ final class RoomCoreWallRestoreTests: XCTestCase {
         _ = ben
     }
 
+    /// A clip playing in a pane other than the main one (§9.7) is saved with its position,
+    /// paused or not, and after a restart plays again in that pane from there, paused if it
+    /// was (its sound aside: the main pane's clip, if any, has the sound after a restart).
+    func testAPanesClipIsSavedAndPlaysAgainInItsPaneFromWhereItWas() throws {
+        let pc = RoomCorePaneClipTests(name: "helper", testClosure: { _ in })
+        let (h, _, _, ben, _) = pc.splitRoom()
+        let serial = pc.benPlays(h, ben)
+        h.send(.clipPause, from: 3, device: ben)
+        h.now += 1
+        h.handle(.clipProgressed(serial: serial, ClipProgress(state: .paused, position: 4.5, presented: 135)))
+        let saved = try XCTUnwrap(Self.persisted(h.log).last)
+        XCTAssertEqual(saved.wall?.panes[1].clip, SavedClip(content: cid(4).hex, position: 4.5, paused: true, loop: false))
+        XCTAssertNil(saved.clip, "the main pane plays nothing")
+
+        let again = H(floor: .moderated, catalog: [deck(1), deck(2), RoomCorePaneClipTests.clip(4), RoomCorePaneClipTests.clip(5)])
+        let restored = again.core.restore(saved, screen: saved.screen(in: ContentCatalog([deck(1), deck(2)])), now: again.now)
+        XCTAssertEqual(H.clipWork(restored).filter { if case .openClip = $0 { return true } else { return false } }, [.openClip(serial: 1, content: cid(4).hex)])
+        XCTAssertEqual(Self.persisted(restored).last?.wall?.panes[1].clip, saved.wall?.panes[1].clip, "until it plays, what was saved stays saved")
+        let opened = again.handle(.clipOpened(serial: 1, .success(RoomCorePaneClipTests.facts)))
+        let steering = H.clipWork(opened).filter { if case .clipSound = $0 { return false } else { return true } }
+        XCTAssertEqual(steering, [.steerClip(serial: 1, .seek(4.5)), .steerClip(serial: 1, .pause), .playClip(serial: 1, loop: false, layout: .split, pane: 1)])
+        XCTAssertEqual(H.walls(opened).last?.panes[1], .clip(serial: 1), "in its pane")
+        let s = again.core.snapshot(now: again.now)
+        XCTAssertEqual(s.layout?.panes[1].screen.clip?.positionMs, 4500)
+        XCTAssertEqual(s.layout?.panes[1].screen.clip?.state, .paused)
+        XCTAssertNil(s.screen.clip)
+    }
+
     /// A file the service could not have written (two main panes, a pane count the layout
     /// doesn't have, an unknown layout, a deck gone from the store) restores what it can.
     func testAnOddOrDamagedWallRestoresWhatItCan() throws {

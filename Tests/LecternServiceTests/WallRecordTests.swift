@@ -40,7 +40,14 @@ final class WallRecordTests: XCTestCase {
         let s = try mod.waitForState { $0.layout?.panes.map(\.screen.page) == [1, 2] && $0.ink?.pages.isEmpty == false }
         XCTAssertEqual(s.layout?.kind, .split)
 
-        let shot = try PNG.decode(try mod.screenshot())
+        // The ink is drawn by the display loop after the state says it is there: wait for it.
+        let ink = try XCTUnwrap(InkPalette.color(index: MeetingRecordTests.inkIndex))
+        let inkY = 180 + Int(0.7 * 720)
+        var shot = Frame(width: 1, height: 1)
+        try eventually("the wall shows both panes and the ink", timeout: 10, interval: 0.1) {
+            shot = try PNG.decode(try mod.screenshot())
+            return self.close(shot.pixel(x: 480, y: inkY), ink)
+        }
         XCTAssertEqual([shot.width, shot.height], [1920, 1080])
         XCTAssertEqual(PixelCompare.differingPixels(shot, h.service.stage.screenshot()), 0, "the screenshot is the composed wall, both panes")
         let (data, pages) = try mod.meetingRecord()
@@ -79,11 +86,31 @@ final class WallRecordTests: XCTestCase {
             XCTAssertTrue(close(drawn.pixel(x: x, y: y), colour), "the record: \(what) is \(drawn.pixel(x: x, y: y))")
         }
         // Ann's ink across Alpha's page (y = 0.7 of it, x 0.2…0.8), in pane 0 only.
-        let ink = try XCTUnwrap(InkPalette.color(index: MeetingRecordTests.inkIndex))
-        let inkY = 180 + Int(0.7 * 720)
         XCTAssertTrue(close(shot.pixel(x: 480, y: inkY), ink), "the wall's ink: \(shot.pixel(x: 480, y: inkY))")
         XCTAssertTrue(close(drawn.pixel(x: 480, y: inkY), ink), "the record's ink: \(drawn.pixel(x: 480, y: inkY))")
         XCTAssertFalse(close(drawn.pixel(x: 960 + 75 + 405, y: inkY), ink), "no ink on Beta")
+    }
+
+    /// A clip playing in a pane is on the wall's record page as its first frame, fitted in
+    /// its pane as the wall fits the clip (a 4:3 clip in a 960×1080 pane: 960×720 at y 180).
+    func testAClipInAPaneIsItsPosterOnTheRecordPage() throws {
+        let h = try ServiceHarness(floor: .open)
+        let ann = try h.presenter("Ann")
+        let ben = try h.presenter("Ben")
+        let mod = try h.moderator()
+        _ = try ann.requestFloor()
+        try ann.present(try ann.upload(path: try MeetingRecordTests.deck("Alpha", pages: 1, in: h.dir)).content)
+        XCTAssertEqual(try mod.request(.layoutSet(.split)), .ok)
+        XCTAssertEqual(try mod.request(.paneSet(PaneRequest(pane: 1, .assign(ben.deviceID)))), .ok)
+        let clip = try ben.upload(path: try Fixtures.halvesClip(in: h.dir)).content
+        XCTAssertEqual(try ben.request(.clipPlay(content: clip, loop: true)), .clipPlayOK)
+        let (data, pages) = try mod.meetingRecord()
+        let pdf = try MeetingRecordTests.save(data, h.dir, "clip-record.pdf")
+        let drawn = try Fixtures.pdftoppm(pdf, page: pages, width: 1920, height: 1080)
+        XCTAssertTrue(close(drawn.pixel(x: 960 + 240, y: 540), RGB(255, 0, 0), 60), "the clip's red half: \(drawn.pixel(x: 1200, y: 540))")
+        XCTAssertTrue(close(drawn.pixel(x: 960 + 720, y: 540), RGB(0, 0, 255), 60), "its blue half: \(drawn.pixel(x: 1680, y: 540))")
+        XCTAssertTrue(close(drawn.pixel(x: 1440, y: 90), .black), "the bar above it")
+        XCTAssertTrue(try MeetingRecordTests.text(pdf, page: pages).contains("Alpha page 1"), "the page beside it, as text")
     }
 
     func close(_ a: RGB, _ b: RGB, _ tolerance: Int = 40) -> Bool {

@@ -85,4 +85,59 @@ final class WallRestartTests: XCTestCase {
         let moved = try PNG.decode(try chair.screenshot())
         XCTAssertGreaterThan(PixelCompare.differingPixels(wall, moved), 0, "both panes turned on the wall")
     }
+
+    /// A clip paused in a pane other than the main one (red for 2 s, then blue) at 3 s: after
+    /// kill -9 it is paused in the same pane at the same position, the same blue frame on the
+    /// wall, not the clip's red start.
+    func testKill9WithAClipPausedInAPaneBringsItBackAtItsPosition() throws {
+        let s = Setup()
+        try s.writeConfig(passcode: Self.pass, room: "Clip Pane Room")
+        var (p, port) = try s.start()
+        let ann = try connect(port, "Ann")
+        let ben = try connect(port, "Ben")
+        let mod = try connect(port, "Chair", role: .moderator)
+        _ = try ann.requestFloor()
+        try ann.present(try ann.upload(path: try Fixtures.numberedDeck(count: 3, in: s.dir, name: "ann.pdf")).content, page: 1)
+        XCTAssertEqual(try mod.request(.layoutSet(.split)), .ok)
+        XCTAssertEqual(try mod.request(.paneSet(PaneRequest(pane: 1, .assign(ben.deviceID)))), .ok)
+        let clip = try ben.upload(path: try Fixtures.redThenBlueClip(in: s.dir)).content
+        XCTAssertEqual(try ben.request(.clipPlay(content: clip, loop: false)), .clipPlayOK)
+        XCTAssertEqual(try ben.request(.clipPause), .clipPauseOK)
+        XCTAssertEqual(try ben.request(.clipSeek(positionMs: 3000)), .clipSeekOK)
+        // The 4:3 picture in the right 640×720 pane: 640×480 at y 120.
+        let picture = PixelRect(x: 640, y: 120, width: 640, height: 480)
+        let centre = (x: picture.x + picture.width / 2, y: picture.y + picture.height / 2)
+        var before = Frame(width: 1, height: 1)
+        try eventually("the paused clip's blue frame in pane 1", timeout: 20, interval: 0.1) {
+            before = try PNG.decode(try mod.screenshot())
+            return PaneClipOverTCPTests.near(before.pixel(x: centre.x, y: centre.y), RGB(0, 0, 255))
+        }
+        try eventually("state.json has the clip paused at 3 s in pane 1", timeout: 10) {
+            guard let data = FileManager.default.contents(atPath: s.dir + "/data/state.json") else { return false }
+            let c = SavedStateFile.read(data).state?.wall?.panes[1].clip
+            return c?.paused == true && abs((c?.position ?? 0) - 3) < 0.1
+        }
+
+        p.kill(SIGKILL)
+        XCTAssertEqual(p.waitForExit(), SIGKILL)
+        (p, port) = try s.start()
+        defer {
+            p.kill(SIGTERM)
+            _ = p.waitForExit()
+        }
+        let chair = try connect(port, "Chair", role: .moderator)
+        let state = try chair.waitForState { $0.layout?.panes[1].screen.clip != nil }
+        let c = try XCTUnwrap(state.layout?.panes[1].screen.clip)
+        XCTAssertEqual(c.state, .paused)
+        XCTAssertEqual(Double(c.positionMs), 3000, accuracy: 100)
+        XCTAssertNil(state.layout?.panes[0].screen.clip, "in its pane, not the main one")
+        var after = Frame(width: 1, height: 1)
+        try eventually("the same blue frame in pane 1 again", timeout: 20, interval: 0.1) {
+            after = try PNG.decode(try chair.screenshot())
+            return PaneClipOverTCPTests.near(after.pixel(x: centre.x, y: centre.y), RGB(0, 0, 255))
+        }
+        XCTAssertLessThan(PixelCompare.meanDifference(after, picture, PaneClipOverTCPTests.crop(before, picture)), 2, "the frame at 3 s, as before")
+        let pane0 = PixelRect(x: 0, y: 0, width: 640, height: 720)
+        XCTAssertEqual(PixelCompare.differingPixels(PaneClipOverTCPTests.crop(after, pane0), PaneClipOverTCPTests.crop(before, pane0)), 0, "pane 0's page as before")
+    }
 }
