@@ -30,7 +30,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case soundSet, soundSetOK
     case clipLoop, clipLoopOK
     case recordRequest, recordProgress, recordData
-    case layoutSet, paneSet, wallAdd
+    case layoutSet, paneSet, wallAdd, panePlay
     case wallView
 
     /// One row of the command table.
@@ -128,6 +128,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .layoutSet: Definition(0x90, "layout-set", .client)
         case .paneSet: Definition(0x91, "pane-set", .client)
         case .wallAdd: Definition(0x92, "wall-add", .client)
+        case .panePlay: Definition(0x93, "pane-play", .client)
         // the meeting (§27)
         case .wallView: Definition(0x98, "wall-view", .client)
         // the presenter console (§20)

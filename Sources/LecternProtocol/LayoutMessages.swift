@@ -1,7 +1,8 @@
 import LecternCore
 
 /// The wall's layout on the wire (docs/protocol.md §9.7, §14.2 `layout`; protocol 1.1):
-/// layout-set (0x90), pane-set (0x91), wall-add (0x92), and the state's `layout` object.
+/// layout-set (0x90), pane-set (0x91), wall-add (0x92), pane-play (0x93), and the state's
+/// `layout` object.
 
 extension WallLayout {
     /// The byte layout-set carries: 0 full, 1 split, 2 stack, 3 quad, 4 pip.
@@ -104,15 +105,38 @@ extension Body {
         let c = try contentID(&r)
         return .wallAdd(content: c, page: try r.u32())
     }
+
+    // pane-play (0x93): u8 pane, 32-byte content, u8 loop (0 or 1)
+    static func panePlay(_ pane: UInt8, _ c: ContentID, _ loop: Bool, _ w: inout ByteWriter) {
+        w.u8(pane); w.bytes(c.bytes); w.u8(loop ? 1 : 0)
+    }
+
+    static func panePlay(_ r: inout ByteReader) throws -> Message {
+        let pane = try r.u8()
+        guard Int(pane) < maxWallPanes else { throw WireError.invalid("pane \(pane) is not 0–\(maxWallPanes - 1)") }
+        let c = try contentID(&r)
+        return .panePlay(pane: pane, content: c, loop: try flag(&r, "pane-play's loop"))
+    }
 }
 
 /// The state's `layout` object (§14.2): the wall's layout and every pane.
 public struct LayoutSnapshot: Codable, Equatable, Sendable {
     public var kind: WallLayout
     public var panes: [PaneSnapshot]
-    public init(kind: WallLayout, panes: [PaneSnapshot]) {
+    /// The pane whose clip has the wall's one sound output (§23.1); null: no clip plays.
+    public var soundPane: Int?
+    public init(kind: WallLayout, panes: [PaneSnapshot], soundPane: Int? = nil) {
         self.kind = kind
         self.panes = panes
+        self.soundPane = soundPane
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, panes, soundPane }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(panes, forKey: .panes)
+        try c.encode(soundPane, forKey: .soundPane)   // null when no clip plays
     }
 
     /// The wall as it was before layouts: one full pane showing `screen`, driven by the floor.
@@ -133,20 +157,32 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
     /// Who drives the pane (its controls act here); null: nobody. The main pane's driver is
     /// the floor's driver.
     public var driver: DeviceID?
-    /// The room's main pane: the floor's, where clips play (§9.7).
+    /// The room's main pane: the floor's (§9.7).
     public var main: Bool
     /// What the pane shows, in the form of the state's `screen` object.
     public var screen: ScreenSnapshot
+    /// While the pane's driver is away (its connection dropped, §9.6): the milliseconds left
+    /// of its grace period; null while it is connected, or nobody drives the pane. The
+    /// main pane's is the floor's (`floor.graceRemainingMs`).
+    public var graceRemainingMs: UInt64?
+    /// The image address of the page the pane shows, for viewers (§24.8, as
+    /// `audience.pageImage` for the main pane); null when the pane shows no page viewers
+    /// may fetch (blank, a clip, idle).
+    public var pageImage: String?
 
-    public init(index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot) {
+    public init(
+        index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot, graceRemainingMs: UInt64? = nil, pageImage: String? = nil
+    ) {
         self.index = index
         self.rect = rect
         self.driver = driver
         self.main = main
         self.screen = screen
+        self.graceRemainingMs = graceRemainingMs
+        self.pageImage = pageImage
     }
 
-    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen }
+    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen, graceRemainingMs, pageImage }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(index, forKey: .index)
@@ -154,6 +190,8 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
         try c.encode(driver, forKey: .driver)   // null when nobody drives it
         try c.encode(main, forKey: .main)
         try c.encode(screen, forKey: .screen)
+        try c.encode(graceRemainingMs, forKey: .graceRemainingMs)   // null: not away
+        try c.encode(pageImage, forKey: .pageImage)   // null: no image to fetch
     }
 }
 

@@ -97,6 +97,7 @@ extension Message {
         case .layoutSet: m = try Body.layoutSet(&r)
         case .paneSet: m = try Body.paneSet(&r)
         case .wallAdd: m = try Body.wallAdd(&r)
+        case .panePlay: m = try Body.panePlay(&r)
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

@@ -104,6 +104,8 @@ public enum Message: Equatable, Sendable {
     case paneSet(PaneRequest)
     /// Adds a page to the wall beside what it shows (an open room's presenter, §9.7).
     case wallAdd(content: ContentID, page: UInt32)
+    /// Plays a clip in a pane (the moderator, §9.7).
+    case panePlay(pane: UInt8, content: ContentID, loop: Bool)
 
     public var command: Command {
         switch self {
@@ -182,6 +184,7 @@ public enum Message: Equatable, Sendable {
         case .layoutSet: .layoutSet
         case .paneSet: .paneSet
         case .wallAdd: .wallAdd
+        case .panePlay: .panePlay
         }
     }
 
@@ -208,7 +211,7 @@ public enum Message: Equatable, Sendable {
         switch request {
         case .unregister: .unregisterOK
         case .control: .controlOK
-        case .clipPlay: .clipPlayOK
+        case .clipPlay, .panePlay: .clipPlayOK
         case .clipPause: .clipPauseOK
         case .clipStop: .clipStopOK
         case .clipSeek: .clipSeekOK
@@ -293,6 +296,7 @@ public enum Message: Equatable, Sendable {
         case .layoutSet(let l): w.u8(l.wireValue)
         case .paneSet(let p): Body.paneSet(p, &w)
         case .wallAdd(let c, let page): Body.present(c, page, &w)
+        case .panePlay(let pane, let c, let loop): Body.panePlay(pane, c, loop, &w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest, .wallView:

@@ -2,8 +2,9 @@ import LecternCore
 import LecternProtocol
 
 /// The wall's layout (docs/protocol.md §9.7): the moderator arranges the panes (layout-set,
-/// pane-set), an open room's presenter adds a page beside what is shown (wall-add), and a
-/// device that drives a pane other than the main one has its screen requests act there.
+/// pane-set, pane-play), an open room's presenter adds a page beside what is shown
+/// (wall-add), and a device that drives a pane other than the main one has its screen
+/// requests act there (its clip requests too: RoomCore+Clips).
 /// The main pane is the room's screen (RoomCore+Screen.swift); each other pane has its own
 /// `ScreenQueue`, run here the same way: one change at a time, committed once shown.
 extension RoomCore {
@@ -23,6 +24,9 @@ extension RoomCore {
         case .wallAdd(let c, let page):
             try wallAdd(c, page: page, by: me, peer: p, tag: tag)
             return true
+        case .panePlay(let pane, let c, let loop):
+            try panePlay(Int(pane), c, looping: loop, by: me, peer: p, tag: tag)
+            return true
         default: break
         }
         guard let i = wall.pane(drivenBy: me) else { return false }
@@ -40,9 +44,7 @@ extension RoomCore {
             changePane(i, .page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .present, ok: .presentOK))
         case .clear:
             changePane(i, .idle, reply: ScreenReply(peer: p.id, tag: tag, request: .clear, ok: .ok))
-        case .clipPlay: throw LecternError.paneCannotPlay
-        case .clipPause, .clipResume, .clipSeek, .clipStop, .clipLoop: throw LecternError.noClip
-        default: return false
+        default: return false   // clips (RoomCore+Clips: in the pane the device drives), the rest
         }
         return true
     }
@@ -111,19 +113,29 @@ extension RoomCore {
             wall.setDriver(driver, of: i)
             // Privacy (§9.7): a pane handed to someone else shows nothing of the previous driver's.
             changePane(i, .idle, reply: nil)
+            releaseStrandedAway()
+            persist()
             pushState(prompt: true)
         case .full:
             var ev: [FloorEvent] = []
             var model: CommittedScreen?
+            var clip: ScreenQueue.Clip?
             if !main, let q = wall.panes[i].queue {
                 model = q.running?.target ?? q.committed
                 // The pane's driver goes on driving it: as the main pane's, with the floor.
                 if let d = wall.panes[i].driver { ev = try floor.moderate(.grant, target: d, by: me, now: now) }
+                // Its clip goes on playing, over the whole wall.
+                clip = q.clip
+                wall.withQueue(i) { $0.clip = nil }
             }
             applyLayout(.full)
             send(.ok, to: p, tag: tag)
             apply(ev)
             if let model { changeScreen(model == .idle ? .idle : .page(model), reply: nil) }
+            if let clip {
+                screen.clip = clip
+                screen.clipSerial = clip.serial
+            }
             wallChanged()
         case .swap(let other):
             let j = Int(other)
@@ -133,6 +145,19 @@ extension RoomCore {
             wall.swap(i, j)
             wallChanged()
         }
+    }
+
+    // MARK: pane-play
+
+    /// The moderator plays a clip in a pane (§9.7): any clip of the store, in any pane, over
+    /// what the pane shows; its driver (if any) steers it. Answered clip-play-ok once it plays.
+    private func panePlay(_ i: Int, _ c: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+        try requireWallModerator(me)
+        try checkPane(i)
+        guard let item = catalog[c] else { throw LecternError.unknownContent }
+        guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
+        let slot: PaneSlot = wall.panes[i].isMain ? .main : .pane(i)
+        startClip(item.snapshot, looping: looping, in: slot, reply: ScreenReply(peer: p.id, tag: tag, request: .panePlay, ok: .clipPlayOK))
     }
 
     // MARK: wall-add
@@ -172,14 +197,26 @@ extension RoomCore {
         guard l != wall.layout else { return }
         for var q in wall.setLayout(l).compactMap(\.queue) {
             for op in q.abandonAll() { answer(op.reply, Self.overtaken(op)) }
+            // Its clip stops with it (and one being opened is never played).
+            if let c = q.clip {
+                emit(.steerClip(serial: c.serial, .stop))
+                clipSound.gone(c.serial)
+            }
+            for (_, o) in q.opening.sorted(by: { $0.key < $1.key }) {
+                answer(o.reply, LecternError(.nothingOnScreen, message: "The pane was taken off the wall before \(o.content.name) started; it was not played."))
+            }
         }
+        settleSound()
+        releaseStrandedAway()   // a dropped pane's driver away in its grace period has nothing to come back to
     }
 
     /// The arrangement changed: the wall shows it, every device is told (with the floor's
     /// change, if one is waiting for the idle screen it caused: one push, §14.1).
     private func wallChanged() {
         syncOpIDs()
-        emit(wallEffect(op: wall.nextWallOp(), main: mainPaneContent))
+        emit(wallEffect(op: wall.nextWallOp()))
+        recordWall()
+        persist()
         if !statePushOwed { pushState(prompt: true) }
     }
 
@@ -190,31 +227,19 @@ extension RoomCore {
         changePane(i, .idle, reply: nil)
     }
 
-    /// What the main pane shows now, or is being changed to.
-    var mainPaneContent: PaneContent {
-        if let t = screen.running?.target { return .scene(t.scene) }
-        if let c = screen.clip { return .clip(serial: c.serial) }
-        return .scene(screen.committed.scene)
+    /// What a pane shows now, or is being changed to: its clip (a clip is always newer
+    /// than the change being shown: any change ends it), else the change, else its screen.
+    static func paneContent(_ q: ScreenQueue) -> PaneContent {
+        if let c = q.clip { return .clip(serial: c.serial) }
+        return .scene((q.running?.target ?? q.committed).scene)
     }
 
-    /// What puts the wall on the output with `main` in the main pane: today's `show` for a
-    /// single pane showing a scene, else the whole plan (every other pane as it is, or as it
-    /// is being changed to).
-    func wallEffect(op: Int, main: PaneContent) -> RoomEffect {
+    /// What puts the wall on the output: the whole plan, every pane as it is, or as it is
+    /// being changed to (one path for one pane or several).
+    func wallEffect(op: Int) -> RoomEffect {
         wall.shows.asked(op)
-        if wall.isSinglePane, case .scene(let s) = main { return .show(op: op, s) }
-        let panes = wall.panes.map { pane -> PaneContent in
-            guard let q = pane.queue else { return main }
-            return .scene((q.running?.target ?? q.committed).scene)
-        }
+        let panes = wall.panes.map { Self.paneContent($0.queue ?? screen) }
         return .showWall(op: op, WallPlan(layout: wall.layout, panes: panes))
-    }
-
-    /// A clip started or ended in the main pane of a wall of several panes: the plan says so.
-    func mainClipChanged() {
-        guard !wall.isSinglePane, screen.running == nil else { return }
-        syncOpIDs()
-        emit(wallEffect(op: wall.nextWallOp(), main: mainPaneContent))
     }
 
     // MARK: a pane's screen queue
@@ -222,6 +247,11 @@ extension RoomCore {
     /// Queues a change of pane `i` (not the main one); a clear or blank goes first, as on
     /// the main pane (`changeScreen`).
     func changePane(_ i: Int, _ change: ScreenQueue.Change, reply: ScreenReply?) {
+        let q = queue(.pane(i))
+        if let why = Self.pageTurnWithNoSlides(change, clipPlaying: q.clip != nil, settled: q.running == nil, under: q.committed) {
+            return answer(reply, why)
+        }
+        endClip(in: .pane(i), opening: Self.overtakes(change))
         if Self.overtakes(change) {
             for op in wall.withQueue(i, { $0.abandonAll() }) ?? [] { answer(op.reply, Self.overtaken(op)) }
         }
@@ -251,7 +281,7 @@ extension RoomCore {
                 continue
             }
             wall.withQueue(i) { $0.setTarget(target) }
-            emit(wallEffect(op: op.id, main: mainPaneContent))
+            emit(wallEffect(op: op.id))
             return
         }
     }
@@ -276,6 +306,8 @@ extension RoomCore {
             answer(op.reply, error)
         } else {
             wall.withQueue(i) { $0.outputKnown() }
+            recordWall()
+            persist()
             answer(op.reply, nil)
             pushState(prompt: true)
         }
@@ -286,7 +318,7 @@ extension RoomCore {
     // MARK: the state
 
     /// The state's `layout` object: panes' rectangles as shares of the output (§14.2).
-    var layoutSnapshot: LayoutSnapshot {
+    func layoutSnapshot(now: Double) -> LayoutSnapshot {
         let unit = 10_000
         let rects = wall.layout.paneRects(width: unit, height: unit)
         let u = Double(unit)
@@ -297,14 +329,16 @@ extension RoomCore {
                 return PaneSnapshot(
                     index: i, rect: PaneSnapshot.Rect(x: Double(r.x) / u, y: Double(r.y) / u, width: Double(r.width) / u, height: Double(r.height) / u),
                     driver: pane.isMain ? floor.driver : pane.driver, main: pane.isMain,
-                    screen: pane.queue?.committed.snapshot ?? screenState)
-            })
+                    screen: pane.queue.map { Self.screenState($0) } ?? screenState, graceRemainingMs: paneGraceRemainingMs(i, now: now),
+                    pageImage: paneImagePath(i))
+            },
+            soundPane: soundPane)
     }
 
     /// The state as `device` gets it: its `screen` is the pane it drives (§9.7).
     func snapshot(now: Double, for device: DeviceID) -> Snapshot {
         var s = snapshot(now: now)
-        if let i = wall.pane(drivenBy: device), let q = wall.panes[i].queue { s.screen = q.committed.snapshot }
+        if let i = wall.pane(drivenBy: device), let q = wall.panes[i].queue { s.screen = Self.screenState(q) }
         return s
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import LecternCore
 import LecternProtocol
 
-/// The screen queue and the clip: present, signals, clear, the floor's idle screen; a
-/// clip opened, played, steered and ended.
+/// The main pane's screen queue: present, signals, clear, the floor's idle screen (its
+/// clip: RoomCore+Clips.swift).
 extension RoomCore {
     func present(_ content: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
@@ -16,15 +16,15 @@ extension RoomCore {
         changeScreen(.page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .present, ok: .presentOK))
     }
 
-    /// Queues a screen change. Anything else on the screen ends a clip first (the stage is
-    /// busy until it stops). A clear or a blank goes first: the change being shown (a page
+    /// Queues a screen change. Anything else on the screen ends a clip first (a clear or a
+    /// blank also drops a clip still being opened). A clear or a blank goes first: the change being shown (a page
     /// perhaps still rendering) and those waiting are dropped and answered that they were
     /// overtaken, so the moderator never waits behind a slow page.
     func changeScreen(_ change: ScreenQueue.Change, reply: ScreenReply?) {
         if let why = Self.pageTurnWithNoSlides(change, clipPlaying: screen.clip != nil, settled: screen.running == nil, under: screen.committed) {
             return answer(reply, why)
         }
-        if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
+        endClip(in: .main, opening: Self.overtakes(change))
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }
@@ -88,7 +88,7 @@ extension RoomCore {
                 continue
             }
             screen.setTarget(target)
-            emit(wallEffect(op: op.id, main: .scene(target.scene)))
+            emit(wallEffect(op: op.id))
             return
         }
     }
@@ -119,115 +119,5 @@ extension RoomCore {
     func answer(_ reply: ScreenReply?, _ error: LecternError?) {
         guard let r = reply, let p = live(r.peer) else { return }
         if let error { fail(p, tag: r.tag, error, request: r.request.rawValue) } else { send(r.ok, to: p, tag: r.tag) }
-    }
-
-    // MARK: clips
-
-    func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        try floor.checkCanDrive(me)
-        guard let item = catalog[content] else { throw LecternError.unknownContent }
-        try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil)
-        guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
-        if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
-        let serial = screen.newClipSerial()
-        screen.opening[serial] = ScreenQueue.OpeningClip(
-            content: item.snapshot, loop: looping,
-            reply: ScreenReply(peer: p.id, tag: tag, request: .clipPlay, ok: .clipPlayOK))
-        emit(.openClip(serial: serial, content: content.hex))
-    }
-
-    func clipOpened(_ serial: Int, _ result: Result<ClipFacts, LecternError>) {
-        guard let o = screen.opening.removeValue(forKey: serial) else {
-            if case .success = result { emit(.discardClip(serial: serial)) }
-            return
-        }
-        switch result {
-        case .failure(let e):
-            answer(o.reply, e)
-        case .success(let facts):
-            guard serial == screen.clipSerial else { return emit(.discardClip(serial: serial)) }   // superseded meanwhile
-            screen.clip = ScreenQueue.Clip(
-                serial: serial, content: o.content, duration: facts.duration, loop: o.loop,
-                progress: ClipProgress(position: o.start), asked: o.paused ? .paused : nil)
-            if o.reply != nil { recordClip(o.content, duration: facts.duration) }
-            answer(o.reply, nil)
-            pushState()
-            log(.info, "playing \(o.content.name) (\(facts.description))\(o.reply == nil ? String(format: " again from %.1f s%@", o.start, o.paused ? ", paused" : "") : "")")
-            // A restored clip: the player takes the seek (and pause) before its first frame.
-            if o.start > 0 || o.paused { emit(.steerClip(serial: serial, .seek(min(o.start, facts.duration)))) }
-            if o.paused { emit(.steerClip(serial: serial, .pause)) }
-            emit(.playClip(serial: serial, loop: o.loop))
-            mainClipChanged()
-            persist()
-        }
-    }
-
-    func clipProgressed(_ serial: Int, _ progress: ClipProgress) {
-        guard screen.clip?.serial == serial else { return }
-        let wasPaused = screen.clip?.progress.state == .paused
-        screen.clip?.progress = progress
-        pushState()
-        clipSave.owe()
-        if wasPaused != (progress.state == .paused) || clipSave.due(now: now) { persist() }
-    }
-
-    func clipEnded(_ serial: Int, _ ending: ClipEnding) {
-        guard screen.clip?.serial == serial else { return }
-        switch ending.how {
-        case .failed(let why): log(.warning, "clip ended early: \(why)")
-        case .ended, .stopped:
-            log(.info, "clip \(ending.how == .ended ? "ended" : "stopped"): \(ending.progress.presented) frames shown, \(ending.progress.dropped) dropped")
-        }
-        screen.clip = nil
-        mainClipChanged()
-        recordWall()   // the page beneath is on the wall again (its ink may change)
-        pushState()
-        persist()
-    }
-
-    func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        try floor.checkCanDrive(me)
-        guard let c = screen.clip else { throw LecternError.noClip }
-        switch message {
-        case .clipPause:
-            emit(.steerClip(serial: c.serial, .pause)); send(.clipPauseOK, to: p, tag: tag)
-            clipAsked(.paused)
-        case .clipResume:
-            emit(.steerClip(serial: c.serial, .resume)); send(.clipResumeOK, to: p, tag: tag)
-            clipAsked(.playing)
-        case .clipStop: emit(.steerClip(serial: c.serial, .stop)); send(.clipStopOK, to: p, tag: tag)
-        case .clipLoop(let on):
-            emit(.steerClip(serial: c.serial, .loop(on)))
-            send(.clipLoopOK, to: p, tag: tag)
-            if c.loop != on {
-                screen.clip?.loop = on
-                pushState()
-            }
-        case .clipSeek(let ms):
-            let durationMs = UInt64(max(0, c.duration) * 1000)
-            guard UInt64(ms) <= durationMs else {
-                throw LecternError(
-                    .seekOutOfRange, detail: durationMs,
-                    message: String(format: "The clip is only %.1f s long.", c.duration))
-            }
-            emit(.steerClip(serial: c.serial, .seek(Double(ms) / 1000)))
-            send(.clipSeekOK, to: p, tag: tag)
-            screen.clip?.progress.position = Double(ms) / 1000   // a seek gets its own push, paused or not
-            pushState()
-            clipSave.owe()
-            if clipSave.due(now: now) { persist() }
-        default: break
-        }
-    }
-
-    /// Pause and resume show in the state at once (a push after the ok), whatever the
-    /// player reports meanwhile.
-    private func clipAsked(_ state: ClipProgress.State) {
-        let before = screenState
-        screen.clip?.asked = state
-        if screenState != before {
-            pushState()
-            persist()
-        }
     }
 }

@@ -35,6 +35,10 @@ public final class RoomCore {
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
+    /// Clips' play serials, one sequence over every pane (RoomCore+Clips).
+    var clipSerials = 0
+    /// Which clip has the sound (§23.1).
+    var clipSound = ClipSoundRule()
     /// The wall's panes besides the main one (RoomCore+Layout, §9.7).
     var wall = WallArrangement()
     /// Every page's strokes and who may draw (RoomCore+Ink).
@@ -93,7 +97,7 @@ public final class RoomCore {
     var recordMaking: RecordMaking?
     /// The meeting: its id, when it started, since when the room is empty (§27, RoomCore+Meeting).
     var meeting = Meeting(id: RoomCore.newMeetingID())
-    /// Floor holders away in their grace period, and those it ran out for (§9.6).
+    /// Floor holders and pane drivers away in their grace period, and those it ran out for (§9.6).
     var awayHolders = AwayHolders()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
@@ -202,9 +206,10 @@ public final class RoomCore {
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
                 resumeToken: token, now: now)
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
-            awayHolders.note(floor.devices)
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
         }
+        restoreWall(saved.wall, whiteboards: saved.whiteboards)
+        noteAway()
         if let s = saved.sound { restoreSound(s) }
         if let c = saved.clip { restoreClip(c) }
         persist()
@@ -224,7 +229,7 @@ public final class RoomCore {
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
         s.record = recordSnapshot
-        s.layout = layoutSnapshot
+        s.layout = layoutSnapshot(now: now)
         s.protocolMinor = lecternProtocolMinor
         s.meeting = meeting.id
         return s
@@ -247,6 +252,7 @@ public final class RoomCore {
         state.audience = audience.saved
         state.record = record.isEmpty ? nil : record
         state.meeting = meeting
+        state.wall = savedWall
         emit(.persist(state))
     }
 
@@ -305,18 +311,8 @@ public final class RoomCore {
         }
     }
 
-    /// What devices see on the screen: the clip while one plays over the slide, else the slide.
-    var screenState: ScreenSnapshot {
-        guard let c = screen.clip else { return screen.committed.snapshot }
-        let state: ClipSnapshot.Playback = (c.asked ?? c.progress.state) == .paused ? .paused : .playing
-        return ScreenSnapshot(
-            content: c.content, page: 0, pageCount: 0, blank: .none,
-            clip: ClipSnapshot(
-                state: state, positionMs: UInt32(max(0, c.progress.position) * 1000),
-                durationMs: UInt32(max(0, c.duration) * 1000), loop: c.loop,
-                presentedFrames: UInt32(clamping: c.progress.presented),
-                droppedFrames: UInt32(clamping: c.progress.dropped)))
-    }
+    /// What devices see on the main pane: the clip while one plays over the slide, else the slide.
+    var screenState: ScreenSnapshot { Self.screenState(screen) }
 
     // MARK: floor events
 
@@ -337,7 +333,7 @@ public final class RoomCore {
                     close(p)
                 }
             case .deviceLeft(let id):
-                awayHolders.left(id, now: now)
+                awayHolders.left(id, now: now, pane: wall.pane(drivenBy: id))
                 ledger.removeOwner(id)
                 inkDeviceLeft(id)
                 paneDriverLeft(id)
@@ -349,6 +345,6 @@ public final class RoomCore {
                 persist()
             }
         }
-        awayHolders.note(floor.devices)
+        noteAway()
     }
 }

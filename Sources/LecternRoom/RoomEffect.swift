@@ -18,15 +18,17 @@ public enum RoomEffect: Equatable, Sendable {
     case wake(at: Double?)
 
     // MARK: the screen
-    /// Show `scene` on the output; report `.shown(op:)`.
-    case show(op: Int, Scene)
-    /// Show the whole wall's plan, pane by pane (a layout of several panes, §9.7); report
+    /// Show the whole wall's plan, pane by pane (one pane or several, §9.7); report
     /// `.shown(op:)`.
     case showWall(op: Int, WallPlan)
     /// Open the clip (content id, hex) for play `serial`; report `.clipOpened`.
     case openClip(serial: Int, content: String)
-    /// Play the opened clip of `serial` on the output; report progress and the end.
-    case playClip(serial: Int, loop: Bool)
+    /// Play the opened clip of `serial`, its frames made for pane `pane` of `layout` (the
+    /// plan shows it there: `PaneContent.clip`); report progress and the end.
+    case playClip(serial: Int, loop: Bool, layout: WallLayout, pane: Int)
+    /// The clip of `serial` has the sound output (nil: none); every other clip plays
+    /// muted (§23.1).
+    case clipSound(serial: Int?)
     /// Let go of the opened clip of `serial` without playing it (superseded).
     case discardClip(serial: Int)
     /// Steer the playing clip of `serial`.

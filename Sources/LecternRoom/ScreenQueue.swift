@@ -59,6 +59,8 @@ struct ScreenQueue {
     var clip: Clip?
     /// Clips being opened, by play serial.
     var opening: [Int: OpeningClip] = [:]
+    /// The serial of the clip asked for last here (serials are the room's, one sequence over
+    /// every pane: `RoomCore.newClipSerial`); an older one opened meanwhile is not played.
     var clipSerial = 0
 
     mutating func restore(_ model: CommittedScreen) { committed = model }
@@ -98,10 +100,9 @@ struct ScreenQueue {
     /// A change reached the output: it shows what is committed.
     mutating func outputKnown() { outputUnsure = false }
 
-    mutating func newClipSerial() -> Int {
-        clipSerial += 1
-        return clipSerial
-    }
+    /// The output shows something other than what is committed (a clip that was just taken
+    /// off): the next change is shown even when it equals the committed screen.
+    mutating func outputChanged() { outputUnsure = true }
 }
 
 /// Whom a screen change answers, and with what when it worked.

@@ -7,6 +7,12 @@ struct PageTurnTimer {
     static let maxPending = 64
     private var pending: [Int: Double] = [:]
 
+    /// The room asked the stage to show `plan` as operation `op` at `now`: a page turn when a
+    /// pane shows a page.
+    mutating func showing(op: Int, _ plan: WallPlan, now: Double) {
+        for case .scene(let s) in plan.panes where s.deckPage != nil { return showing(op: op, s, now: now) }
+    }
+
     /// The room asked the stage to show `scene` as operation `op` at `now`.
     mutating func showing(op: Int, _ scene: Scene, now: Double) {
         switch scene {

@@ -235,10 +235,10 @@ final class Room: @unchecked Sendable {
                 wakeTask = at.map { at in
                     loop.scheduleTask(in: .milliseconds(Int64(max(0, at - clock()) * 1000) + 5)) { [weak self] in self?.feed(.wake) }
                 }
-            case .show(let op, let scene): stageWorker.show(op: op, scene)
             case .showWall(let op, let plan): stageWorker.showWall(op: op, plan)
             case .openClip(let serial, let content): stageWorker.openClip(serial: serial, content: content)
-            case .playClip(let serial, let loop): stageWorker.playClip(serial: serial, loop: loop)
+            case .playClip(let serial, let loop, let layout, let pane): stageWorker.playClip(serial: serial, loop: loop, layout: layout, pane: pane)
+            case .clipSound(let serial): stageWorker.clipSound(serial: serial)
             case .discardClip(let serial): stageWorker.discardClip(serial: serial)
             case .steerClip(let serial, let command): stageWorker.steerClip(serial: serial, command)
             case .openPart(let content, let writer, let offset, let hashing):

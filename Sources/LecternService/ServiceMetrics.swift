@@ -92,7 +92,7 @@ final class ServiceMetrics: @unchecked Sendable {
 
     func observe(_ effect: RoomEffect, now: Double) {
         switch effect {
-        case .show(let op, let scene): turns.showing(op: op, scene, now: now)
+        case .showWall(let op, let plan): turns.showing(op: op, plan, now: now)
         case .send(_, let bytes):
             guard let code = Self.errorCode(inFrame: bytes) else { return }
             counter(forError: code).increment()

@@ -5,6 +5,7 @@ import LecternPipeline
 import LecternProtocol
 import LecternRender
 import LecternRoom
+import LecternSound
 import LecternVideo
 
 /// The room's work with the output, off the event loop: showing scenes, opening and
@@ -16,10 +17,23 @@ final class StageWorker: @unchecked Sendable {
     private let report: @Sendable (RoomEvent) -> Void
     private let work = DispatchQueue(label: "lectern.room.stage", qos: .userInitiated, attributes: .concurrent)
     private let lock = NSLock()
-    /// Opened clips by play serial, until they end or are discarded.
-    private var clips: [Int: (decoder: ClipDecoder, control: PlaybackControl, path: String)] = [:]
+    /// An opened clip, and its source once it plays.
+    private struct OpenClip {
+        let decoder: ClipDecoder
+        let control: PlaybackControl
+        let path: String
+        var source: ClipSource?
+    }
+    /// Opened clips by play serial, until they end or are discarded (under `lock`).
+    private var clips: [Int: OpenClip] = [:]
     /// Clips' sound (nil: silent, as in tests that don't ask for it).
     let sound: ClipSoundSource?
+    /// The clip the room gave the sound to (§23.1), and the one whose track plays now (under
+    /// `lock`). Moving the sound, and starting clips, run one at a time on `soundQueue`: the
+    /// device is let go by one clip before the next opens it.
+    private var soundHolder: Int?
+    private var soundTrack: (serial: Int, track: SoundTrack)?
+    private let soundQueue = DispatchQueue(label: "lectern.room.sound", qos: .userInitiated)
     /// Page previews: a fixed pool, not a thread each (§13); the room's `PictureBudget`
     /// bounds what waits for it.
     let previews = PicturePool(name: "lectern.preview", width: 2)
@@ -30,9 +44,6 @@ final class StageWorker: @unchecked Sendable {
         self.sound = sound
         self.report = report
     }
-
-    /// Today's one-pane wall: `scene` over the whole output.
-    func show(op: Int, _ scene: Scene) { showWall(op: op, WallPlan(scene)) }
 
     /// Hands `plan` to the display loop, in the order the room asked (a newer plan overtakes
     /// one still drawing its pages: that one is reported superseded, never presented). The
@@ -60,7 +71,7 @@ final class StageWorker: @unchecked Sendable {
                 return report(.clipOpened(serial: serial, .failure(LecternError(mapping: error))))
             }
             let control = PlaybackControl { [report] status in report(.clipProgressed(serial: serial, Self.progress(status))) }
-            lock.withLock { clips[serial] = (decoder, control, path) }
+            lock.withLock { clips[serial] = OpenClip(decoder: decoder, control: control, path: path) }
             let i = decoder.info
             let facts = ClipFacts(
                 duration: i.duration,
@@ -69,17 +80,17 @@ final class StageWorker: @unchecked Sendable {
         }
     }
 
-    /// Plays the clip over the whole wall as a moving source of the display loop (it never
-    /// presents); when it ends, is stopped or fails, the loop lets go of it and the wall
-    /// shows its plan again.
-    func playClip(serial: Int, loop: Bool) {
+    /// Plays the clip as the moving source of pane `pane` of `layout` (the display loop takes
+    /// its frames; it never presents), with the sound if the room gave it the sound; when it
+    /// ends, is stopped or fails, the loop lets go of it (its pane keeps the last frame until
+    /// the room's next plan).
+    func playClip(serial: Int, loop: Bool, layout: WallLayout, pane: Int) {
         guard let clip = lock.withLock({ clips[serial] }) else { return }
-        work.async { [self] in
-            let track = sound?.open(clip: clip.path)
-            let size = stage.fullScreenSourceSize
+        soundQueue.async { [self] in
+            let size = stage.sourceSize(layout: layout, pane: pane)
             let stage = self.stage, report = self.report
             let source = ClipSource(
-                decoder: clip.decoder, loop: loop, control: clip.control, sound: track, background: stage.compositor.settings.background,
+                decoder: clip.decoder, loop: loop, control: clip.control, sound: nil, background: stage.compositor.settings.background,
                 width: size.width, height: size.height
             ) { [weak self] result in
                 stage.detach(serial: serial)
@@ -91,14 +102,52 @@ final class StageWorker: @unchecked Sendable {
                 default: how = .stopped
                 }
                 report(.clipEnded(serial: serial, ClipEnding(how: how, progress: Self.progress(result.status))))
+                if let worker = self { worker.soundQueue.async { worker.settleSound() } }
             }
-            stage.attach(serial: serial, source, fullScreen: true)
+            guard
+                lock.withLock({ () -> Bool in
+                    guard clips[serial] != nil else { return false }
+                    clips[serial]?.source = source
+                    return true
+                })
+            else { return }   // discarded meanwhile
+            stage.attach(serial: serial, source)
+            settleSound()   // before the start: the first frame starts its sound
             source.start()
         }
     }
 
+    /// The room gave the sound to the clip of `serial` (nil: to none, §23.1).
+    func clipSound(serial: Int?) {
+        lock.withLock { soundHolder = serial }
+        soundQueue.async { [self] in settleSound() }
+    }
+
+    /// On `soundQueue`: the track playing goes to the clip the room gave the sound to — the
+    /// one playing is let go and stopped first (the device is free), then the holder's is
+    /// opened and handed to its source. A clip not yet playing gets it when it starts.
+    private func settleSound() {
+        let (want, current, target) = lock.withLock { () -> (Int?, (serial: Int, track: SoundTrack)?, OpenClip?) in
+            (soundHolder, soundTrack, soundHolder.flatMap { clips[$0] })
+        }
+        if let cur = current, cur.serial != want || lock.withLock({ clips[cur.serial] == nil }) {
+            lock.withLock { clips[cur.serial]?.source }?.replaceSound(nil)
+            cur.track.stop()
+            lock.withLock { soundTrack = nil }
+        }
+        guard let want, lock.withLock({ soundTrack == nil }), let source = target?.source, let path = target?.path,
+            let track = sound?.open(clip: path)
+        else { return }
+        if source.replaceSound(track) {
+            lock.withLock { soundTrack = (want, track) }
+        } else {
+            track.stop()   // it ended meanwhile
+        }
+    }
+
     func discardClip(serial: Int) {
-        lock.withLock { clips.removeValue(forKey: serial) }?.decoder.close()
+        guard let c = lock.withLock({ clips.removeValue(forKey: serial) }) else { return }
+        if c.source == nil { c.decoder.close() }
     }
 
     func steerClip(serial: Int, _ command: ClipCommand) {

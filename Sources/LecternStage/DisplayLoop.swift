@@ -123,7 +123,8 @@ struct LoopBody {
     let hooks: DisplayHooks
     let clock: @Sendable () -> Double
     var sources: [Int: any PaneVideoSource] = [:]
-    /// The last frame taken from each source (shown again while none is due).
+    /// The last frame taken from each source (shown again while none is due, and after the
+    /// source ended until no pane shows it: a clip's last frame holds until the next plan).
     var lastVideo: [Int: Frame] = [:]
     var scratch: [Frame] = []
     var stopped = false
@@ -151,7 +152,6 @@ struct LoopBody {
                     carry(core.handle(.sourceAttached(serial: serial), now: clock()), post: post)
                 case .detach(let serial):
                     sources[serial] = nil
-                    lastVideo[serial] = nil
                     carry(core.handle(.sourceEnded(serial: serial), now: clock()), post: post)
                 case .ping: hooks.ping()
                 case .stop: stopped = true
@@ -230,12 +230,15 @@ struct LoopBody {
         // Taken before the present (never waiting: nil keeps the last frame).
         var moving: [Int: Frame] = [:]
         for p in c.panes {
-            if case .video(let serial) = p.content, let s = sources[serial] {
+            guard case .video(let serial) = p.content else { continue }
+            if let s = sources[serial] {
                 videos.append(serial)
                 if let f = s.frame(forRefreshAt: refresh, refreshPeriod: period) { lastVideo[serial] = f }
-                moving[serial] = lastVideo[serial]
             }
+            moving[serial] = lastVideo[serial]
         }
+        // A frame no pane shows any more is let go (its buffer goes back to its producer).
+        for serial in lastVideo.keys where moving[serial] == nil && sources[serial] == nil { lastVideo[serial] = nil }
         let ink = self.ink, hooks = self.hooks
         var scratch = self.scratch
         defer { self.scratch = scratch }

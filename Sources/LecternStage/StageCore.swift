@@ -53,9 +53,8 @@ public struct StageCore: Sendable {
     var prerenderComposed: Scene?
     public private(set) var cornerCode: String?
     public private(set) var fallback: PageTransition?
-    /// Moving sources attached, and the one shown over the whole wall (today's clip).
+    /// Moving sources attached (a pane shows one by its serial: `PaneContent.clip`).
     public private(set) var sources: Set<Int> = []
-    public private(set) var fullScreenSource: Int?
 
     public init(mode: DisplayMode, background: RGB = .black, overscanPercent: Double = 0, connected: Bool = true) {
         self.mode = mode
@@ -76,6 +75,18 @@ public struct StageCore: Sendable {
     var fullRect: PixelRect { PixelRect(x: 0, y: 0, width: mode.width, height: mode.height) }
     /// Where a source over the whole wall goes: the safe area (the overscan around it is background).
     public var safeRect: PixelRect { Fit.safeArea(width: mode.width, height: mode.height, overscanPercent: overscanPercent) }
+
+    /// Where a moving source in pane `pane` of `layout` is drawn, on a `mode` output: the pane
+    /// (a `full` wall's one pane is its safe area, as a page is fitted in it). Its frames are
+    /// made at this size (`StageEffect.resizeSource`; the shell's first guess uses it too).
+    public static func sourceRect(layout: WallLayout, pane: Int, mode: DisplayMode, overscanPercent: Double) -> PixelRect {
+        let rects = layout.paneRects(width: mode.width, height: mode.height, overscanPercent: overscanPercent)
+        return rects[min(max(0, pane), rects.count - 1)]
+    }
+
+    func sourceRect(ofPane i: Int) -> PixelRect {
+        Self.sourceRect(layout: plan?.layout ?? .full, pane: i, mode: mode, overscanPercent: overscanPercent)
+    }
 
     /// Where each pane of `layout` sits. The whole wall is one frame of the output's size
     /// (the page fitted in the safe area inside it, as ever); panes are fitted in it.
@@ -124,23 +135,16 @@ public struct StageCore: Sendable {
             connected = on
             guard on, changed || resized else { return [] }
             for i in panes.indices { panes[i].animation = nil }
-            var effects = reshow()
-            if let s = fullScreenSource { effects += sourceSizes(s) }
-            return effects
+            return reshow()
         case .sourceAttached(let serial):
             sources.insert(serial)
             dirty = true
             return sourceSizes(serial)
         case .sourceEnded(let serial):
+            // Its pane keeps the last frame until the room's next plan replaces it.
             sources.remove(serial)
-            if fullScreenSource == serial { fullScreenSource = nil }
             dirty = true
             return []
-        case .fullScreenSource(let serial):
-            fullScreenSource = serial
-            dirty = true
-            let r = safeRect
-            return serial.map { [.resizeSource(serial: $0, width: r.width, height: r.height)] } ?? []
         }
     }
 
@@ -211,8 +215,10 @@ public struct StageCore: Sendable {
                     pane.animation = Animation(run: TransitionRun(t, refreshPeriod: mode.frameInterval), from: from, to: r.frame)
                 }
             }
+            // (The source's rectangle follows the pane's: `sourceRect`.)
             if case .clip(let serial) = content, !(i < panes.count && panes[i].content == content && panes[i].rect == pane.rect) {
-                effects.append(.resizeSource(serial: serial, width: pane.rect.width, height: pane.rect.height))
+                let r = Self.sourceRect(layout: p.plan.layout, pane: i, mode: mode, overscanPercent: overscanPercent)
+                effects.append(.resizeSource(serial: serial, width: r.width, height: r.height))
             }
             next.append(pane)
         }
@@ -226,9 +232,9 @@ public struct StageCore: Sendable {
     }
 
     func sourceSizes(_ serial: Int) -> [StageEffect] {
-        if fullScreenSource == serial { return [.resizeSource(serial: serial, width: safeRect.width, height: safeRect.height)] }
-        return panes.filter { $0.content == .clip(serial: serial) }.map {
-            .resizeSource(serial: serial, width: $0.rect.width, height: $0.rect.height)
+        panes.indices.filter { panes[$0].content == .clip(serial: serial) }.map {
+            let r = sourceRect(ofPane: $0)
+            return .resizeSource(serial: serial, width: r.width, height: r.height)
         }
     }
 
@@ -239,10 +245,9 @@ public struct StageCore: Sendable {
         dirty || isTransitioning || movingInView
     }
 
-    /// A moving source shows in a pane (or over the whole wall): every refresh may bring its frame.
+    /// A moving source shows in a pane: every refresh may bring its frame.
     public var movingInView: Bool {
-        if let s = fullScreenSource, sources.contains(s) { return true }
-        return panes.contains { if case .clip(let s) = $0.content { return sources.contains(s) } else { return false } }
+        panes.contains { if case .clip(let s) = $0.content { return sources.contains(s) } else { return false } }
     }
 
     /// What to draw for the refresh after `now`, or nil when nothing changed. Advances the
@@ -258,14 +263,15 @@ public struct StageCore: Sendable {
             prerenderReady = nil
         }
         var out: [ComposedPane] = []
-        if let s = fullScreenSource, sources.contains(s) {
-            out = [ComposedPane(rect: safeRect, content: .video(serial: s))]
-        } else {
-            for i in panes.indices {
-                out.append(ComposedPane(rect: panes[i].rect, content: content(ofPane: i, now: now)))
+        for i in panes.indices {
+            let c = content(ofPane: i, now: now)
+            if case .video = c {
+                out.append(ComposedPane(rect: sourceRect(ofPane: i), content: c))
+            } else {
+                out.append(ComposedPane(rect: panes[i].rect, content: c))
             }
         }
-        let allIdle = !panes.contains { $0.scene != .idle } && fullScreenSource == nil
+        let allIdle = !panes.contains { $0.scene != .idle }
         return Composition(
             width: mode.width, height: mode.height, background: background, panes: out, cornerCode: allIdle ? nil : cornerCode)
     }
@@ -274,7 +280,8 @@ public struct StageCore: Sendable {
         let pane = panes[i]
         switch pane.content {
         case .clip(let serial):
-            return sources.contains(serial) ? .video(serial: serial) : .empty
+            // Before its source is attached, and after it ended: the last frame it gave, if any.
+            return .video(serial: serial)
         case .scene(let scene):
             guard let frame = pane.frame else { return .empty }
             if var a = pane.animation {

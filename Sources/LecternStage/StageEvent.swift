@@ -25,9 +25,6 @@ public enum StageEvent: Sendable {
     case sourceAttached(serial: Int)
     /// Moving source `serial` ended (the clip ended, was stopped, or failed).
     case sourceEnded(serial: Int)
-    /// A full-screen clip over whatever the plan shows (today's `playClip`): `serial`, or
-    /// nil to end it.
-    case fullScreenSource(serial: Int?)
 }
 
 /// A pane's page drawn by a render worker: the frame (the pane's size, bars included),

@@ -9,7 +9,8 @@ final class ClipProducer {
     let decoder: ClipDecoder
     let loop: Bool
     let control: PlaybackControl
-    let sound: ClipSound?
+    /// The clip's sound while it has the sound output (`ClipSource.replaceSound` moves it).
+    var sound: ClipSound?
     let background: RGB
     let onEnd: @Sendable (PlaybackResult) -> Void
 
@@ -26,6 +27,8 @@ final class ClipProducer {
     private var nextStartsSound = true
     private var soundPlaying = false
     private var soundPaused = false
+    /// Sound handed over while paused: it starts where the picture is at the resume.
+    private var soundOwed = false
     private var lastReport = -Double.infinity
 
     init(
@@ -44,6 +47,7 @@ final class ClipProducer {
         }
         let end = produce(source)
         sound?.stop()
+        source.soundEnded()?.stop()
         let counts = source.withShared { ($0.pacing.presented, $0.pacing.dropped, $0.position) }
         let errors = decoder.decodeErrors
         decoder.close()
@@ -58,6 +62,7 @@ final class ClipProducer {
 
     private func produce(_ s: ClipSource) -> PlaybackEnd {
         while true {
+            pickUpSound(s)
             followTheSound(s)
             report(s)
             let cmd = control.pending()
@@ -68,7 +73,7 @@ final class ClipProducer {
                 }
                 do { try decoder.seek(to: t) } catch { return .failed("seek to \(t) s failed: \(error)") }
                 if soundPlaying || soundPaused { sound?.pause() }
-                soundPlaying = false; soundPaused = false; nextStartsSound = true
+                soundPlaying = false; soundPaused = false; nextStartsSound = true; soundOwed = false
                 if cmd.pause {
                     // Show the frame sought to once, and stay paused.
                     do {
@@ -93,6 +98,7 @@ final class ClipProducer {
                     if soundPaused && after.seek == nil && !after.stop {
                         sound?.resume(); soundPlaying = true; soundPaused = false
                     }
+                    if soundOwed && after.seek == nil && !after.stop { startSoundWhereThePictureIs(s) }
                 }
                 continue
             }
@@ -163,6 +169,24 @@ final class ClipProducer {
         let f = Frame(width: w, height: h, color: background)
         if pool.count < ClipSource.queueBound + 3 { pool.append(f) }
         return f
+    }
+
+    /// Takes the sound handed over (or let go) since the last look: the one it replaces was
+    /// stopped by whoever moved it (so the device is free for the next). A new one starts
+    /// where the picture is; before the first frame, with it.
+    private func pickUpSound(_ s: ClipSource) {
+        guard let change = s.takeSoundChange() else { return }
+        sound = change
+        soundPlaying = false; soundPaused = false; soundOwed = false
+        guard sound != nil else { return }
+        if control.pending().pause { soundOwed = true } else { startSoundWhereThePictureIs(s) }
+    }
+
+    private func startSoundWhereThePictureIs(_ s: ClipSource) {
+        soundOwed = false
+        s.withShared { h in
+            if let p = h.position { h.soundFrom = p }
+        }
     }
 
     /// Starts the sound when the display loop took the frame it starts with; then keeps the

@@ -28,6 +28,9 @@ public final class ClipSource: PaneVideoSource {
     private let producer: Mutex<ClipProducer?>
     private let wake = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
+    /// The sound handed over and not yet taken by the producer (`replaceSound`), and whether
+    /// the producer has ended (nothing handed over after that is taken).
+    private let soundSwap = Mutex<(next: (any ClipSound & Sendable)??, ended: Bool)>((nil, false))
 
     public init(
         decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound?, background: RGB,
@@ -58,6 +61,38 @@ public final class ClipSource: PaneVideoSource {
     public func stop() {
         control.stop()
         wake.signal()
+    }
+
+    /// Gives the clip the wall's sound output (`track`, opened on the device) or takes it
+    /// away (nil: the clip plays muted on, paced by its own time). The caller has stopped
+    /// the track it replaces (so the device is free); the producer picks the new one up at
+    /// once and starts it where the picture is (at the resume, if paused). False: the clip
+    /// has ended, the track was not taken (the caller stops it).
+    @discardableResult
+    public func replaceSound(_ track: (any ClipSound & Sendable)?) -> Bool {
+        let taken = soundSwap.withLock { s -> Bool in
+            guard !s.ended else { return false }
+            s.next = .some(track)
+            return true
+        }
+        wake.signal()
+        return taken
+    }
+
+    func takeSoundChange() -> (any ClipSound & Sendable)?? {
+        soundSwap.withLock { s -> (any ClipSound & Sendable)?? in
+            defer { s.next = nil }
+            return s.next
+        }
+    }
+
+    /// The producer ended: a track handed over and not taken is returned (to be stopped).
+    func soundEnded() -> (any ClipSound & Sendable)? {
+        soundSwap.withLock { s -> (any ClipSound & Sendable)? in
+            s.ended = true
+            defer { s.next = nil }
+            return s.next ?? nil
+        }
     }
 
     // MARK: PaneVideoSource (the display loop's side)

@@ -49,7 +49,8 @@ func runStageBenchmarks(pdf: String, pageCount: Int, rounds: Int) throws {
         }
         threads.forEach { $0.start() }
         let source = TimedSource(width: mode.width, height: mode.height)
-        stage.attach(serial: 1, source, fullScreen: true)
+        stage.attach(serial: 1, source)
+        try stage.show(WallPlan(layout: .full, panes: [.clip(serial: 1)]))
         MonotonicClock.sleep(until: MonotonicClock.now() + Double(max(3, rounds)))
         stage.detach(serial: 1)
         stop.store(true, ordering: .relaxed)

@@ -28,25 +28,35 @@ struct LayoutCommand: ParsableCommand {
     }
 }
 
-/// `lectern pane N present FILE|ID [--page P] | clear | assign DEVICE|none | full | swap M`
-/// (moderator): one pane of the wall (pane-set, 0x91, §9.7).
+/// `lectern pane N present FILE|ID [--page P] | play FILE|ID [--loop] | clear | assign DEVICE|none
+/// | full | swap M` (moderator): one pane of the wall (pane-set, 0x91; play: pane-play, 0x93; §9.7).
 struct PaneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pane", abstract: "Moderator: show a PDF in a pane, clear it, hand it to a device, make it full screen, or swap two.",
+        commandName: "pane",
+        abstract: "Moderator: show a PDF or play a clip in a pane, clear it, hand it to a device, make it full screen, or swap two.",
         discussion: """
-            lectern pane 1 present deck.pdf --page 3 · lectern pane 1 clear · lectern pane 1 assign 4 \
-            (a device id or name; none: nobody) · lectern pane 1 full · lectern pane 0 swap 1. A pane \
-            handed to another device is emptied first. Assigning the main pane grants the floor.
+            lectern pane 1 present deck.pdf --page 3 · lectern pane 1 play clip.mp4 --loop · lectern pane 1 \
+            clear · lectern pane 1 assign 4 (a device id or name; none: nobody) · lectern pane 1 full · \
+            lectern pane 0 swap 1. A pane handed to another device is emptied first (its clip stops). \
+            Assigning the main pane grants the floor. The pane's driver steers its clip (pause, resume, …).
             """)
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "The pane's index (0 first).") var pane: UInt8
-    @Argument(help: "present, clear, assign, full or swap") var action: String
-    @Argument(help: "present: a PDF file or content id; assign: a device id or name, or none; swap: the other pane.") var target: String?
+    @Argument(help: "present, play, clear, assign, full or swap") var action: String
+    @Argument(help: "present: a PDF file or content id; play: a clip file or content id; assign: a device id or name, or none; swap: the other pane.")
+    var target: String?
     @Option(help: "present: the page.") var page: UInt32 = 1
+    @Flag(help: "play: loop the clip.") var loop = false
 
     func run() throws {
         guard Int(pane) < maxWallPanes else { throw ValidationError("a pane is 0 to \(maxWallPanes - 1), not \(pane)") }
         try withConnection(connection) { c in
+            if action.lowercased() == "play" {
+                guard let target else { throw ValidationError("play needs a clip file or content id: lectern pane \(pane) play clip.mp4") }
+                _ = try c.request(.panePlay(pane: pane, content: try resolveContent(target, c), loop: loop))
+                print(describePanes(try c.state()).joined(separator: "\n"))
+                return
+            }
             let a: PaneAction
             switch action.lowercased() {
             case "present":
@@ -63,7 +73,7 @@ struct PaneCommand: ParsableCommand {
                 }
                 a = .swap(with: other)
             default:
-                throw ValidationError("the action is present, clear, assign, full or swap, not '\(action)'")
+                throw ValidationError("the action is present, play, clear, assign, full or swap, not '\(action)'")
             }
             _ = try c.request(.paneSet(PaneRequest(pane: pane, a)))
             print(describePanes(try c.state()).joined(separator: "\n"))
@@ -88,9 +98,10 @@ struct WallAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wall-add", abstract: "Add a PDF to the wall beside what it shows (open rooms; the wall splits as needed).",
         discussion: """
-            The page goes into a free pane, and you drive that pane (next, prev, goto act on it) for \
-            as long as you stay in the room: a presenter's pane is emptied when the device leaves, so \
-            keep a connection (lectern watch) or use the web remote.
+            The page goes into a free pane, and you drive that pane (next, prev, goto act on it). \
+            Between two commands your pane waits for you for the room's grace period (grace_period, \
+            60 s unless the admin changed it), as the floor does; after it the pane is emptied. For \
+            longer pauses keep a connection (lectern watch) or use the web remote.
             """)
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "A PDF file or a content id.") var target: String
@@ -116,12 +127,19 @@ func describePanes(_ s: Snapshot) -> [String] {
     for p in layout.panes {
         let shows: String
         if let c = p.screen.content {
-            shows = c.kind == .clip ? "clip \(c.name)" : "\(c.name) page \(p.screen.page)/\(p.screen.pageCount)"
+            if c.kind == .clip {
+                let state = p.screen.clip.map { " (\($0.state.rawValue)\(layout.soundPane == p.index ? ", with the sound" : ", muted"))" } ?? ""
+                shows = "clip \(c.name)\(state)"
+            } else {
+                shows = "\(c.name) page \(p.screen.page)/\(p.screen.pageCount)"
+            }
         } else {
             shows = "idle"
         }
         let blank = p.screen.blank == .none ? "" : " (blank \(p.screen.blank.rawValue))"
-        lines.append("pane \(p.index)\(p.main ? " (main)" : ""): \(shows)\(blank), driven by \(who(p.driver))")
+        // A driver away keeps its pane for the grace period (§9.6).
+        let away = p.graceRemainingMs.map { ", away (\(($0 + 999) / 1000) s left to come back)" } ?? ""
+        lines.append("pane \(p.index)\(p.main ? " (main)" : ""): \(shows)\(blank), driven by \(who(p.driver))\(away)")
     }
     return lines
 }

@@ -3,7 +3,8 @@ import LecternCore
 import LecternTestSupport
 import XCTest
 
-/// §19's rules C71–C78, the wall's layout (§9.7, protocol 1.1), from outside: frames
+/// §19's rules C71–C78 and C91–C93, the wall's layout and clips in its panes (§9.7,
+/// protocols 1.1 and 1.2), from outside: frames
 /// written byte by byte from docs/protocol.md over a real TLS socket to a real service.
 final class LayoutConformanceTests: ConformanceTestCase {
     /// A room with the moderator, Ana holding the floor with a 3-page deck on the wall, and
@@ -59,7 +60,7 @@ final class LayoutConformanceTests: ConformanceTestCase {
     func testC73TheStateCarriesTheLayoutAndTheMinorVersion() throws {
         let (mod, ana, _, _) = try room(.moderated)
         let before = try state(ana)
-        XCTAssertEqual(before["protocolMinor"] as? Int, 1)
+        XCTAssertGreaterThanOrEqual(before["protocolMinor"] as? Int ?? 0, 1)
         XCTAssertEqual(layout(before)?["kind"] as? String, "full")
         XCTAssertEqual(panes(before).count, 1)
         _ = mod.drain()
@@ -125,11 +126,93 @@ final class LayoutConformanceTests: ConformanceTestCase {
         expectFailure(ben2.reply(to: ben2.request(0x92, deck2 + u32(1))), in: 0x14, code: 0x0F03)
     }
 
-    func testC77APaneDriverPlaysNoClip() throws {
-        let (mod, _, ben, benDeck) = try room(.moderated)
+    /// A clip Ben uploads (red, 3 s, 4:3), for the pane-clip rules.
+    func clip(_ p: RawPeer, color: String = "red", name: String = "clip.mp4") throws -> [UInt8] {
+        try upload(p, path: try Fixtures.clip(in: harness.dir, color: color, seconds: 3, name: name)).id
+    }
+
+    func testC77APaneDriverPlaysAClipInTheirPane() throws {
+        let (mod, ana, ben, _) = try room(.moderated)
         XCTAssertEqual(mod.reply(to: mod.request(0x90, [3]))?.command, 0x13, "quad")
         XCTAssertEqual(mod.reply(to: mod.request(0x91, [3, 3, ben.device]))?.command, 0x13)
-        expectFailure(ben.reply(to: ben.request(0x20, benDeck + [0])), in: 0x14, code: 0x0F04)
-        expectFailure(ben.reply(to: ben.request(0x22)), in: 0x14, code: 0x0502)   // noClip
+        let clip = try clip(ben)
+        let played = try XCTUnwrap(ben.reply(to: ben.request(0x20, clip + [1])))
+        XCTAssertEqual(played.command, 0x21, "clip-play-ok: \(String(describing: played.error))")
+        try eventually("pane 3 plays Ben's clip", timeout: 10) {
+            let s = try self.state(ben)
+            return (self.screen(self.panes(s)[3])?["clip"] as? [String: Any])?["state"] as? String == "playing"
+                && (self.screen(s)?["clip"] as? [String: Any])?["state"] as? String == "playing"
+        }
+        XCTAssertTrue(screen(panes(try state(ana))[0])?["clip"] is NSNull, "the main pane is untouched")
+        XCTAssertEqual(ben.reply(to: ben.request(0x22))?.command, 0x23, "clip-pause-ok")
+    }
+
+    func testC91TheModeratorPlaysAClipInAPane() throws {
+        let (mod, ana, _, benDeck) = try room(.moderated)
+        XCTAssertEqual(mod.reply(to: mod.request(0x90, [1]))?.command, 0x13, "split")
+        let clip = try clip(mod)
+        XCTAssertEqual(try state(mod)["protocolMinor"] as? Int, 2)
+        expectFailure(ana.reply(to: ana.request(0x93, [1] + clip + [0])), in: 0x14, code: 0x0203)   // moderatorOnly
+        let far = expectFailure(mod.reply(to: mod.request(0x93, [2] + clip + [0])), in: 0x14, code: 0x0F01)
+        XCTAssertEqual(far?.closes, false)
+        expectFailure(mod.reply(to: mod.request(0x93, [1] + benDeck + [0])), in: 0x14, code: 0x0306)   // wrongKind
+        let played = try XCTUnwrap(mod.reply(to: mod.request(0x93, [1] + clip + [1])))
+        XCTAssertEqual(played.command, 0x21, "clip-play-ok: \(String(describing: played.error))")
+        try eventually("pane 1 plays the clip, looping", timeout: 10) {
+            let c = self.screen(self.panes(try self.state(mod))[1])?["clip"] as? [String: Any]
+            return c?["state"] as? String == "playing" && c?["loop"] as? Bool == true
+        }
+        for (i, body) in ([[4] + clip + [0], [1] + clip + [2], [1] + clip] as [[UInt8]]).enumerated() {   // pane 4; loop 2; short
+            let m = try join("Chair \(i + 2)", role: 2)
+            let e = expectFailure(m.reply(to: m.request(0x93, body)), in: 0x14, code: 0x0003)
+            XCTAssertEqual(e?.closes, true, "\(body.count) bytes")
+            XCTAssertEqual(e?.detail, 0x93)
+        }
+    }
+
+    func testC92TheLatestPlayOrResumeHasTheSound() throws {
+        let (mod, ana, ben, _) = try room(.moderated)
+        XCTAssertEqual(mod.reply(to: mod.request(0x90, [1]))?.command, 0x13, "split")
+        XCTAssertEqual(mod.reply(to: mod.request(0x91, [1, 3, ben.device]))?.command, 0x13)
+        func soundPane() throws -> Int? { self.layout(try self.state(ana))?["soundPane"] as? Int }
+        XCTAssertTrue(layout(try state(ana))?["soundPane"] is NSNull, "no clip: null")
+        let benClip = try clip(ben, color: "blue", name: "ben.mp4")
+        XCTAssertEqual(ben.reply(to: ben.request(0x20, benClip + [1]))?.command, 0x21)
+        try eventually("Ben's pane has the sound", timeout: 10) { try soundPane() == 1 }
+        let anaClip = try clip(ana, name: "ana.mp4")
+        XCTAssertEqual(ana.reply(to: ana.request(0x20, anaClip + [1]))?.command, 0x21)
+        try eventually("Ana's pane has it: her play came last", timeout: 10) { try soundPane() == 0 }
+        XCTAssertEqual(ana.reply(to: ana.request(0x22))?.command, 0x23, "pause")
+        XCTAssertEqual(try soundPane(), 0, "a pause doesn't move it")
+        XCTAssertEqual(ben.reply(to: ben.request(0x28))?.command, 0x29, "Ben's resume of his playing clip")
+        try eventually("Ben's resume takes it", timeout: 10) { try soundPane() == 1 }
+        XCTAssertEqual(ben.reply(to: ben.request(0x24))?.command, 0x25, "stop")
+        try eventually("Ben's clip stopped: Ana's pane has it", timeout: 10) { try soundPane() == 0 }
+        XCTAssertEqual(ana.reply(to: ana.request(0x24))?.command, 0x25, "stop")
+        try eventually("no clip: null", timeout: 10) { self.layout(try self.state(ana))?["soundPane"] is NSNull }
+    }
+
+    func testC93APaneHandedOverStopsItsClipAtOnce() throws {
+        let (mod, _, ben, _) = try room(.moderated)
+        let cid = try join("Cid")
+        XCTAssertEqual(mod.reply(to: mod.request(0x90, [1]))?.command, 0x13, "split")
+        XCTAssertEqual(mod.reply(to: mod.request(0x91, [1, 3, ben.device]))?.command, 0x13)
+        XCTAssertEqual(ben.reply(to: ben.request(0x20, try clip(ben) + [1]))?.command, 0x21)
+        _ = cid.drain()
+        XCTAssertEqual(mod.reply(to: mod.request(0x91, [1, 3, cid.device]))?.command, 0x13, "pane 1 to Cid")
+        // The push the assign causes (the first with Cid driving pane 1) has no trace of Ben's clip.
+        var pushed: [String: Any]?
+        try eventually("Cid's push with pane 1 his", timeout: 10) {
+            guard let s = cid.statePush(timeout: 5) else { return false }
+            guard (self.panes(s)[1]["driver"] as? Int) == Int(cid.device) else { return false }
+            pushed = s
+            return true
+        }
+        let s = try XCTUnwrap(pushed)
+        XCTAssertTrue(screen(panes(s)[1])?["clip"] is NSNull)
+        XCTAssertTrue(screen(panes(s)[1])?["content"] is NSNull)
+        XCTAssertTrue(screen(s)?["clip"] is NSNull, "Cid's screen is his pane")
+        XCTAssertTrue(layout(s)?["soundPane"] is NSNull)
+        expectFailure(cid.reply(to: cid.request(0x22)), in: 0x14, code: 0x0502)   // noClip
     }
 }

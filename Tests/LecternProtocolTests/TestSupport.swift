@@ -140,6 +140,8 @@ func sampleInkMessages() -> [Message] {
         .paneSet(PaneRequest(pane: 3, .clear)), .paneSet(PaneRequest(pane: 0, .assign(7))), .paneSet(PaneRequest(pane: 2, .full)),
         .paneSet(PaneRequest(pane: 0, .swap(with: 3))),
         .wallAdd(content: ContentID(bytes: [UInt8](repeating: 5, count: 32))!, page: 2),
+        .panePlay(pane: 2, content: ContentID(bytes: [UInt8](repeating: 6, count: 32))!, loop: true),
+        .panePlay(pane: 0, content: ContentID(bytes: [UInt8](repeating: 7, count: 32))!, loop: false),
         .audiencePage(
             AudiencePage(
                 what: "questions", poll: nil, offset: 0, total: 1,

@@ -26,7 +26,9 @@ final class RoomCoreClipRestoreTests: XCTestCase {
         // Until it opens, what is saved still has the clip (a second crash meanwhile loses nothing).
         XCTAssertEqual(Self.persisted(restored).last?.clip, SavedClip(content: cid(2).hex, position: 6.5, paused: true, loop: true))
         let opened = h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 10, description: "h264"))))
-        XCTAssertEqual(H.work(opened), [.steerClip(serial: 1, .seek(6.5)), .steerClip(serial: 1, .pause), .playClip(serial: 1, loop: true)])
+        XCTAssertEqual(
+            H.clipWork(opened),
+            [.clipSound(serial: 1), .steerClip(serial: 1, .seek(6.5)), .steerClip(serial: 1, .pause), .playClip(serial: 1, loop: true, layout: .full, pane: 0)])
         let s = h.core.snapshot(now: h.now)
         XCTAssertEqual(s.screen.clip?.state, .paused)
         XCTAssertEqual(s.screen.clip?.positionMs, 6500)
@@ -41,7 +43,7 @@ final class RoomCoreClipRestoreTests: XCTestCase {
             screen: nil, now: h.now)
         XCTAssertEqual(H.work(playing), [.openClip(serial: 1, content: cid(2).hex)])
         let opened = h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 10, description: "h264"))))
-        XCTAssertEqual(H.work(opened), [.steerClip(serial: 1, .seek(3)), .playClip(serial: 1, loop: false)])
+        XCTAssertEqual(H.clipWork(opened), [.clipSound(serial: 1), .steerClip(serial: 1, .seek(3)), .playClip(serial: 1, loop: false, layout: .full, pane: 0)])
 
         // Not in the store any more, not a clip, or a position past the end.
         let gone = H(floor: .open, catalog: [deck(1)])
@@ -54,7 +56,9 @@ final class RoomCoreClipRestoreTests: XCTestCase {
         )
         let past = H(floor: .open, catalog: [Self.clip])
         _ = past.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":99,"paused":false,"loop":false}}"#), screen: nil, now: 0)
-        XCTAssertEqual(H.work(past.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 10, description: ""))))), [.playClip(serial: 1, loop: false)])
+        XCTAssertEqual(
+            H.clipWork(past.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 10, description: ""))))),
+            [.clipSound(serial: 1), .playClip(serial: 1, loop: false, layout: .full, pane: 0)])
         // A file from before clips were saved has none.
         XCTAssertNil(try saved(#"{"page":2,"blank":"none"}"#).clip)
     }

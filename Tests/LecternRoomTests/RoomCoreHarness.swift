@@ -111,6 +111,11 @@ final class RoomCoreHarness {
         return nil
     }
 
+    /// The shell's work among `effects` other than shows of the wall (clips, sound, uploads…).
+    static func clipWork(_ effects: [RoomEffect]) -> [RoomEffect] {
+        work(effects).filter { if case .showWall = $0 { return false } else { return true } }
+    }
+
     /// The effects other than sends and logs (what the shell is asked to do).
     static func work(_ effects: [RoomEffect]) -> [RoomEffect] {
         effects.filter {
@@ -143,15 +148,24 @@ extension RoomCoreHarness {
 }
 
 extension RoomCoreHarness {
-    /// The scenes the core asked the stage to show among `effects`.
+    /// The scenes the core asked the stage to show on a one-pane wall among `effects` (the
+    /// room always asks for the whole wall's plan: these are the `full` ones of a scene).
     static func shows(_ effects: [RoomEffect]) -> [Scene] {
-        effects.compactMap { if case .show(_, let s) = $0 { return s } else { return nil } }
+        effects.compactMap {
+            guard case .showWall(_, let plan) = $0, plan.layout == .full, case .scene(let s) = plan.panes[0] else { return nil }
+            return s
+        }
+    }
+
+    /// The plans of the whole wall the core asked the stage to show among `effects`.
+    static func walls(_ effects: [RoomEffect]) -> [WallPlan] {
+        effects.compactMap { if case .showWall(_, let p) = $0 { return p } else { return nil } }
     }
 
     /// Reports the one show asked for among `effects` as done (or failed).
     @discardableResult
     func shown(_ effects: [RoomEffect], error: LecternError? = nil, file: StaticString = #filePath, line: UInt = #line) -> [RoomEffect] {
-        let ops = effects.compactMap { if case .show(let op, _) = $0 { return op } else { return nil } }
+        let ops = effects.compactMap { if case .showWall(let op, _) = $0 { return op } else { return nil } }
         guard ops.count == 1 else { XCTFail("expected one show, got \(ops.count)", file: file, line: line); return [] }
         return handle(.shown(op: ops[0], error: error))
     }

@@ -66,7 +66,7 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(layout?.panes.map(\.main), [true, false])
         XCTAssertEqual(layout?.panes.map(\.screen.page), [2, 4])
         XCTAssertEqual(layout?.panes[1].rect, PaneSnapshot.Rect(x: 0.5, y: 0, width: 0.5, height: 1))
-        XCTAssertEqual(anaState?.protocolMinor, 1)
+        XCTAssertEqual(anaState?.protocolMinor, lecternProtocolMinor)
     }
 
     /// The stage drops a show when a newer one comes (its ticket is old): Ana's page turn,
@@ -139,11 +139,13 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(H.errorCode(to: 1, h.send(.paneSet(PaneRequest(pane: 0, .assign(99))), from: 1, device: mod)), .noSuchDevice)
     }
 
-    func testAPaneDriverPlaysNoClipAndMayShowOnlyTheirOwnDecks() {
+    func testAPaneDriverMayShowOnlyTheirOwnDecks() {
         let (h, mod, _, ben) = ana1()
         split(h, mod: mod, ben: ben)
         XCTAssertEqual(H.errorCode(to: 3, h.send(.present(content: cid(1), page: 1), from: 3, device: ben)), .notYourContent)
-        XCTAssertEqual(H.errorCode(to: 3, h.send(.clipPlay(content: cid(2), loop: false), from: 3, device: ben)), .paneCannotPlay)
+        // clip-play acts on the pane too (RoomCorePaneClipTests); a deck is no clip.
+        XCTAssertEqual(H.errorCode(to: 3, h.send(.clipPlay(content: cid(2), loop: false), from: 3, device: ben)), .wrongKind)
+        XCTAssertEqual(H.errorCode(to: 3, h.send(.clipPlay(content: cid(1), loop: false), from: 3, device: ben)), .notYourContent)
         XCTAssertEqual(H.errorCode(to: 3, h.send(.control(.next), from: 3, device: ben)), .nothingOnScreen)
     }
 
@@ -189,7 +191,7 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(h.core.floor.holder, ben)
         // The floor's change clears the wall first (as any floor change does), then Ben's page.
         XCTAssertEqual(H.shows(full), [.idle, .idle])
-        XCTAssertEqual(Self.walls(full), [])
+        XCTAssertEqual(Self.walls(full), [WallPlan(.idle), WallPlan(.idle)], "one path: the whole wall's plan, one pane or several")
         let next = h.shownAll(full)
         XCTAssertEqual(H.shows(next), [page(2, 2)])
         let state = H.states(to: 3, h.shownAll(next)).last
@@ -206,7 +208,6 @@ final class RoomCoreLayoutTests: XCTestCase {
         var ops: [Int] = []
         func note(_ effects: [RoomEffect]) -> [RoomEffect] {
             for e in effects {
-                if case .show(let op, _) = e { ops.append(op) }
                 if case .showWall(let op, _) = e { ops.append(op) }
             }
             return effects
@@ -240,12 +241,7 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(H.errorCode(to: 3, h.send(.control(.next), from: 3, device: ben)), .floorTaken)
     }
 
-    // MARK: helpers
-
-    static func walls(_ effects: [RoomEffect]) -> [WallPlan] {
-        effects.compactMap { if case .showWall(_, let p) = $0 { return p } else { return nil } }
-    }
-
+    static func walls(_ effects: [RoomEffect]) -> [WallPlan] { H.walls(effects) }
 }
 
 extension RoomCoreHarness {
@@ -255,7 +251,7 @@ extension RoomCoreHarness {
         var out: [RoomEffect] = []
         for e in effects {
             switch e {
-            case .show(let op, _), .showWall(let op, _): out += handle(.shown(op: op, error: nil))
+            case .showWall(let op, _): out += handle(.shown(op: op, error: nil))
             default: continue
             }
         }

@@ -78,6 +78,6 @@ final class RoomCoreOvertakeTests: XCTestCase {
     }
 
     private func showOp(_ effects: [RoomEffect]) -> Int {
-        effects.compactMap { if case .show(let op, _) = $0 { return op } else { return nil } }.first ?? -1
+        effects.compactMap { if case .showWall(let op, _) = $0 { return op } else { return nil } }.first ?? -1
     }
 }

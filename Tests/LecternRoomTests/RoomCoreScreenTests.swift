@@ -85,7 +85,8 @@ final class RoomCoreScreenTests: XCTestCase {
         XCTAssertEqual(H.work(play), [.openClip(serial: 1, content: cid(2).hex)])
         let opened = h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 4, description: "h264"))))
         XCTAssertEqual(H.replies(to: 1, opened), [.clipPlayOK])
-        XCTAssertEqual(H.work(opened), [.playClip(serial: 1, loop: false)])
+        XCTAssertEqual(H.clipWork(opened), [.clipSound(serial: 1), .playClip(serial: 1, loop: false, layout: .full, pane: 0)])
+        XCTAssertEqual(H.walls(opened), [WallPlan(layout: .full, panes: [.clip(serial: 1)])], "the clip is what the one pane shows")
         XCTAssertEqual(H.states(to: 1, opened).last?.screen.clip?.durationMs, 4000)
 
         let paused = h.handle(.clipProgressed(serial: 1, ClipProgress(state: .paused, position: 1.5, presented: 45)))
@@ -109,8 +110,8 @@ final class RoomCoreScreenTests: XCTestCase {
             H.work(h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 4, description: ""))))),
             [.discardClip(serial: 1)])
         XCTAssertEqual(
-            H.work(h.handle(.clipOpened(serial: 2, .success(ClipFacts(duration: 4, description: ""))))),
-            [.playClip(serial: 2, loop: true)])
+            H.clipWork(h.handle(.clipOpened(serial: 2, .success(ClipFacts(duration: 4, description: ""))))),
+            [.clipSound(serial: 2), .playClip(serial: 2, loop: true, layout: .full, pane: 0)])
     }
 
     /// A clip started from the idle screen has no slides under it: Next, Previous and Go to

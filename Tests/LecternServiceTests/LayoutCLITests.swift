@@ -27,7 +27,7 @@ final class LayoutCLITests: XCTestCase {
         let json = try Snapshot.fromJSON(Array(try d.lectern(["status", "--json"], name: "ana").out.utf8))
         XCTAssertEqual(json.layout?.kind, .split)
         XCTAssertEqual(json.layout?.panes.map(\.screen.page), [0, 2])
-        XCTAssertEqual(json.protocolMinor, 1)
+        XCTAssertEqual(json.protocolMinor, lecternProtocolMinor)
 
         let swap = try d.lectern(["pane", "0", "swap", "1"], name: "chair", moderator: true)
         XCTAssertEqual(swap.status, 0, swap.err)
@@ -53,6 +53,27 @@ final class LayoutCLITests: XCTestCase {
         XCTAssertTrue(full.out.contains("layout: full"), full.out)
         XCTAssertEqual(full.out.components(separatedBy: "\n").filter { $0.hasPrefix("pane ") }, ["pane 0 (main): idle, driven by nobody"])
         XCTAssertFalse(try d.lectern(["status"], name: "ana").out.contains("layout:"), "one pane: status as before")
+    }
+
+    /// Each `lectern` invocation is one connection: between two, a pane's driver is away,
+    /// and keeps its pane for the grace period (§9.6), so a presenter drives a pane from
+    /// the command line as it drives the floor; `status` says the driver is away.
+    func testACommandLinePresenterDrivesItsPaneAcrossInvocations() throws {
+        let d = try CLITests.Daemon(floor: "open")
+        let ana = try Fixtures.numberedDeck(count: 3, in: d.dir, name: "ana.pdf")
+        let ben = try Fixtures.numberedDeck(count: 4, in: d.dir, name: "ben.pdf")
+        XCTAssertEqual(try d.lectern(["present", ana], name: "ana").status, 0)
+        let added = try d.lectern(["wall-add", ben, "--page", "2"], name: "ben")
+        XCTAssertEqual(added.status, 0, added.err)
+        XCTAssertTrue(added.out.contains("pane 1: ben.pdf page 2/4, driven by ben"), added.out)
+        let next = try d.lectern(["next"], name: "ben")   // a new connection, Ben's token: his pane
+        XCTAssertEqual(next.status, 0, next.err)
+        try eventually("Ben's next turned pane 1", timeout: 10) {
+            try d.lectern(["status"], name: "watcher").out.contains("pane 1: ben.pdf page 3/4, driven by ben")
+        }
+        let status = try d.lectern(["status"], name: "watcher").out
+        XCTAssertTrue(status.contains("pane 0 (main): ana.pdf page 1/3, driven by ana"), status)
+        XCTAssertTrue(status.contains("s left to come back)"), "away between invocations: \(status)")
     }
 
     func testAPaneFullScreenFromTheCommandLine() throws {

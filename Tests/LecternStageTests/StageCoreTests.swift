@@ -104,7 +104,7 @@ final class StageCoreTests: XCTestCase {
         let asked = core.handle(.show(op: 1, plan), now: 0)
         XCTAssertEqual(asked, [.render(RenderRequest(id: 1, pane: 0, scene: page(1), width: 80, height: 90, wholeOutput: false))])
         XCTAssertEqual(core.handle(drawn(requests(asked)[0]), now: 0), [.resizeSource(serial: 4, width: 80, height: 90)])
-        XCTAssertEqual(core.compose(now: 0)?.panes.map(\.kind), ["frame \(page(1))", "empty"], "no source yet: the background")
+        XCTAssertEqual(core.compose(now: 0)?.panes.map(\.kind), ["frame \(page(1))", "video #4"], "no source yet: no frame of it, the background")
         XCTAssertEqual(core.handle(.presented, now: 0.02), [.shown(op: 1, boxes: [PixelRect(x: 20, y: 0, width: 40, height: 90), nil])])
         XCTAssertNil(core.compose(now: 0.03))
         XCTAssertEqual(core.handle(.sourceAttached(serial: 4), now: 0.04), [.resizeSource(serial: 4, width: 80, height: 90)])
@@ -116,7 +116,7 @@ final class StageCoreTests: XCTestCase {
             _ = core.handle(.presented, now: t + 0.02)
         }
         _ = core.handle(.sourceEnded(serial: 4), now: 0.1)
-        XCTAssertEqual(core.compose(now: 0.1)?.panes.map(\.kind), ["frame \(page(1))", "empty"])
+        XCTAssertEqual(core.compose(now: 0.1)?.panes.map(\.kind), ["frame \(page(1))", "video #4"], "its last frame holds until the next plan")
         XCTAssertNil(core.compose(now: 0.12), "the source ended: nothing moves")
     }
 
@@ -176,20 +176,54 @@ final class StageCoreTests: XCTestCase {
         XCTAssertEqual(core.handle(.idleChanged, now: 3), [])
     }
 
-    func testAFullScreenClipCoversThePlanAndThePlanComesBackWhenItEnds() {
-        var core = StageCore(mode: mode)
+    /// A clip over the whole wall is a one-pane plan like any other (no path of its own):
+    /// its frames are made for the safe area (as a page is fitted in it), it goes on through
+    /// a display gone and back, and its last frame holds until the room's next plan.
+    func testAClipOverTheWholeWallIsAOnePanePlanInTheSafeArea() {
+        var core = StageCore(mode: mode, overscanPercent: 10)
         shown(page(1), on: &core)
-        XCTAssertEqual(core.handle(.fullScreenSource(serial: 9), now: 1), [.resizeSource(serial: 9, width: 160, height: 90)])
-        XCTAssertEqual(core.handle(.sourceAttached(serial: 9), now: 1), [.resizeSource(serial: 9, width: 160, height: 90)])
+        let safe = Fit.safeArea(width: 160, height: 90, overscanPercent: 10)
+        XCTAssertEqual(core.handle(.show(op: 2, WallPlan(layout: .full, panes: [.clip(serial: 9)])), now: 1), [.resizeSource(serial: 9, width: safe.width, height: safe.height)])
+        XCTAssertEqual(core.handle(.sourceAttached(serial: 9), now: 1), [.resizeSource(serial: 9, width: safe.width, height: safe.height)])
         XCTAssertEqual(core.compose(now: 1)?.panes.map(\.kind), ["video #9"])
-        XCTAssertEqual(core.compose(now: 1.02)?.panes.map(\.kind), ["video #9"], "every refresh")
+        XCTAssertEqual(core.compose(now: 1.02)?.panes.map(\.rect), [safe], "every refresh, in the safe area")
+        XCTAssertEqual(core.handle(.presented, now: 1.03), [.shown(op: 2, boxes: [nil])])
         // The display goes and comes back during the clip: the clip goes on.
         _ = core.handle(.output(mode, connected: false, changed: false), now: 1.03)
-        _ = core.handle(drawn(requests(core.handle(.output(mode, connected: true, changed: true), now: 1.04))[0]), now: 1.04)
+        XCTAssertEqual(core.handle(.output(mode, connected: true, changed: true), now: 1.04), [])
         XCTAssertEqual(core.compose(now: 1.05)?.panes.map(\.kind), ["video #9"])
+        // A new mode: the source is asked for frames of the new safe area.
+        let big = DisplayMode(width: 320, height: 180, refresh: 50)
+        let bigSafe = Fit.safeArea(width: 320, height: 180, overscanPercent: 10)
+        XCTAssertEqual(core.handle(.output(big, connected: true, changed: true), now: 1.1), [.resizeSource(serial: 9, width: bigSafe.width, height: bigSafe.height)])
         _ = core.handle(.sourceEnded(serial: 9), now: 2)
-        XCTAssertEqual(core.compose(now: 2)?.panes.map(\.kind), ["frame \(page(1))"])
+        XCTAssertEqual(core.compose(now: 2)?.panes.map(\.kind), ["video #9"], "the last frame holds")
         XCTAssertNil(core.compose(now: 2.02))
+        let r = requests(core.handle(.show(op: 3, WallPlan(page(1))), now: 2.1))
+        _ = core.handle(drawn(r[0]), now: 2.1)
+        XCTAssertEqual(core.compose(now: 2.1)?.panes.map(\.kind), ["frame \(page(1))"])
+    }
+
+    /// Two clips side by side, then a pip: each source is asked for frames of its pane's size
+    /// whenever its pane changes, and composed where its pane is.
+    func testTwoClipsInTwoPanesAreEachSizedToTheirPane() {
+        var core = StageCore(mode: mode)
+        let split = WallPlan(layout: .split, panes: [.clip(serial: 1), .clip(serial: 2)])
+        XCTAssertEqual(
+            core.handle(.show(op: 1, split), now: 0),
+            [.resizeSource(serial: 1, width: 80, height: 90), .resizeSource(serial: 2, width: 80, height: 90)])
+        _ = core.handle(.sourceAttached(serial: 1), now: 0)
+        _ = core.handle(.sourceAttached(serial: 2), now: 0)
+        XCTAssertEqual(core.compose(now: 0)?.panes.map(\.kind), ["video #1", "video #2"])
+        // The same plan again (a page turn elsewhere would be this): nothing to resize.
+        XCTAssertEqual(core.handle(.show(op: 2, split), now: 0.1), [])
+        // Picture in picture: clip 2 goes small.
+        let pip = WallPlan(layout: .pip, panes: [.clip(serial: 1), .clip(serial: 2)])
+        let small = WallLayout.pip.paneRects(width: 160, height: 90)[1]
+        XCTAssertEqual(
+            core.handle(.show(op: 3, pip), now: 0.2),
+            [.resizeSource(serial: 1, width: 160, height: 90), .resizeSource(serial: 2, width: small.width, height: small.height)])
+        XCTAssertEqual(core.compose(now: 0.2)?.panes.map(\.rect), [PixelRect(x: 0, y: 0, width: 160, height: 90), small])
     }
 
     func testTheCornerCodeIsComposedOverPagesButNotOverTheIdleCard() {

@@ -1,12 +1,24 @@
-// The clip card: the clip on screen, its position and its state.
+// The clip card: the clip on screen (in the pane this device drives, §9.7), its position,
+// its state, and whether it has the wall's one sound output (§23.1).
 
 import { $ } from './dom.js';
-import { app, clipPosition } from './state.js';
+import { app, clipPosition, me } from './state.js';
 
 // A duration as m:ss.
 export function clock(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
   return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+}
+
+// " · in pane 1 · muted: pane 0 has the sound", or "" on a one-pane wall with the sound.
+function soundNote(s) {
+  const l = s.layout;
+  if (!l) return '';
+  const mine = l.panes.find((p) => !p.main && p.driver === me()) || l.panes.find((p) => p.main);
+  if (!mine) return '';
+  const where = l.panes.length > 1 ? ' · in pane ' + mine.index : '';
+  if (l.soundPane === mine.index) return where + (where ? ' · with the sound' : '');
+  return where + ' · muted' + (l.soundPane !== null && l.soundPane !== undefined ? ': pane ' + l.soundPane + ' has the sound' : '');
 }
 
 export function renderClip() {
@@ -19,7 +31,7 @@ export function renderClip() {
     bar.max = String(clip.durationMs);
     if (!bar.matches(':active')) bar.value = String(clipPosition());
     $('clip-time').textContent = clock(clipPosition()) + ' / ' + clock(clip.durationMs);
-    $('clip-state').textContent = clip.state === 'playing' ? 'Playing' : clip.state === 'paused' ? 'Paused' : 'Stopped';
+    $('clip-state').textContent = (clip.state === 'playing' ? 'Playing' : clip.state === 'paused' ? 'Paused' : 'Stopped') + soundNote(s);
     // The box follows the clip, except right after a tap (its request is on its way).
     if (!app.loopTapped || Date.now() - app.loopTapped > 1500) $('clip-loop').checked = clip.loop;
     bar.setAttribute('aria-valuetext', clock(clipPosition()) + ' of ' + clock(clip.durationMs));

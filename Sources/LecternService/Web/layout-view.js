@@ -2,8 +2,9 @@
 // `layout`, where the moderator picks the layout and places presenters and files in panes
 // (drag and drop with a mouse, or tap a chip then tap a pane, which is also how a phone
 // does it), and where a presenter sees which pane they drive. An open room's presenter
-// adds a file beside what the wall shows. The card builds itself: views.js calls
-// renderWall() with the other cards.
+// adds a file beside what the wall shows. A pane playing a clip says so, and which pane
+// has the sound; the moderator drops a clip on a pane to play it there (pane-play). The
+// card builds itself: views.js calls renderWall() with the other cards.
 
 import { app, me, isModerator, deviceName } from './state.js';
 import { C, LAYOUT, PANE_ACTION } from './protocol.js';
@@ -109,9 +110,13 @@ export function renderWall() {
     d.draggable = mod && layout.panes.length > 1;
     const title = el('div', 'wall-pane-title', 'Pane ' + p.index + (p.main ? ' · main' : ''));
     const sc = p.screen;
-    const shows = sc.content ? sc.content.name + (sc.page ? ' · ' + sc.page + '/' + sc.pageCount : '') : 'empty';
+    const shows = sc.clip ? clipLine(sc, p.index === layout.soundPane)
+      : sc.content ? sc.content.name + (sc.page ? ' · ' + sc.page + '/' + sc.pageCount : '') : 'empty';
     const what = el('div', 'wall-pane-shows', shows + (sc.blank !== 'none' ? ' (blank)' : ''));
-    const who = el('div', 'wall-pane-driver muted', p.driver === null ? 'nobody drives it' : (p.driver === me() ? 'you' : deviceName(p.driver)));
+    d.classList.toggle('clip', !!sc.clip);
+    // A driver whose connection dropped keeps the pane for the grace period (§9.6): said so.
+    const away = p.graceRemainingMs !== null && p.graceRemainingMs !== undefined ? ' — away, back within ' + Math.ceil(p.graceRemainingMs / 1000) + ' s or the pane is emptied' : '';
+    const who = el('div', 'wall-pane-driver muted', p.driver === null ? 'nobody drives it' : (p.driver === me() ? 'you' : deviceName(p.driver)) + away);
     d.append(title, what, who);
     if (mod) {
       const acts = el('div', 'wall-pane-actions');
@@ -130,7 +135,7 @@ export function renderWall() {
   const pdfs = app.files.filter((f) => f.kind !== 'clip');
   if (mod) {
     for (const dev of s.devices.filter((x) => x.role === 'presenter' && x.connected)) tray.append(chip(dev.name, { chipDevice: dev.id }));
-    for (const f of pdfs) tray.append(chip(f.name, { chipContent: f.id }));
+    for (const f of app.files) tray.append(chip(f.name, { chipContent: f.id }));
   } else if (open && !mine) {
     for (const f of pdfs) tray.append(button('Add ' + f.name + ' beside', { wallAdd: f.id }));
   }
@@ -138,6 +143,11 @@ export function renderWall() {
   hint.textContent = mod
     ? (picked ? 'Now tap the pane to put it in.' : 'Drag a person or a file onto a pane (or tap it, then the pane). Drag a pane onto another to swap them.')
     : (open && !mine && pdfs.length ? 'Adding puts your file beside what the wall shows, in a pane you drive.' : '');
+}
+
+// A pane's clip in a word: "▶ intro.mp4 · playing · sound" (the wall has one sound output).
+export function clipLine(sc, sound) {
+  return '▶ ' + sc.content.name + ' · ' + sc.clip.state + ' · ' + (sound ? 'sound' : 'muted');
 }
 
 function button(text, data) {
@@ -164,7 +174,14 @@ function u32(n) { return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n
 
 function place(pane, what) {
   if (what.device !== undefined) return setPane(pane, [PANE_ACTION.assign, what.device]);
-  if (what.content !== undefined) return setPane(pane, [PANE_ACTION.present, ...fromHex(what.content), ...u32(1)]);
+  if (what.content !== undefined) {
+    const f = app.files.find((x) => x.id === what.content);
+    if (f && f.kind === 'clip') {
+      const loop = document.getElementById('clip-loop');
+      return act(() => app.link.request(C.panePlay, new Uint8Array([pane, ...fromHex(what.content), loop && loop.checked ? 1 : 0])));
+    }
+    return setPane(pane, [PANE_ACTION.present, ...fromHex(what.content), ...u32(1)]);
+  }
   if (what.pane !== undefined && what.pane !== pane) return setPane(what.pane, [PANE_ACTION.swap, pane]);
   return Promise.resolve();
 }

@@ -93,6 +93,7 @@ export const COMMANDS = Object.freeze([
   [0x90, 'layout-set',         'client'],
   [0x91, 'pane-set',           'client'],
   [0x92, 'wall-add',           'client'],
+  [0x93, 'pane-play',          'client'],
   [0x98, 'wall-view',          'client'],
 ]);
 
@@ -190,6 +191,7 @@ export const ERRORS = Object.freeze([
   [0x0F04, 'paneCannotPlay'],
   [0x1001, 'meetingEnded'],
   [0x1101, 'floorExpired'],
+  [0x1102, 'paneExpired'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -1,10 +1,10 @@
 // The volume control in the clip card (docs/protocol.md §23): a slider 0–100 and a mute
-// button, sent as sound-set; drawn from the state's `sound`. Built here (not in
+// button, sent as sound-set; drawn from the state's `sound`, for whoever may set it. Built here (not in
 // index.html) so the clip card's own markup stays as it is.
 
 import { $ } from './dom.js';
 import { C } from './protocol.js';
-import { app } from './state.js';
+import { app, isModerator, me } from './state.js';
 import { act } from './notices.js';
 
 const UNCHANGED = 255;
@@ -36,7 +36,10 @@ export function setupSound() {
 export function renderSound() {
   const s = app.state && app.state.sound;
   if (!$('sound-row')) return;
-  if (!s) { $('sound-row').hidden = true; return; }
+  // The volume is the room's: set by the floor's driver or a moderator, not by the driver
+  // of another pane (its clip may be the one heard: §23.1), who would only be refused.
+  const mine = isModerator() || (!!app.state && app.state.floor.driver === me());
+  if (!s || !mine) { $('sound-row').hidden = true; return; }
   $('sound-row').hidden = false;
   const slider = $('sound-volume');
   if (!slider.matches(':active')) slider.value = String(s.level);
