@@ -137,8 +137,11 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
     public var main: Bool
     /// What the pane shows, in the form of the state's `screen` object.
     public var screen: ScreenSnapshot
+    /// The device whose live share the pane shows over its screen (§29), or null.
+    public var share: DeviceID?
 
-    public init(index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot) {
+    public init(index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot, share: DeviceID? = nil) {
+        self.share = share
         self.index = index
         self.rect = rect
         self.driver = driver
@@ -146,7 +149,7 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
         self.screen = screen
     }
 
-    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen }
+    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen, share }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(index, forKey: .index)
@@ -154,6 +157,7 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
         try c.encode(driver, forKey: .driver)   // null when nobody drives it
         try c.encode(main, forKey: .main)
         try c.encode(screen, forKey: .screen)
+        try c.encode(share, forKey: .share)   // null when no share shows there
     }
 }
 

@@ -104,6 +104,8 @@ public enum Message: Equatable, Sendable {
     case paneSet(PaneRequest)
     /// Adds a page to the wall beside what it shows (an open room's presenter, §9.7).
     case wallAdd(content: ContentID, page: UInt32)
+    // live sharing (§29)
+    case share(ShareMessage)
 
     public var command: Command {
         switch self {
@@ -182,13 +184,14 @@ public enum Message: Equatable, Sendable {
         case .layoutSet: .layoutSet
         case .paneSet: .paneSet
         case .wallAdd: .wallAdd
+        case .share(let m): m.command
         }
     }
 
     /// The error a failure of this request travels in, if the message is an error.
     public var error: LecternError? {
         switch self {
-        case .error(let e), .registerFailed(let e), .controlFailed(let e): e
+        case .error(let e), .registerFailed(let e), .controlFailed(let e), .share(.ended(let e)): e
         default: nil
         }
     }
@@ -219,7 +222,7 @@ public enum Message: Equatable, Sendable {
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
         case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared: .ok
         case .whiteboardNew, .wallAdd: .presentOK
-        case .layoutSet, .paneSet: .ok
+        case .layoutSet, .paneSet, .shareControl, .shareModerate: .ok
         default: nil
         }
     }
@@ -293,6 +296,7 @@ public enum Message: Equatable, Sendable {
         case .layoutSet(let l): w.u8(l.wireValue)
         case .paneSet(let p): Body.paneSet(p, &w)
         case .wallAdd(let c, let page): Body.present(c, page, &w)
+        case .share(let m): m.encode(&w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest, .wallView:

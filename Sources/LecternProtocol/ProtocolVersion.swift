@@ -1,8 +1,9 @@
 /// The version of the Lectern wire protocol this build speaks.
 public let lecternProtocolVersion: UInt16 = 1
 /// Its minor version (docs/protocol.md §5): what this build added to version 1 that older
-/// clients may ignore. Carried in the state as `protocolMinor`; 1: the wall's layout (§9.7).
-public let lecternProtocolMinor: UInt16 = 1
+/// clients may ignore. Carried in the state as `protocolMinor`; 1: the wall's layout (§9.7);
+/// 2: live sharing (§29).
+public let lecternProtocolMinor: UInt16 = 2
 
 /// Fixed numbers of the wire protocol (docs/protocol.md, "Limits").
 public enum ProtocolLimits {
