@@ -21,6 +21,7 @@ extension RoomCore {
         uploadsClosed(of: p)
         if p.deviceID != nil {
             apply(floor.disconnect(connection: id, now: now))
+            shareConnectionClosed(id)
         }
         viewerLeft(p)
         log(.debug, "connection \(id) closed")

@@ -192,6 +192,7 @@ extension RoomCore {
 
     /// What the main pane shows now, or is being changed to.
     var mainPaneContent: PaneContent {
+        if let s = shareContent(ofPane: wall.mainIndex) { return s }
         if let t = screen.running?.target { return .scene(t.scene) }
         if let c = screen.clip { return .clip(serial: c.serial) }
         return .scene(screen.committed.scene)
@@ -203,9 +204,9 @@ extension RoomCore {
     func wallEffect(op: Int, main: PaneContent) -> RoomEffect {
         wall.shows.asked(op)
         if wall.isSinglePane, case .scene(let s) = main { return .show(op: op, s) }
-        let panes = wall.panes.map { pane -> PaneContent in
+        let panes = wall.panes.enumerated().map { i, pane -> PaneContent in
             guard let q = pane.queue else { return main }
-            return .scene((q.running?.target ?? q.committed).scene)
+            return shareContent(ofPane: i) ?? .scene((q.running?.target ?? q.committed).scene)
         }
         return .showWall(op: op, WallPlan(layout: wall.layout, panes: panes))
     }
@@ -222,6 +223,7 @@ extension RoomCore {
     /// Queues a change of pane `i` (not the main one); a clear or blank goes first, as on
     /// the main pane (`changeScreen`).
     func changePane(_ i: Int, _ change: ScreenQueue.Change, reply: ScreenReply?) {
+        paneScreenChanging(i)
         if Self.overtakes(change) {
             for op in wall.withQueue(i, { $0.abandonAll() }) ?? [] { answer(op.reply, Self.overtaken(op)) }
         }

@@ -25,6 +25,7 @@ extension RoomCore {
             return answer(reply, why)
         }
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
+        mainScreenChanging()
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }
@@ -129,6 +130,7 @@ extension RoomCore {
         try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil)
         guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
+        mainScreenChanging()
         let serial = screen.newClipSerial()
         screen.opening[serial] = ScreenQueue.OpeningClip(
             content: item.snapshot, loop: looping,

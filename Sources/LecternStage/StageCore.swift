@@ -211,7 +211,9 @@ public struct StageCore: Sendable {
                     pane.animation = Animation(run: TransitionRun(t, refreshPeriod: mode.frameInterval), from: from, to: r.frame)
                 }
             }
-            if case .clip(let serial) = content, !(i < panes.count && panes[i].content == content && panes[i].rect == pane.rect) {
+            if let serial = content.sourceSerial,
+                !(i < panes.count && panes[i].content.sourceSerial == serial && panes[i].rect == pane.rect)
+            {
                 effects.append(.resizeSource(serial: serial, width: pane.rect.width, height: pane.rect.height))
             }
             next.append(pane)
@@ -227,7 +229,7 @@ public struct StageCore: Sendable {
 
     func sourceSizes(_ serial: Int) -> [StageEffect] {
         if fullScreenSource == serial { return [.resizeSource(serial: serial, width: safeRect.width, height: safeRect.height)] }
-        return panes.filter { $0.content == .clip(serial: serial) }.map {
+        return panes.filter { $0.content.sourceSerial == serial }.map {
             .resizeSource(serial: serial, width: $0.rect.width, height: $0.rect.height)
         }
     }
@@ -242,7 +244,7 @@ public struct StageCore: Sendable {
     /// A moving source shows in a pane (or over the whole wall): every refresh may bring its frame.
     public var movingInView: Bool {
         if let s = fullScreenSource, sources.contains(s) { return true }
-        return panes.contains { if case .clip(let s) = $0.content { return sources.contains(s) } else { return false } }
+        return panes.contains { $0.content.sourceSerial.map { sources.contains($0) } ?? false }
     }
 
     /// What to draw for the refresh after `now`, or nil when nothing changed. Advances the
@@ -262,7 +264,9 @@ public struct StageCore: Sendable {
             out = [ComposedPane(rect: safeRect, content: .video(serial: s))]
         } else {
             for i in panes.indices {
-                out.append(ComposedPane(rect: panes[i].rect, content: content(ofPane: i, now: now)))
+                var p = ComposedPane(rect: panes[i].rect, content: content(ofPane: i, now: now))
+                if case .share(_, let paused) = panes[i].content { p.paused = paused }
+                out.append(p)
             }
         }
         let allIdle = !panes.contains { $0.scene != .idle } && fullScreenSource == nil
@@ -273,7 +277,7 @@ public struct StageCore: Sendable {
     mutating func content(ofPane i: Int, now: Double) -> ComposedPane.Content {
         let pane = panes[i]
         switch pane.content {
-        case .clip(let serial):
+        case .clip(let serial), .share(let serial, _):
             return sources.contains(serial) ? .video(serial: serial) : .empty
         case .scene(let scene):
             guard let frame = pane.frame else { return .empty }

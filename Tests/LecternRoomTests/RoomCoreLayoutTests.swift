@@ -66,7 +66,7 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(layout?.panes.map(\.main), [true, false])
         XCTAssertEqual(layout?.panes.map(\.screen.page), [2, 4])
         XCTAssertEqual(layout?.panes[1].rect, PaneSnapshot.Rect(x: 0.5, y: 0, width: 0.5, height: 1))
-        XCTAssertEqual(anaState?.protocolMinor, 1)
+        XCTAssertEqual(anaState?.protocolMinor, 2)
     }
 
     /// The stage drops a show when a newer one comes (its ticket is old): Ana's page turn,

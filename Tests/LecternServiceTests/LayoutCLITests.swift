@@ -27,7 +27,7 @@ final class LayoutCLITests: XCTestCase {
         let json = try Snapshot.fromJSON(Array(try d.lectern(["status", "--json"], name: "ana").out.utf8))
         XCTAssertEqual(json.layout?.kind, .split)
         XCTAssertEqual(json.layout?.panes.map(\.screen.page), [0, 2])
-        XCTAssertEqual(json.protocolMinor, 1)
+        XCTAssertEqual(json.protocolMinor, 2)
 
         let swap = try d.lectern(["pane", "0", "swap", "1"], name: "chair", moderator: true)
         XCTAssertEqual(swap.status, 0, swap.err)
