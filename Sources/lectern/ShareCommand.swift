@@ -75,7 +75,12 @@ struct ShareCommand: ParsableCommand {
         }
     }
 
-    private func say(_ s: String) { if !quiet { print(s) } }
+    /// A line at once, also into a pipe (a script waits for "live").
+    private func say(_ s: String) {
+        guard !quiet else { return }
+        print(s)
+        fflush(stdout)
+    }
 }
 
 /// The access units of a file or of standard input, read a piece at a time.

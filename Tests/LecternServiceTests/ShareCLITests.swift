@@ -22,11 +22,17 @@ final class ShareCLITests: XCTestCase {
             try Fixtures.binary("lectern"), ["share", clip, "--fps", "25", "--port", "\(d.port)", "--name", "kiosk"], environment: env)
         _ = try share.waitForOutput("the share live") { $0.contains("live in pane 0 (640×480, 25 fps)") }
         let shot = d.dir + "/wall.png"
-        try eventually("the clip's yellow on the wall, with bars", timeout: 10, interval: 0.2) {
-            guard try d.lectern(["screenshot", shot], name: "watcher").status == 0 else { return false }
+        var seen = ""
+        try eventually("the clip's yellow on the wall, with bars (\(seen)); lecternd: \(d.process.text.suffix(1500)); lectern: \(share.text)", timeout: 10, interval: 0.2) {
+            let r = try d.lectern(["screenshot", shot], name: "watcher")
+            guard r.status == 0 else {
+                seen = r.err
+                return false
+            }
             let w = try PNG.decode(Data(contentsOf: URL(fileURLWithPath: shot)))
-            let mid = w.pixel(x: 640, y: 360), edge = w.pixel(x: 170, y: 360)
-            return mid.r > 220 && mid.g > 220 && mid.b < 60 && edge.r > 220 && edge.b < 60 && w.pixel(x: 150, y: 360) == .black
+            let mid = w.pixel(x: 640, y: 360), edge = w.pixel(x: 170, y: 360), bar = w.pixel(x: 150, y: 360)
+            seen = "\(w.width)×\(w.height): middle \(mid), edge \(edge), bar \(bar)"
+            return mid.r > 220 && mid.g > 220 && mid.b < 60 && edge.r > 220 && edge.b < 60 && bar == .black
         }
         let status = try Snapshot.fromJSON(Array(try d.lectern(["status", "--json"], name: "watcher").out.utf8))
         XCTAssertEqual(status.shares?.first?.source, "file")
