@@ -264,7 +264,9 @@ enum ErrorTable {
         (.meetingEnded, "0"),
         (.floorExpired(gracePeriod: 60), "the grace period in ms"),
         (
-            .shareUnsupported(detail: 23_040_000, "A shared picture of 4800×4800 is outside the limits: each side 16–1920 pixels and at most 1920×1200 in all — share a smaller window or lower the resolution."),
+            .shareUnsupported(
+                detail: 23_040_000,
+                "A shared picture of 4800×4800 is outside the limits: each side 16–1920 pixels and at most 1920×1200 in all — share a smaller window or lower the resolution."),
             "the value over the limit (pixels, frames a second or bits a second)"
         ),
         (.noShare, "0"),

@@ -120,8 +120,10 @@ final class SharePageTests: XCTestCase {
         try ana.poll("ended") { try h.snapshot().shares == nil }
         var toast = ""
         try ana.poll("Ana is told (the toast: \(toast))") {
-            toast = try ana.execute(
-                "const s = window.Lectern.sharer(); return document.getElementById('toast').textContent + ' | phase ' + window.Lectern.app.phase + ' | sharer ' + (s ? (s.stopped + ' live ' + s.live + ' sent ' + s.sent) : 'none') ") as? String ?? ""
+            toast =
+                try ana.execute(
+                    "const s = window.Lectern.sharer(); return document.getElementById('toast').textContent + ' | phase ' + window.Lectern.app.phase + ' | sharer ' + (s ? (s.stopped + ' live ' + s.live + ' sent ' + s.sent) : 'none') "
+                ) as? String ?? ""
             return toast.hasPrefix("The moderator ended your share.")
         }
     }
