@@ -16,7 +16,7 @@ import NIOCore
 /// back to that connection through the loop. So a share's bytes cost the room's loop their
 /// copy out of the socket and nothing else: a page turn or a ping of anyone else waits for no
 /// decoder, no JSON and no state. Confined to the room's loop (the sources are thread-safe).
-final class ShareWorker: @unchecked Sendable {
+final class ShareWorker {
     let stage: Stage
     let loop: EventLoop
     private let link: (ConnectionID) -> PeerLink?
@@ -52,16 +52,18 @@ final class ShareWorker: @unchecked Sendable {
         }
         var r = ShareSource.Reports()
         let loop = self.loop, report = self.report
-        r.ack = { [weak self] seq, decoded, dropped, queued in
+        // The source's threads hand what goes to the sharer to the loop, where this worker lives.
+        let me = NIOLoopBound(self, eventLoop: loop)
+        r.ack = { seq, decoded, dropped, queued in
             let ack = ShareAck(
                 sequence: seq, decoded: UInt32(clamping: decoded), dropped: UInt32(clamping: dropped), queuedBytes: UInt32(clamping: queued))
-            loop.execute { self?.send(serial, .ack(ack)) }
+            loop.execute { me.value.send(serial, .ack(ack)) }
         }
-        r.keyRequest = { [weak self] seq in loop.execute { self?.send(serial, .keyRequest(sequence: seq)) } }
-        r.advice = { [weak self] bitrate, fps, why in
+        r.keyRequest = { seq in loop.execute { me.value.send(serial, .keyRequest(sequence: seq)) } }
+        r.advice = { bitrate, fps, why in
             let reason: ShareAdvice.Reason = why == .network ? .network : why == .decoder ? .decoder : .recovered
             let a = ShareAdvice(bitrate: UInt32(clamping: bitrate), frameRate: UInt16(clamping: fps), reason: reason)
-            loop.execute { self?.send(serial, .advice(a)) }
+            loop.execute { me.value.send(serial, .advice(a)) }
         }
         r.failed = { why in
             let e: LecternError
