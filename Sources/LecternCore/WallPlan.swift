@@ -25,14 +25,25 @@ public struct WallPlan: Equatable, Hashable, Sendable, CustomStringConvertible {
 public enum PaneContent: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// A page (or its part), blank, the idle card, a card over a scene: anything still.
     case scene(Scene)
-    /// The moving picture of the clip opened for play `serial` (`RoomEffect.openClip`);
-    /// later a live share is another case here.
+    /// The moving picture of the clip opened for play `serial` (`RoomEffect.openClip`).
     case clip(serial: Int)
+    /// The live share whose source is `serial` (docs/protocol.md §29): its newest picture;
+    /// `paused`: its last picture held, marked paused.
+    case share(serial: Int, paused: Bool)
+
+    /// The moving source the pane shows (a clip's or a share's), if any.
+    public var sourceSerial: Int? {
+        switch self {
+        case .scene: return nil
+        case .clip(let s), .share(let s, _): return s
+        }
+    }
 
     public var description: String {
         switch self {
         case .scene(let s): return s.description
         case .clip(let serial): return "clip #\(serial)"
+        case .share(let serial, let paused): return "share #\(serial)\(paused ? " (paused)" : "")"
         }
     }
 }

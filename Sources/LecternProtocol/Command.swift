@@ -32,6 +32,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case recordRequest, recordProgress, recordData
     case layoutSet, paneSet, wallAdd, panePlay
     case wallView
+    case shareBegin, shareReady, shareFrame, shareAck, shareKeyRequest, shareAdvice, shareControl, shareModerate, shareEnded, sharePicture
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -131,6 +132,17 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .panePlay: Definition(0x93, "pane-play", .client)
         // the meeting (§27)
         case .wallView: Definition(0x98, "wall-view", .client)
+        // live sharing (§29)
+        case .shareBegin: Definition(0xD0, "share-begin", .client)
+        case .shareReady: Definition(0xD1, "share-ready", .server)
+        case .shareFrame: Definition(0xD2, "share-frame", .client)
+        case .shareAck: Definition(0xD3, "share-ack", .server)
+        case .shareKeyRequest: Definition(0xD4, "share-key-request", .server)
+        case .shareAdvice: Definition(0xD5, "share-advice", .server)
+        case .shareControl: Definition(0xD6, "share-control", .client)
+        case .shareModerate: Definition(0xD7, "share-moderate", .client)
+        case .shareEnded: Definition(0xD8, "share-ended", .server)
+        case .sharePicture: Definition(0xD9, "share-picture", .client)
         // the presenter console (§20)
         case .notesRequest: Definition(0x60, "notes-request", .client)
         case .notes: Definition(0x61, "notes", .server)

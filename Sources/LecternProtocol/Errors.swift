@@ -33,6 +33,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case noSuchPane, wallFull, wallModerated, paneCannotPlay
         case meetingEnded
         case floorExpired, paneExpired
+        case shareUnsupported, noShare, shareBusy, shareDamaged, shareStalled, shareWithdrawn, shareReplaced, shareNoPicture, shareNotWaiting
     }
 
     struct Definition: Sendable {
@@ -163,6 +164,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         // 0x11xx a device coming back (§9.6)
         case .floorExpired: Definition(0x1101)
         case .paneExpired: Definition(0x1102)
+        // 0x12xx live sharing (§29)
+        case .shareUnsupported: Definition(0x1201)
+        case .noShare: Definition(0x1202, message: "You aren't sharing — send share-begin first.")
+        case .shareBusy: Definition(0x1203)
+        case .shareDamaged: Definition(0x1204)
+        case .shareStalled: Definition(0x1205)
+        case .shareWithdrawn: Definition(0x1206, message: "The moderator ended your share.")
+        case .shareReplaced: Definition(0x1207, message: "Your share left the wall: something else went up in its pane, or the pane is no longer yours.")
+        case .shareNoPicture: Definition(0x1208, message: "That device isn't sharing a picture yet.")
+        case .shareNotWaiting: Definition(0x1209, message: "That device has no share waiting for approval.")
         }
     }
 
@@ -265,6 +276,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     // 0x11xx a device coming back
     public static let floorExpired = ErrorCode(.floorExpired)
     public static let paneExpired = ErrorCode(.paneExpired)
+    // 0x12xx live sharing
+    public static let shareUnsupported = ErrorCode(.shareUnsupported)
+    public static let noShare = ErrorCode(.noShare)
+    public static let shareBusy = ErrorCode(.shareBusy)
+    public static let shareDamaged = ErrorCode(.shareDamaged)
+    public static let shareStalled = ErrorCode(.shareStalled)
+    public static let shareWithdrawn = ErrorCode(.shareWithdrawn)
+    public static let shareReplaced = ErrorCode(.shareReplaced)
+    public static let shareNoPicture = ErrorCode(.shareNoPicture)
+    public static let shareNotWaiting = ErrorCode(.shareNotWaiting)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

@@ -169,10 +169,14 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
     /// `audience.pageImage` for the main pane); null when the pane shows no page viewers
     /// may fetch (blank, a clip, idle).
     public var pageImage: String?
+    /// The device whose live share the pane shows over its screen (§29), or null.
+    public var share: DeviceID?
 
     public init(
-        index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot, graceRemainingMs: UInt64? = nil, pageImage: String? = nil
+        index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot, graceRemainingMs: UInt64? = nil, pageImage: String? = nil,
+        share: DeviceID? = nil
     ) {
+        self.share = share
         self.index = index
         self.rect = rect
         self.driver = driver
@@ -182,7 +186,7 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
         self.pageImage = pageImage
     }
 
-    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen, graceRemainingMs, pageImage }
+    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen, graceRemainingMs, pageImage, share }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(index, forKey: .index)
@@ -192,6 +196,7 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
         try c.encode(screen, forKey: .screen)
         try c.encode(graceRemainingMs, forKey: .graceRemainingMs)   // null: not away
         try c.encode(pageImage, forKey: .pageImage)   // null: no image to fetch
+        try c.encode(share, forKey: .share)   // null when no share shows there
     }
 }
 

@@ -98,6 +98,9 @@ extension Message {
         case .paneSet: m = try Body.paneSet(&r)
         case .wallAdd: m = try Body.wallAdd(&r)
         case .panePlay: m = try Body.panePlay(&r)
+        case .shareBegin, .shareReady, .shareFrame, .shareAck, .shareKeyRequest, .shareAdvice, .shareControl, .shareModerate, .shareEnded,
+            .sharePicture:
+            m = .share(try ShareMessage.decode(command, &r))
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest
         case .unregister: m = .unregister

@@ -106,6 +106,8 @@ public enum Message: Equatable, Sendable {
     case wallAdd(content: ContentID, page: UInt32)
     /// Plays a clip in a pane (the moderator, §9.7).
     case panePlay(pane: UInt8, content: ContentID, loop: Bool)
+    // live sharing (§29)
+    case share(ShareMessage)
 
     public var command: Command {
         switch self {
@@ -185,13 +187,14 @@ public enum Message: Equatable, Sendable {
         case .paneSet: .paneSet
         case .wallAdd: .wallAdd
         case .panePlay: .panePlay
+        case .share(let m): m.command
         }
     }
 
     /// The error a failure of this request travels in, if the message is an error.
     public var error: LecternError? {
         switch self {
-        case .error(let e), .registerFailed(let e), .controlFailed(let e): e
+        case .error(let e), .registerFailed(let e), .controlFailed(let e), .share(.ended(let e)): e
         default: nil
         }
     }
@@ -222,7 +225,7 @@ public enum Message: Equatable, Sendable {
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
         case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared: .ok
         case .whiteboardNew, .wallAdd: .presentOK
-        case .layoutSet, .paneSet: .ok
+        case .layoutSet, .paneSet, .shareControl, .shareModerate: .ok
         default: nil
         }
     }
@@ -297,6 +300,7 @@ public enum Message: Equatable, Sendable {
         case .paneSet(let p): Body.paneSet(p, &w)
         case .wallAdd(let c, let page): Body.present(c, page, &w)
         case .panePlay(let pane, let c, let loop): Body.panePlay(pane, c, loop, &w)
+        case .share(let m): m.encode(&w)
         case .ok, .stateRequest, .unregister, .unregisterOK, .floorRequest, .floorRelease, .controlOK,
             .clipPlayOK, .clipPause, .clipPauseOK, .clipStop, .clipStopOK, .clipSeekOK, .clipResume, .clipResumeOK,
             .presentOK, .clear, .soundSetOK, .clipLoopOK, .recordRequest, .wallView:

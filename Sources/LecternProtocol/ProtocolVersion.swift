@@ -2,7 +2,8 @@
 public let lecternProtocolVersion: UInt16 = 1
 /// Its minor version (docs/protocol.md §5): what this build added to version 1 that older
 /// clients may ignore. Carried in the state as `protocolMinor`; 1: the wall's layout (§9.7);
-/// 2: clips in any pane, pane-play (0x93) and `layout.soundPane` (§9.7, §23.1).
+/// 2: clips in any pane, pane-play (0x93) and `layout.soundPane` (§9.7, §23.1), and live
+/// sharing (§29).
 public let lecternProtocolMinor: UInt16 = 2
 
 /// Fixed numbers of the wire protocol (docs/protocol.md, "Limits").

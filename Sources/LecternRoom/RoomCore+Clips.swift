@@ -29,6 +29,10 @@ extension RoomCore {
     /// Opens a clip for `slot`, ending the one it plays; played once opened (`clipOpened`).
     func startClip(_ content: ContentSnapshot, looping: Bool, in slot: PaneSlot, reply: ScreenReply?, start: Double = 0, paused: Bool = false) {
         endClip(in: slot)
+        switch slot {   // a clip going up in a pane ends a share there (§29)
+        case .main: mainScreenChanging()
+        case .pane(let i): paneScreenChanging(i)
+        }
         let serial = newClipSerial()
         withQueue(slot) {
             $0.clipSerial = serial

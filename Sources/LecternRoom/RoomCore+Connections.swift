@@ -22,6 +22,7 @@ extension RoomCore {
         if p.deviceID != nil {
             // A pane's driver keeps its place (and its pane) for the grace period, as the holder does.
             apply(floor.disconnect(connection: id, now: now, keep: { [wall] in wall.pane(drivenBy: $0) != nil }))
+            shareConnectionClosed(id)
         }
         viewerLeft(p)
         log(.debug, "connection \(id) closed")

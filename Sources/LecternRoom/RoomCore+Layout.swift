@@ -227,9 +227,12 @@ extension RoomCore {
         changePane(i, .idle, reply: nil)
     }
 
-    /// What a pane shows now, or is being changed to: its clip (a clip is always newer
-    /// than the change being shown: any change ends it), else the change, else its screen.
-    static func paneContent(_ q: ScreenQueue) -> PaneContent {
+    /// What pane `i` shows now, or is being changed to: a live share over it (§29), else its
+    /// clip (a clip is always newer than the change being shown: any change ends it), else
+    /// the change, else its screen.
+    func paneContent(_ i: Int) -> PaneContent {
+        if let s = shareContent(ofPane: i) { return s }
+        let q = wall.panes[i].queue ?? screen
         if let c = q.clip { return .clip(serial: c.serial) }
         return .scene((q.running?.target ?? q.committed).scene)
     }
@@ -238,7 +241,7 @@ extension RoomCore {
     /// being changed to (one path for one pane or several).
     func wallEffect(op: Int) -> RoomEffect {
         wall.shows.asked(op)
-        let panes = wall.panes.map { Self.paneContent($0.queue ?? screen) }
+        let panes = wall.panes.indices.map { paneContent($0) }
         return .showWall(op: op, WallPlan(layout: wall.layout, panes: panes))
     }
 
@@ -252,6 +255,7 @@ extension RoomCore {
             return answer(reply, why)
         }
         endClip(in: .pane(i), opening: Self.overtakes(change))
+        paneScreenChanging(i)
         if Self.overtakes(change) {
             for op in wall.withQueue(i, { $0.abandonAll() }) ?? [] { answer(op.reply, Self.overtaken(op)) }
         }

@@ -86,6 +86,7 @@ extension RoomCore {
             try setSound(s, by: me, peer: p, tag: tag)
         case .recordRequest: try recordRequest(from: p, device: me, tag: tag)
         case .wallView: declareWall(p, tag: tag)
+        case .share(let m): try shareRequest(m, by: me, peer: p, tag: tag)
         case .uploadBegin(let b): try uploadBegin(b, peer: p, device: me, tag: tag)
         case .uploadChunk(let ch): try uploadChunk(ch, peer: p)
         case .uploadFinish(let content): try uploadFinish(content, peer: p, device: me, tag: tag)

@@ -25,6 +25,7 @@ extension RoomCore {
             return answer(reply, why)
         }
         endClip(in: .main, opening: Self.overtakes(change))
+        mainScreenChanging()
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }

@@ -99,6 +99,8 @@ public final class RoomCore {
     var meeting = Meeting(id: RoomCore.newMeetingID())
     /// Floor holders and pane drivers away in their grace period, and those it ran out for (§9.6).
     var awayHolders = AwayHolders()
+    /// Live shares (§29, RoomCore+Share).
+    var shares = ShareBoard()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both).
@@ -172,7 +174,9 @@ public final class RoomCore {
         case .recordProgressed(let id, let tag, let progress): recordProgressed(id, tag: tag, progress)
         case .recordMade(let id, let tag, let result): recordMade(id, tag: tag, result)
         case .recordSent(let id, let tag): recordSent(id, tag: tag)
+        case .shareFailed(let serial, let error): shareFailed(serial: serial, error)
         }
+        reconcileShares()
         scheduleWake()
         defer { out = [] }
         return out
@@ -229,7 +233,8 @@ public final class RoomCore {
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
         s.record = recordSnapshot
-        s.layout = layoutSnapshot(now: now)
+        s.layout = withShares(layoutSnapshot(now: now))
+        s.shares = sharesSnapshot()
         s.protocolMinor = lecternProtocolMinor
         s.meeting = meeting.id
         return s
@@ -336,6 +341,7 @@ public final class RoomCore {
                 awayHolders.left(id, now: now, pane: wall.pane(drivenBy: id))
                 ledger.removeOwner(id)
                 inkDeviceLeft(id)
+                shareDeviceLeft(id)
                 paneDriverLeft(id)
             case .stateChanged:
                 // One transition, one snapshot: while the idle screen is being shown the

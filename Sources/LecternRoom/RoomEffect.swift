@@ -34,6 +34,21 @@ public enum RoomEffect: Equatable, Sendable {
     /// Steer the playing clip of `serial`.
     case steerClip(serial: Int, ClipCommand)
 
+    // MARK: live sharing (§29)
+    /// Start share `serial`'s decoder and the display loop's source for it (the plan puts
+    /// it in a pane); decoding starts at the first key frame routed to it.
+    case shareStart(serial: Int, ShareConfig)
+    /// Media frames (share-frame) of `connection` go to share `serial`'s decoder from now on,
+    /// never through the room, and its acks, key-frame requests and advice go back to it,
+    /// device byte `device`. Nil: from nobody (the sharer's connection is gone; the last
+    /// picture stays). A new route starts decoding again at the next key frame.
+    case shareRoute(serial: Int, connection: ConnectionID?, device: DeviceID)
+    /// End share `serial`: its decoder stops, the display loop lets go of its source.
+    case shareStop(serial: Int)
+    /// The newest picture of share `serial` at most `maxWidth`×`maxHeight`, as JPEG pieces;
+    /// report `.previewRendered`.
+    case sharePicture(ConnectionID, tag: UInt16, serial: Int, maxWidth: Int, maxHeight: Int)
+
     // MARK: uploads
     /// Open (create) the part file of `content` at `offset`, truncating after it, for
     /// writer `writer`; hash what is written when `hashing`. Report `.partOpened`.

@@ -40,6 +40,10 @@ public enum RoomEvent: Sendable {
     /// The clip of play `serial` ended, was stopped or failed.
     case clipEnded(serial: Int, ClipEnding)
 
+    // MARK: live sharing (§29)
+    /// Share `serial`'s stream failed (damaged, too large, a stalled decoder): it ends.
+    case shareFailed(serial: Int, LecternError)
+
     // MARK: uploads
     /// The part file of upload writer `writer` was opened (nil) or could not be (why).
     case partOpened(ContentID, writer: Int, failure: String?)

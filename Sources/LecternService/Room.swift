@@ -29,6 +29,8 @@ final class Room: @unchecked Sendable {
     let clock: @Sendable () -> Double
     private var stageWorker: StageWorker!
     private var uploadWorker: UploadWorker!
+    /// Live shares' decoders and the routes of their media frames (§29).
+    private(set) var shareWorker: ShareWorker!
     private let store: ContentStore
     private var links: [ConnectionID: PeerLink] = [:]
     private var nextID: ConnectionID = 1
@@ -76,6 +78,7 @@ final class Room: @unchecked Sendable {
         stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
         core.setSoundDevice(sound.pcm)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
+        shareWorker = ShareWorker(stage: stage, loop: loop, link: { [weak self] in self?.links[$0] }, clock: clock, report: report)
         pageImages = PageImages(
             render: { content, page, width, part in
                 let compositor = stage.compositor   // replaced when the output's mode changes
@@ -97,6 +100,7 @@ final class Room: @unchecked Sendable {
             if loop.inEventLoop { feed(.shuttingDown) } else { try? loop.submit { self.feed(.shuttingDown) }.wait() }
         }
         reportLock.withLock { reporting = false }
+        if loop.inEventLoop { shareWorker.stopAll() } else { try? loop.submit { self.shareWorker.stopAll() }.wait() }
         ticker?.cancel()
         ticker = nil
     }
@@ -171,7 +175,8 @@ final class Room: @unchecked Sendable {
         return id
     }
 
-    func received(_ id: ConnectionID, _ frames: [WireFrame]) { for f in frames { feed(.frame(id, f)) } }
+    /// A share's media frames go to its decoder (ShareWorker), everything else to the core.
+    func received(_ id: ConnectionID, _ frames: [WireFrame]) { for f in frames where !shareWorker.take(id, f) { feed(.frame(id, f)) } }
     func malformed(_ id: ConnectionID, tag: UInt16, _ error: LecternError) { feed(.malformed(id, tag: tag, error)) }
     func writable(_ id: ConnectionID, _ on: Bool) { feed(.writable(id, on)) }
 
@@ -241,6 +246,11 @@ final class Room: @unchecked Sendable {
             case .clipSound(let serial): stageWorker.clipSound(serial: serial)
             case .discardClip(let serial): stageWorker.discardClip(serial: serial)
             case .steerClip(let serial, let command): stageWorker.steerClip(serial: serial, command)
+            case .shareStart(let serial, let config): shareWorker.start(serial: serial, config)
+            case .shareRoute(let serial, let connection, let device): shareWorker.route(serial: serial, connection: connection, device: device)
+            case .shareStop(let serial): shareWorker.stop(serial: serial)
+            case .sharePicture(let id, let tag, let serial, let w, let h):
+                shareWorker.picture(id, tag: tag, serial: serial, maxWidth: w, maxHeight: h)
             case .openPart(let content, let writer, let offset, let hashing):
                 uploadWorker.openPart(content, writer: writer, offset: offset, hashing: hashing)
             case .writeChunk(let content, let writer, let data): uploadWorker.writeChunk(content, writer: writer, data)

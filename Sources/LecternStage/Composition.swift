@@ -26,6 +26,14 @@ public struct ComposedPane: Sendable {
     /// Where the pane sits on the output.
     public var rect: PixelRect
     public var content: Content
+    /// Marked paused (a live share held on its last picture, §29): a badge over its corner.
+    public var paused = false
+
+    public init(rect: PixelRect, content: Content, paused: Bool = false) {
+        self.rect = rect
+        self.content = content
+        self.paused = paused
+    }
 
     /// A short name of what is drawn (tests and logs).
     public var kind: String {

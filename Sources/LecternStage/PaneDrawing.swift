@@ -9,6 +9,14 @@ enum PaneDrawing {
         _ p: ComposedPane, into back: Frame, whole: Bool, background: RGB, ink: InkOverlay, hooks: DisplayHooks,
         moving: [Int: Frame], scratch: inout [Frame]
     ) {
+        drawContent(p, into: back, whole: whole, background: background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
+        if p.paused { PauseBadge.draw(into: back, pane: p.rect) }
+    }
+
+    private static func drawContent(
+        _ p: ComposedPane, into back: Frame, whole: Bool, background: RGB, ink: InkOverlay, hooks: DisplayHooks,
+        moving: [Int: Frame], scratch: inout [Frame]
+    ) {
         switch p.content {
         case .empty:
             back.fill(p.rect, background)

@@ -216,7 +216,9 @@ public struct StageCore: Sendable {
                 }
             }
             // (The source's rectangle follows the pane's: `sourceRect`.)
-            if case .clip(let serial) = content, !(i < panes.count && panes[i].content == content && panes[i].rect == pane.rect) {
+            if let serial = content.sourceSerial,
+                !(i < panes.count && panes[i].content.sourceSerial == serial && panes[i].rect == pane.rect)
+            {
                 let r = Self.sourceRect(layout: p.plan.layout, pane: i, mode: mode, overscanPercent: overscanPercent)
                 effects.append(.resizeSource(serial: serial, width: r.width, height: r.height))
             }
@@ -232,7 +234,7 @@ public struct StageCore: Sendable {
     }
 
     func sourceSizes(_ serial: Int) -> [StageEffect] {
-        panes.indices.filter { panes[$0].content == .clip(serial: serial) }.map {
+        panes.indices.filter { panes[$0].content.sourceSerial == serial }.map {
             let r = sourceRect(ofPane: $0)
             return .resizeSource(serial: serial, width: r.width, height: r.height)
         }
@@ -247,7 +249,7 @@ public struct StageCore: Sendable {
 
     /// A moving source shows in a pane: every refresh may bring its frame.
     public var movingInView: Bool {
-        panes.contains { if case .clip(let s) = $0.content { return sources.contains(s) } else { return false } }
+        panes.contains { $0.content.sourceSerial.map { sources.contains($0) } ?? false }
     }
 
     /// What to draw for the refresh after `now`, or nil when nothing changed. Advances the
@@ -265,11 +267,10 @@ public struct StageCore: Sendable {
         var out: [ComposedPane] = []
         for i in panes.indices {
             let c = content(ofPane: i, now: now)
-            if case .video = c {
-                out.append(ComposedPane(rect: sourceRect(ofPane: i), content: c))
-            } else {
-                out.append(ComposedPane(rect: panes[i].rect, content: c))
-            }
+            var p = ComposedPane(rect: panes[i].rect, content: c)
+            if case .video = c { p.rect = sourceRect(ofPane: i) }
+            if case .share(_, let paused) = panes[i].content { p.paused = paused }
+            out.append(p)
         }
         let allIdle = !panes.contains { $0.scene != .idle }
         return Composition(
@@ -279,7 +280,7 @@ public struct StageCore: Sendable {
     mutating func content(ofPane i: Int, now: Double) -> ComposedPane.Content {
         let pane = panes[i]
         switch pane.content {
-        case .clip(let serial):
+        case .clip(let serial), .share(let serial, _):
             // Before its source is attached, and after it ended: the last frame it gave, if any.
             return .video(serial: serial)
         case .scene(let scene):

@@ -10,7 +10,7 @@ struct Lectern: ParsableCommand {
             Exit status: 0 on success; 1 for a problem on this side (arguments, files, connection); \
             10 + the high byte of the server's error code otherwise (10 framing, 11 passcode and \
             registration, 12 floor, 13 content and screen, 14 uploads, 15 clips, 16 server, 17 presenter console, \
-            18 pointer and ink, 19 audience, 20 transitions, 23 sound, 25 the wall's layout).
+            18 pointer and ink, 19 audience, 20 transitions, 23 sound, 25 the wall's layout, 28 live sharing).
             """,
         subcommands: [
             StatusCommand.self, UploadCommand.self, PresentCommand.self, NextCommand.self, PrevCommand.self,
@@ -23,7 +23,7 @@ struct Lectern: ParsableCommand {
             FollowCommand.self, PollCommand.self, AskCommand.self, QuestionsCommand.self, LockCommand.self, UnlockCommand.self,
             PointCommand.self, DrawCommand.self, InkCommand.self, WhiteboardCommand.self, TransitionsCommand.self,
             LayoutCommand.self, PaneCommand.self, WallAddCommand.self,
-            EndMeetingCommand.self,
+            EndMeetingCommand.self, ShareCommand.self,
         ])
 
     /// The connection options may come before the subcommand too (`lectern --host H status`,

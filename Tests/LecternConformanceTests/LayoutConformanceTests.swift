@@ -60,7 +60,7 @@ final class LayoutConformanceTests: ConformanceTestCase {
     func testC73TheStateCarriesTheLayoutAndTheMinorVersion() throws {
         let (mod, ana, _, _) = try room(.moderated)
         let before = try state(ana)
-        XCTAssertGreaterThanOrEqual(before["protocolMinor"] as? Int ?? 0, 1)
+        XCTAssertGreaterThanOrEqual(before["protocolMinor"] as? Int ?? 0, 1, "1.1 or later (1.2 adds live sharing, §29)")
         XCTAssertEqual(layout(before)?["kind"] as? String, "full")
         XCTAssertEqual(panes(before).count, 1)
         _ = mod.drain()

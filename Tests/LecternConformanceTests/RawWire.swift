@@ -16,9 +16,9 @@ struct RawFrame: CustomStringConvertible {
 
     var description: String { String(format: "frame 0x%02x dev %d tag %d, %d body bytes", command, device, tag, body.count) }
 
-    /// The error body of §6.1 (register-failed, control-failed, error).
+    /// The error body of §6.1 (register-failed, control-failed, error, and share-ended's, §29.2).
     var error: (code: UInt16, closes: Bool, detail: UInt64, message: String)? {
-        guard [0x03, 0x0E, 0x14].contains(command), body.count >= 14 else { return nil }
+        guard [0x03, 0x0E, 0x14, 0xD8].contains(command), body.count >= 14 else { return nil }
         let n = Int(be16(body, 12))
         return (be16(body, 0), body[2] & 1 != 0, be64(body, 4), String(decoding: body[14..<(14 + n)], as: UTF8.self))
     }

@@ -264,6 +264,20 @@ enum ErrorTable {
         (.meetingEnded, "0"),
         (.floorExpired(gracePeriod: 60), "the grace period in ms"),
         (.paneExpired(gracePeriod: 60, pane: 1), "the grace period in ms"),
+        (
+            .shareUnsupported(
+                detail: 23_040_000,
+                "A shared picture of 4800×4800 is outside the limits: each side 16–1920 pixels and at most 1920×1200 in all — share a smaller window or lower the resolution."),
+            "the value over the limit (pixels, frames a second or bits a second)"
+        ),
+        (.noShare, "0"),
+        (.shareBusy(pane: 0, by: "Ana"), "the pane"),
+        (.shareDamaged("the decoder refused a picture: Invalid data found when processing input"), "0"),
+        (.shareStalled(seconds: 2), "the limit in ms"),
+        (.shareWithdrawn, "0"),
+        (.shareReplaced, "0"),
+        (.shareNoPicture, "0"),
+        (.shareNotWaiting, "0"),
     ]
 
     static func markdown() -> String {

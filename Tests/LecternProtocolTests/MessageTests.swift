@@ -52,6 +52,7 @@ final class MessageTests: XCTestCase {
             case .uploadChunk: fixed = 40
             case .screenshotData: fixed = 16
             case .recordData: fixed = 10
+            case .shareFrame: fixed = 17   // its picture runs to the end (at least one byte)
             case .pagePreview: fixed = 40   // the notes-half byte is optional
             case .notesEdit: fixed = 36
             case .notesFile: fixed = 32
@@ -61,7 +62,7 @@ final class MessageTests: XCTestCase {
                 let header = FrameHeader(command: m.command.rawValue, deviceID: 1, tag: 1, length: UInt32(8 + n))
                 do {
                     let got = try Message.decode(header: header, body: Array(body.prefix(n)))
-                    if [.screenshotData, .recordData, .uploadChunk, .notesEdit, .notesFile].contains(m.command) { continue }
+                    if [.screenshotData, .recordData, .uploadChunk, .notesEdit, .notesFile, .shareFrame].contains(m.command) { continue }
                     if m.command == .screenshotRequest && (n == 0 || n == 4) { continue }   // empty: the full frame; 4: no flags
                     XCTFail("\(m.command) decoded from \(n) of \(body.count) bytes: \(got)")
                 } catch {
@@ -73,7 +74,7 @@ final class MessageTests: XCTestCase {
     }
 
     func testTrailingBytesAreMalformed() {
-        for m in sampleMessages() where ![.uploadChunk, .screenshotData, .recordData, .state, .notesEdit, .notesFile].contains(m.command) {
+        for m in sampleMessages() where ![.uploadChunk, .screenshotData, .recordData, .state, .notesEdit, .notesFile, .shareFrame].contains(m.command) {
             if case .pagePreview(let p) = m, !p.notesHalf { continue }   // its last byte is optional
             let body = m.encodeBody() + [0]
             assertThrowsCode(.malformedBody) {
@@ -191,7 +192,7 @@ final class MessageTests: XCTestCase {
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
         XCTAssertEqual(
             json,
-            #"{"audience":null,"console":null,"devices":[],"epoch":null,"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"layout":null,"meeting":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"protocolMinor":null,"record":null,"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
+            #"{"audience":null,"console":null,"devices":[],"epoch":null,"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"layout":null,"meeting":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"protocolMinor":null,"record":null,"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"shares":null,"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
         )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }

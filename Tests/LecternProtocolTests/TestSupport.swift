@@ -142,6 +142,14 @@ func sampleInkMessages() -> [Message] {
         .wallAdd(content: ContentID(bytes: [UInt8](repeating: 5, count: 32))!, page: 2),
         .panePlay(pane: 2, content: ContentID(bytes: [UInt8](repeating: 6, count: 32))!, loop: true),
         .panePlay(pane: 0, content: ContentID(bytes: [UInt8](repeating: 7, count: 32))!, loop: false),
+        .share(.begin(ShareConfig(codec: .h264, source: .screen, placement: .driven, width: 1920, height: 1080, frameRate: 30, bitrate: 5_000_000))),
+        .share(.ready(ShareReady(status: .waiting, pane: nil, frameRate: 30, bitrate: 5_000_000))),
+        .share(.frame(ShareFrame(sequence: 1, timestamp: 33_333, key: false, data: [0, 0, 1, 0x41, 0x9A]))),
+        .share(.ack(ShareAck(sequence: 1, decoded: 1, dropped: 0, queuedBytes: 0))),
+        .share(.keyRequest(sequence: 2)),
+        .share(.advice(ShareAdvice(bitrate: 3_000_000, frameRate: 30, reason: .network))),
+        .share(.control(.resume)), .share(.moderate(device: 9, .end)), .share(.ended(.shareReplaced)),
+        .share(.picture(device: 9, maxWidth: 0, maxHeight: 0)),
         .audiencePage(
             AudiencePage(
                 what: "questions", poll: nil, offset: 0, total: 1,

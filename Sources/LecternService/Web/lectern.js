@@ -35,6 +35,7 @@ import { setupAlerts } from './alerts.js';
 import { watchPreview } from './preview.js';
 import { takeCodeFromFragment } from './screen-code.js';
 import { remember, recall, forget, noteMeeting } from './remembered.js';
+import { setupShare, currentSharer } from './share-view.js';
 
 // ── wiring ──
 
@@ -148,6 +149,7 @@ function init() {
   setupSwipe();
   setupInk();
   setupAlerts();
+  setupShare();
   watchPreview();
   // Countdowns (grace period, clip position) tick locally between state pushes.
   setInterval(() => {
@@ -207,7 +209,7 @@ function watchMeeting() {
 // For the browser tests and for people poking at the console.
 const api = {
   render: renderAll, sha256, hmacSha256, pbkdf2Sha256, deriveKey, registerMAC, registerProof, usesWebCrypto, hex, fromHex,
-  utf8: (s) => utf8.encode(s), app, protocol: { COMMANDS, ERRORS, C, ERR }, ink: inkTool,
+  utf8: (s) => utf8.encode(s), app, protocol: { COMMANDS, ERRORS, C, ERR }, ink: inkTool, sharer: currentSharer,
 };
 if (typeof window !== 'undefined') window.Lectern = api;
 if (typeof document !== 'undefined') {

@@ -95,6 +95,16 @@ export const COMMANDS = Object.freeze([
   [0x92, 'wall-add',           'client'],
   [0x93, 'pane-play',          'client'],
   [0x98, 'wall-view',          'client'],
+  [0xD0, 'share-begin',        'client'],
+  [0xD1, 'share-ready',        'server'],
+  [0xD2, 'share-frame',        'client'],
+  [0xD3, 'share-ack',          'server'],
+  [0xD4, 'share-key-request',  'server'],
+  [0xD5, 'share-advice',       'server'],
+  [0xD6, 'share-control',      'client'],
+  [0xD7, 'share-moderate',     'client'],
+  [0xD8, 'share-ended',        'server'],
+  [0xD9, 'share-picture',      'client'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").
@@ -192,6 +202,15 @@ export const ERRORS = Object.freeze([
   [0x1001, 'meetingEnded'],
   [0x1101, 'floorExpired'],
   [0x1102, 'paneExpired'],
+  [0x1201, 'shareUnsupported'],
+  [0x1202, 'noShare'],
+  [0x1203, 'shareBusy'],
+  [0x1204, 'shareDamaged'],
+  [0x1205, 'shareStalled'],
+  [0x1206, 'shareWithdrawn'],
+  [0x1207, 'shareReplaced'],
+  [0x1208, 'shareNoPicture'],
+  [0x1209, 'shareNotWaiting'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

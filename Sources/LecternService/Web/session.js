@@ -2,6 +2,7 @@
 // dropped connection or a reload (a fresh link, then register again with the kept key and
 // resume token), being removed, leaving; and the phases the page shows meanwhile.
 
+import { onShareMessage } from './share-view.js';
 import { sameBytes } from './bytes.js';
 import { C, ROLE, ERR } from './protocol.js';
 import { deriveKey } from './crypto.js';
@@ -41,6 +42,7 @@ export async function connect() {
     onFloorNote: onFloorNote,
     onServerError: (e) => onServerError(link, e),
     onClose: () => onClosed(link),
+    onMessage: (command, body) => onShareMessage(link, command, body),
   });
   const before = app.link;
   app.link = link;

@@ -13,6 +13,7 @@ import { renderOutputAlert } from './output-alert.js';
 import { renderAudience } from './audience-panel.js';
 import { renderLayout } from './presenter-layout.js';
 import { renderWall } from './layout-view.js';
+import { renderShare } from './share-view.js';
 
 export function renderAll() {
   renderScreen();
@@ -28,4 +29,5 @@ export function renderAll() {
   renderAudience();
   renderLayout();
   renderWall();
+  renderShare();
 }

@@ -1,0 +1,220 @@
+import Dispatch
+import Foundation
+import LecternCore
+import Synchronization
+
+/// A live share as a moving source of a pane (docs/protocol.md §29): encoded pictures are
+/// pushed in as they arrive (`push`, from the event loop, never waiting), a decoder thread of
+/// its own decodes them in order and scales the newest into a buffer of the pane's size (the
+/// picture fitted, exact bars), and the display loop takes the newest at each refresh without
+/// waiting (`frame(forRefreshAt:refreshPeriod:)`). Nothing is buffered to catch up: what
+/// goes to the decoder or is dropped, the key frames asked for and the advice sent are
+/// `ShareFlow`'s decisions.
+///
+/// A stall or a failure costs only this share: the decoder is in this process (decoded
+/// pictures stay where the display loop reads them; a decoder process would copy 8 MB a
+/// 1080p picture across), on its own thread, with a watchdog: a picture that takes longer
+/// than `stallSeconds` to decode ends the share (`onFail(.stalled)`), the thread is left
+/// to finish on its own and frees its decoder when it does; any error the decoder reports,
+/// a picture over the size limit or a sender far over what it announced ends the share too.
+public final class ShareSource: PaneVideoSource {
+    public enum Codec: Sendable { case h264, vp8, vp9 }
+
+    public enum Failure: Sendable, Equatable {
+        case damaged(String)
+        case stalled(seconds: Double)
+        case overLimit(String)
+    }
+
+    /// What the source tells its share (called on the decoder thread, or on the thread that
+    /// pushed: hop to where the connection lives).
+    public struct Reports: Sendable {
+        public var ack: @Sendable (_ sequence: UInt32, _ decoded: Int, _ dropped: Int, _ queuedBytes: Int) -> Void = { _, _, _, _ in }
+        public var keyRequest: @Sendable (_ sequence: UInt32) -> Void = { _ in }
+        public var advice: @Sendable (_ bitrate: Int, _ frameRate: Int, _ reason: ShareFlow.AdviceReason) -> Void = { _, _, _ in }
+        /// Once, when the share can't go on.
+        public var failed: @Sendable (Failure) -> Void = { _ in }
+        /// A picture was decoded, with how long it took (seconds).
+        public var decoded: @Sendable (Double) -> Void = { _ in }
+        public init() {}
+    }
+
+    struct Packet {
+        let sequence: UInt32
+        let data: [UInt8]
+    }
+
+    struct State {
+        var flow: ShareFlow
+        var packets: [Packet] = []
+        var width: Int
+        var height: Int
+        /// The newest picture scaled, and whether the display loop has it yet.
+        var newest: Frame?
+        var newestTaken = true
+        /// A new route: the decoder starts again (the thread makes a new one).
+        var generation = 0
+        /// When the decoder started on the picture it is decoding (nil: idle).
+        var busySince: Double?
+        var ended = false
+        var presented = 0
+    }
+
+    public let codec: Codec
+    public let limits: ShareFlow.Limits
+    let maxSide: Int
+    let maxPixels: Int
+    let stallSeconds: Double
+    let background: RGB
+    private let reports: Reports
+    private let state: Mutex<State>
+    private let bell = DispatchSemaphore(value: 0)
+    private let watchdog = Mutex<DispatchSourceTimer?>(nil)
+    private let startedOnce = Atomic<Bool>(false)
+
+    public init(
+        codec: Codec, limits: ShareFlow.Limits, maxSide: Int, maxPixels: Int, stallSeconds: Double, background: RGB,
+        width: Int, height: Int, reports: Reports
+    ) {
+        self.codec = codec
+        self.limits = limits
+        self.maxSide = maxSide
+        self.maxPixels = maxPixels
+        self.stallSeconds = stallSeconds
+        self.background = background
+        self.reports = reports
+        state = Mutex(State(flow: ShareFlow(limits: limits), width: max(1, width), height: max(1, height)))
+    }
+
+    /// Starts the decoder thread and the watchdog (once).
+    public func start() {
+        guard startedOnce.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        let thread = Thread { [self] in ShareDecodeLoop(source: self).run() }
+        thread.name = "lectern.share"
+        thread.start()
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
+        timer.setEventHandler { [weak self] in self?.checkStall() }
+        timer.resume()
+        watchdog.withLock { $0 = timer }
+    }
+
+    /// Ends the share's decoding: the thread stops after the picture it is on.
+    public func stop() {
+        state.withLock {
+            $0.ended = true
+            $0.packets = []
+        }
+        watchdog.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+        bell.signal()
+    }
+
+    /// A new sender (a reconnect, a new share-begin): decoding starts again at its next key
+    /// frame; the picture on the wall stays until then.
+    public func restart() {
+        state.withLock {
+            $0.flow = ShareFlow(limits: limits)
+            $0.packets = []
+            $0.generation += 1
+        }
+        bell.signal()
+    }
+
+    /// An encoded picture arrived (at `now`, monotonic seconds). Never waits for the decoder.
+    public func push(sequence: UInt32, key: Bool, timestamp: UInt64, data: [UInt8], now: Double) {
+        let (verdict, effects, ack) = state.withLock { s -> (ShareFlow.Verdict, [ShareFlow.Effect], (UInt32, Int, Int, Int)?) in
+            guard !s.ended else { return (.drop, [], nil) }
+            let (v, e) = s.flow.arrived(sequence: sequence, key: key, bytes: data.count, timestamp: timestamp, now: now)
+            if e.contains(.flushQueue) { s.packets = [] }
+            if v == .decode { s.packets.append(Packet(sequence: sequence, data: data)) }
+            let f = s.flow
+            return (v, e, v == .drop ? (f.handledSequence, f.decoded, f.dropped, f.queuedBytes) : nil)
+        }
+        carry(effects)
+        if verdict == .decode { bell.signal() }
+        if let a = ack { reports.ack(a.0, a.1, a.2, a.3) }
+    }
+
+    func carry(_ effects: [ShareFlow.Effect]) {
+        for e in effects {
+            switch e {
+            case .flushQueue: break
+            case .requestKey(let s): reports.keyRequest(s)
+            case .advise(let b, let f, let why): reports.advice(b, f, why)
+            case .overLimit(let why): fail(.overLimit(why))
+            }
+        }
+    }
+
+    /// Ends the share once, telling why.
+    func fail(_ why: Failure) {
+        let first = state.withLock { s -> Bool in
+            guard !s.ended else { return false }
+            s.ended = true
+            s.packets = []
+            return true
+        }
+        guard first else { return }
+        watchdog.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+        bell.signal()
+        reports.failed(why)
+    }
+
+    private func checkStall() {
+        let stalled = state.withLock { s -> Bool in
+            guard !s.ended, let since = s.busySince else { return false }
+            return MonotonicClock.now() - since > stallSeconds
+        }
+        if stalled { fail(.stalled(seconds: stallSeconds)) }
+    }
+
+    // MARK: PaneVideoSource (the display loop's side)
+
+    public func frame(forRefreshAt refresh: Double, refreshPeriod: Double) -> Frame? {
+        state.withLock { s in
+            guard !s.newestTaken, let f = s.newest, f.width == s.width, f.height == s.height else { return nil }
+            s.newestTaken = true
+            return f
+        }
+    }
+
+    public func presented(at time: Double) {
+        state.withLock { $0.presented += 1 }
+    }
+
+    public func resize(width: Int, height: Int) {
+        state.withLock {
+            guard $0.width != width || $0.height != height else { return }
+            $0.width = max(1, width)
+            $0.height = max(1, height)
+        }
+        bell.signal()
+    }
+
+    // MARK: for the room (thumbnails), tests and metrics
+
+    /// The newest picture decoded, as drawn for its pane (nil: none yet).
+    public var newest: Frame? { state.withLock { $0.newest } }
+
+    /// Pictures decoded and dropped so far, and handed to the display loop.
+    public var counts: (decoded: Int, dropped: Int, presented: Int) {
+        state.withLock { ($0.flow.decoded, $0.flow.dropped, $0.presented) }
+    }
+
+    public var isEnded: Bool { state.withLock { $0.ended } }
+
+    // MARK: the decoder thread's side
+
+    func withState<R: Sendable>(_ body: (inout State) -> R) -> R { state.withLock { body(&$0) } }
+
+    /// Waits up to `seconds` for a packet (or a stop).
+    func waitForWork(seconds: Double) { _ = bell.wait(timeout: .now() + seconds) }
+
+    var reportsForLoop: Reports { reports }
+}
