@@ -1,0 +1,55 @@
+/// When the display loop composes while something moves (issue 26): a moving source (a clip
+/// in a pane) asks for a composition at every refresh, and a present returns at the refresh
+/// that shows it. Composing at once after that would draw the next frame a whole refresh
+/// early, and a change asked meanwhile (a page turn in the pane beside the clip) would wait
+/// for the refresh after. So the loop keeps taking its mailbox until a lead before the next
+/// refresh (what drawing takes, with a margin), then composes: a change asked up to then is on that refresh, as it is
+/// on a still wall. Pure arithmetic on the times the loop passes in.
+struct ComposeTiming: Equatable {
+    /// The least time before a refresh the loop composes at.
+    static let minimumLead = 0.004
+    /// Drawing times remembered: the longest of the last `window` sets the lead.
+    static let window = 32
+
+    /// When the last present became visible (the loop's clock), if one did.
+    private(set) var lastShown: Double?
+    /// The last compositions' drawing times (seconds), newest last.
+    private var draws: [Double] = []
+
+    mutating func shown(at time: Double) { lastShown = time }
+
+    /// A composition took `seconds` to draw into the back buffer.
+    mutating func drew(_ seconds: Double) {
+        draws.append(max(0, seconds))
+        if draws.count > Self.window { draws.removeFirst(draws.count - Self.window) }
+    }
+
+    /// How long before a refresh the loop composes: one and a half times the longest recent
+    /// drawing, plus 2 ms for waking up, at least `minimumLead`, and never more than most of
+    /// a refresh (a board too slow to draw in time composes at once, as without this).
+    func lead(period: Double) -> Double {
+        min(period * 0.9, max(Self.minimumLead, (draws.max() ?? 0) * 1.5 + 0.002))
+    }
+
+    /// The refresh the next present is shown at: the first after `now` on the grid of the
+    /// last present, if that was recent (else a refresh from now).
+    func nextRefresh(now: Double, period: Double) -> Double {
+        guard let v = recent(now: now, period: period) else { return now + period }
+        var r = v + period
+        while r <= now { r += period }
+        return r
+    }
+
+    /// Until when the loop waits for its mailbox before composing (nil: compose now). Only
+    /// on the grid of a recent present: after a still spell the first composition is at once.
+    func composeAt(now: Double, period: Double) -> Double? {
+        guard recent(now: now, period: period) != nil else { return nil }
+        let at = nextRefresh(now: now, period: period) - lead(period: period)
+        return at > now ? at : nil
+    }
+
+    private func recent(now: Double, period: Double) -> Double? {
+        guard let v = lastShown, period > 0, now - v < 8 * period else { return nil }
+        return v
+    }
+}
