@@ -3,12 +3,13 @@
 /// that shows it. Composing at once after that would draw the next frame a whole refresh
 /// early, and a change asked meanwhile (a page turn in the pane beside the clip) would wait
 /// for the refresh after. So the loop keeps taking its mailbox until a lead before the next
-/// refresh (what drawing takes, with a margin), then composes: a change asked up to then is on that refresh, as it is
-/// on a still wall. Pure arithmetic on the times the loop passes in.
+/// refresh (what drawing takes, with a margin), then composes — at once when something else
+/// changed meanwhile (`StageCore.dirty`: a page turn beside the clip makes the next refresh,
+/// as on a still wall). Pure arithmetic on the times the loop passes in.
 struct ComposeTiming: Equatable {
     /// The least time before a refresh the loop composes at.
     static let minimumLead = 0.004
-    /// Drawing times remembered: the longest of the last `window` sets the lead.
+    /// Drawing times remembered: the third quartile of the last `window` sets the lead.
     static let window = 32
 
     /// When the last present became visible (the loop's clock), if one did.
@@ -24,11 +25,15 @@ struct ComposeTiming: Equatable {
         if draws.count > Self.window { draws.removeFirst(draws.count - Self.window) }
     }
 
-    /// How long before a refresh the loop composes: one and a half times the longest recent
-    /// drawing, plus 2 ms for waking up, at least `minimumLead`, and never more than most of
-    /// a refresh (a board too slow to draw in time composes at once, as without this).
+    /// How long before a refresh the loop composes: one and a half times what most recent
+    /// drawings took (the slowest quarter left out: a draw the scheduler interrupted once
+    /// doesn't move every later one), plus 2 ms for waking up, at least `minimumLead`, and
+    /// never more than most of a refresh (a board too slow to draw in time composes at once,
+    /// as without this).
     func lead(period: Double) -> Double {
-        min(period * 0.9, max(Self.minimumLead, (draws.max() ?? 0) * 1.5 + 0.002))
+        let sorted = draws.sorted()
+        let typical = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 3 / 4)]
+        return min(period * 0.9, max(Self.minimumLead, typical * 1.5 + 0.002))
     }
 
     /// The refresh the next present is shown at: the first after `now` on the grid of the

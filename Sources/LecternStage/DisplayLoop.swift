@@ -145,10 +145,10 @@ struct LoopBody {
             take(post: post)
             if stopped { break }
             // A source moving in a pane composes at every refresh: as late in it as it may
-            // (ComposeTiming), taking what is posted until then, so a page turn beside a clip
-            // is on the next refresh, as on a still wall.
+            // (ComposeTiming), taking what is posted until then, and at once when something
+            // else changed (a page turn beside a clip is on the next refresh, as on a still wall).
             if core.movingInView, core.connected, output.isConnected {
-                while !stopped, let at = timing.composeAt(now: MonotonicClock.now(), period: core.mode.frameInterval) {
+                while !stopped, !core.dirty, let at = timing.composeAt(now: MonotonicClock.now(), period: core.mode.frameInterval) {
                     mailbox.wait(seconds: at - MonotonicClock.now())
                     take(post: post)
                 }
