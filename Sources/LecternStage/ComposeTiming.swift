@@ -16,8 +16,27 @@ struct ComposeTiming: Equatable {
     private(set) var lastShown: Double?
     /// The last compositions' drawing times (seconds), newest last.
     private var draws: [Double] = []
+    /// The refresh the composition being presented was meant for.
+    private var meantFor: Double?
+    /// Lead added after refreshes missed (a loaded board wakes and draws late): doubled at
+    /// each miss, given back slowly while presents land on time.
+    private(set) var extra = 0.0
 
-    mutating func shown(at time: Double) { lastShown = time }
+    /// The composition about to be drawn is meant for the refresh at `refresh`.
+    mutating func composing(for refresh: Double) { meantFor = refresh }
+
+    /// The present became visible at `time`: on the refresh it was meant for, or later (a miss).
+    mutating func shown(at time: Double, period: Double) {
+        if let m = meantFor, period > 0 {
+            if time > m + period / 2 {
+                extra = min(period, extra * 2 + 0.002)
+            } else {
+                extra = max(0, extra - 0.0002)
+            }
+        }
+        meantFor = nil
+        lastShown = time
+    }
 
     /// A composition took `seconds` to draw into the back buffer.
     mutating func drew(_ seconds: Double) {
@@ -27,13 +46,13 @@ struct ComposeTiming: Equatable {
 
     /// How long before a refresh the loop composes: one and a half times what most recent
     /// drawings took (the slowest quarter left out: a draw the scheduler interrupted once
-    /// doesn't move every later one), plus 2 ms for waking up, at least `minimumLead`, and
-    /// never more than most of a refresh (a board too slow to draw in time composes at once,
-    /// as without this).
+    /// doesn't move every later one), plus 2 ms for waking up, at least `minimumLead`, plus
+    /// what missed refreshes added, and never more than most of a refresh (a board too slow
+    /// or too loaded to draw in time composes at once after each present, as without this).
     func lead(period: Double) -> Double {
         let sorted = draws.sorted()
         let typical = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 3 / 4)]
-        return min(period * 0.9, max(Self.minimumLead, typical * 1.5 + 0.002))
+        return min(period * 0.9, max(Self.minimumLead, typical * 1.5 + 0.002) + extra)
     }
 
     /// The refresh the next present is shown at: the first after `now` on the grid of the

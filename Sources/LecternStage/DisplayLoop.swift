@@ -161,7 +161,7 @@ struct LoopBody {
                     $0.presents += 1; $0.turns += 1
                 }
                 let shownAt = MonotonicClock.now()
-                timing.shown(at: shownAt)
+                timing.shown(at: shownAt, period: core.mode.frameInterval)
                 for s in videos { sources[s]?.presented(at: shownAt) }
                 let moving = inkMoves(c)
                 if moving || inkWasMoving { _ = core.handle(.inkChanged, now: now) }
@@ -244,6 +244,7 @@ struct LoopBody {
         var videos: [Int] = []
         let period = core.mode.frameInterval
         let refresh = timing.nextRefresh(now: MonotonicClock.now(), period: period)
+        timing.composing(for: refresh)
         // Taken before the present (never waiting: nil keeps the last frame).
         var moving: [Int: Frame] = [:]
         for p in c.panes {

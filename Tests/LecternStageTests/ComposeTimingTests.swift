@@ -15,7 +15,7 @@ final class ComposeTimingTests: XCTestCase {
 
     func testAfterAPresentItWaitsUntilTheLeadBeforeTheNextRefresh() throws {
         var t = ComposeTiming()
-        t.shown(at: 10)
+        t.shown(at: 10, period: p)
         // Right after the present: wait until 6 ms before the next refresh.
         let at = try XCTUnwrap(t.composeAt(now: 10.001, period: p))
         XCTAssertEqual(at, 10 + p - ComposeTiming.minimumLead, accuracy: 1e-9)
@@ -32,7 +32,7 @@ final class ComposeTimingTests: XCTestCase {
     /// of a refresh compose at once after the present (as a loop without this would).
     func testTheLeadFollowsTheLongestRecentDraw() {
         var t = ComposeTiming()
-        t.shown(at: 10)
+        t.shown(at: 10, period: p)
         t.drew(0.004)
         XCTAssertEqual(t.lead(period: p), 0.008, accuracy: 1e-9)
         XCTAssertEqual(t.composeAt(now: 10.001, period: p) ?? 0, 10 + p - 0.008, accuracy: 1e-9)
@@ -51,9 +51,30 @@ final class ComposeTimingTests: XCTestCase {
     /// however often the loop asks: it never waits on an old grid.
     func testAfterAStillSpellItComposesAtOnce() {
         var t = ComposeTiming()
-        t.shown(at: 10)
+        t.shown(at: 10, period: p)
         XCTAssertEqual(t.nextRefresh(now: 20, period: p), 20 + p, accuracy: 1e-9)
         XCTAssertNil(t.composeAt(now: 20, period: p))
         XCTAssertNil(t.composeAt(now: 20.01, period: p))
+    }
+
+    /// A present that lands a refresh late (the loop woke or drew late) composes earlier
+    /// from then on; presents on time give that back slowly.
+    func testMissedRefreshesComposeEarlier() {
+        var t = ComposeTiming()
+        t.shown(at: 10, period: p)
+        let base = t.lead(period: p)
+        t.composing(for: 10 + p)
+        t.shown(at: 10 + 2 * p, period: p)   // missed: shown a refresh late
+        XCTAssertEqual(t.lead(period: p), base + 0.002, accuracy: 1e-9)
+        t.composing(for: 10 + 3 * p)
+        t.shown(at: 10 + 4 * p, period: p)   // missed again: doubled
+        XCTAssertEqual(t.lead(period: p), base + 0.006, accuracy: 1e-9)
+        for k in 5..<15 {
+            t.composing(for: 10 + Double(k) * p)
+            t.shown(at: 10 + Double(k) * p, period: p)   // on time
+        }
+        XCTAssertEqual(t.lead(period: p), base + 0.004, accuracy: 1e-9, "given back slowly")
+        for _ in 0..<100 { t.drew(0.05) }
+        XCTAssertEqual(t.lead(period: p), p * 0.9, accuracy: 1e-9, "never more than most of a refresh")
     }
 }
