@@ -7,8 +7,10 @@
 /// changed meanwhile (`StageCore.dirty`: a page turn beside the clip makes the next refresh,
 /// as on a still wall). Pure arithmetic on the times the loop passes in.
 struct ComposeTiming: Equatable {
-    /// The least time before a refresh the loop composes at.
-    static let minimumLead = 0.004
+    /// The least time before a refresh the loop composes at: half a refresh at 60 Hz. Less
+    /// (4 ms) halved the turn beside a clip again on the loaded bench machine, but missed a
+    /// refresh in ten; at 8 ms the presents are as regular as composing at once.
+    static let minimumLead = 0.008
     /// Drawing times remembered: the third quartile of the last `window` sets the lead.
     static let window = 32
 
