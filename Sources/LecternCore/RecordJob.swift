@@ -12,6 +12,8 @@ public struct RecordJob: Codable, Equatable, Sendable {
         case card(WallCard)
         /// A clip: its first frame, name and duration (seconds).
         case clip(content: String, name: String, duration: Double)
+        /// A wall of several panes as it looked, every pane at its place.
+        case wall(RecordWall)
     }
 
     public struct Presenter: Codable, Equatable, Sendable {
@@ -35,6 +37,10 @@ public struct RecordJob: Codable, Equatable, Sendable {
     public var pages: [Page]
     /// Content id (hex) → the file's path: filled in by the service.
     public var files: [String: String] = [:]
+    /// The wall's look, for its pages of several panes: the background (bars, gaps) and the
+    /// overscan the panes sit inside (`Config.background`, `Config.overscanPercent`).
+    public var background: RGB = .black
+    public var overscanPercent = 0.0
 
     public init(room: String, startedAt: Double, madeAt: Double, presenters: [Presenter], dropped: Int, pages: [Page]) {
         self.room = room
@@ -51,10 +57,11 @@ public struct RecordJob: Codable, Equatable, Sendable {
     /// The content ids whose files the worker needs.
     public var contents: Set<String> {
         Set(
-            pages.compactMap {
-                switch $0 {
-                case .deck(let c, _, _, _, _), .clip(let c, _, _): c
-                default: nil
+            pages.flatMap { page -> [String] in
+                switch page {
+                case .deck(let c, _, _, _, _), .clip(let c, _, _): [c]
+                case .wall(let w): w.panes.compactMap(\.content).filter { Whiteboard.background($0) == nil }
+                default: []
                 }
             })
     }

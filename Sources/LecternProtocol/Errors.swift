@@ -32,7 +32,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case tlsRequired
         case noSuchPane, wallFull, wallModerated, paneCannotPlay
         case meetingEnded
-        case floorExpired
+        case floorExpired, paneExpired
     }
 
     struct Definition: Sendable {
@@ -162,6 +162,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
             )
         // 0x11xx a device coming back (§9.6)
         case .floorExpired: Definition(0x1101)
+        case .paneExpired: Definition(0x1102)
         }
     }
 
@@ -263,6 +264,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let meetingEnded = ErrorCode(.meetingEnded)
     // 0x11xx a device coming back
     public static let floorExpired = ErrorCode(.floorExpired)
+    public static let paneExpired = ErrorCode(.paneExpired)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

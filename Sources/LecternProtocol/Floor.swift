@@ -183,11 +183,12 @@ public final class Floor {
     }
 
     /// The connection closed without unregister. The floor holder keeps the floor for the
-    /// grace period (its content stays on screen); everyone else leaves the room.
-    public func disconnect(connection: ConnectionID, now: Double) -> [FloorEvent] {
+    /// grace period (its content stays on screen), and so does a device the room keeps a
+    /// place for (`keep`: it drives a pane of the wall, §9.7); everyone else leaves the room.
+    public func disconnect(connection: ConnectionID, now: Double, keep: (DeviceID) -> Bool = { _ in false }) -> [FloorEvent] {
         var ev = expireInto(now: now)
         guard let id = deviceID(forConnection: connection) else { return finish(ev) }
-        if holder == id && config.gracePeriod > 0 {
+        if (holder == id || keep(id)) && config.gracePeriod > 0 {
             devices[id]?.connection = nil
             devices[id]?.graceDeadline = now + config.gracePeriod
             ev.append(.stateChanged)

@@ -161,16 +161,28 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
     public var main: Bool
     /// What the pane shows, in the form of the state's `screen` object.
     public var screen: ScreenSnapshot
+    /// While the pane's driver is away (its connection dropped, §9.6): the milliseconds left
+    /// of its grace period; null while it is connected, or nobody drives the pane. The
+    /// main pane's is the floor's (`floor.graceRemainingMs`).
+    public var graceRemainingMs: UInt64?
+    /// The image address of the page the pane shows, for viewers (§24.8, as
+    /// `audience.pageImage` for the main pane); null when the pane shows no page viewers
+    /// may fetch (blank, a clip, idle).
+    public var pageImage: String?
 
-    public init(index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot) {
+    public init(
+        index: Int, rect: Rect, driver: DeviceID?, main: Bool, screen: ScreenSnapshot, graceRemainingMs: UInt64? = nil, pageImage: String? = nil
+    ) {
         self.index = index
         self.rect = rect
         self.driver = driver
         self.main = main
         self.screen = screen
+        self.graceRemainingMs = graceRemainingMs
+        self.pageImage = pageImage
     }
 
-    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen }
+    enum CodingKeys: String, CodingKey { case index, rect, driver, main, screen, graceRemainingMs, pageImage }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(index, forKey: .index)
@@ -178,6 +190,8 @@ public struct PaneSnapshot: Codable, Equatable, Sendable {
         try c.encode(driver, forKey: .driver)   // null when nobody drives it
         try c.encode(main, forKey: .main)
         try c.encode(screen, forKey: .screen)
+        try c.encode(graceRemainingMs, forKey: .graceRemainingMs)   // null: not away
+        try c.encode(pageImage, forKey: .pageImage)   // null: no image to fetch
     }
 }
 

@@ -102,6 +102,15 @@ extension LecternError {
             message: "You were away longer than \(formatSeconds(seconds)); the floor was released.")
     }
 
+    /// To a device registering again with the token of a pane's driver whose grace period
+    /// ran out while it was away (§9.6, §9.7): its pane was emptied; sent after register-ok,
+    /// tag 0; nothing closes. Detail: the grace period in ms.
+    public static func paneExpired(gracePeriod seconds: Double, pane: Int) -> LecternError {
+        LecternError(
+            .paneExpired, detail: UInt64(max(0, seconds) * 1000),
+            message: "You were away longer than \(formatSeconds(seconds)); your pane of the wall (pane \(pane)) was cleared.")
+    }
+
     // the floor
     public static let noFloor = LecternError(standard: .noFloor)
     public static func floorTaken(holder: DeviceID) -> LecternError {

@@ -13,7 +13,7 @@ public final class RecordPDF {
     public static let slide = SourceShape(width: 960, height: 540)
 
     private let surface: OpaquePointer
-    private let cr: OpaquePointer
+    let cr: OpaquePointer
     public private(set) var pages = 0
 
     public init(path: String) throws {
@@ -118,16 +118,9 @@ public final class RecordPDF {
         cairo_paint(cr)
         let box = PixelRect(x: Int(w * 0.1), y: Int(h * 0.05), width: Int(w * 0.8), height: Int(h * 0.72))
         if let f = firstFrame, f.width > 0, f.height > 0 {
-            let image = cairo_image_surface_create_for_data(
-                f.baseAddress.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(f.width), Int32(f.height), Int32(f.stride))
             let scale = min(Double(box.width) / Double(f.width), Double(box.height) / Double(f.height))
-            cairo_save(cr)
-            cairo_translate(cr, Double(box.x) + (Double(box.width) - Double(f.width) * scale) / 2, Double(box.y) + (Double(box.height) - Double(f.height) * scale) / 2)
-            cairo_scale(cr, scale, scale)
-            cairo_set_source_surface(cr, image, 0, 0)
-            cairo_paint(cr)
-            cairo_restore(cr)
-            cairo_surface_destroy(image)
+            let w = Double(f.width) * scale, h = Double(f.height) * scale
+            drawImage(f, x: Double(box.x) + (Double(box.width) - w) / 2, y: Double(box.y) + (Double(box.height) - h) / 2, width: w, height: h)
         }
         c.setColor(.white)
         let seconds = Int(duration.rounded())
@@ -139,12 +132,12 @@ public final class RecordPDF {
 
     // MARK: -
 
-    private func newPage(_ size: SourceShape) {
+    func newPage(_ size: SourceShape) {
         cairo_pdf_surface_set_size(surface, size.width, size.height)
         cairo_new_path(cr)
     }
 
-    private func endPage() {
+    func endPage() {
         cairo_show_page(cr)
         pages += 1
     }

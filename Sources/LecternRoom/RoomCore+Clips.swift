@@ -128,6 +128,7 @@ extension RoomCore {
     func clipChanged(in slot: PaneSlot) {
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp()))
+        recordWall()   // a wall of several panes: its record page has the clip in its pane (§26.1)
     }
 
     func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {

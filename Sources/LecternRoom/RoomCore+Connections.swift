@@ -20,7 +20,8 @@ extension RoomCore {
         if !p.pictures.isEmpty { gonePictures[id] = p }
         uploadsClosed(of: p)
         if p.deviceID != nil {
-            apply(floor.disconnect(connection: id, now: now))
+            // A pane's driver keeps its place (and its pane) for the grace period, as the holder does.
+            apply(floor.disconnect(connection: id, now: now, keep: { [wall] in wall.pane(drivenBy: $0) != nil }))
         }
         viewerLeft(p)
         log(.debug, "connection \(id) closed")

@@ -113,6 +113,8 @@ extension RoomCore {
             wall.setDriver(driver, of: i)
             // Privacy (§9.7): a pane handed to someone else shows nothing of the previous driver's.
             changePane(i, .idle, reply: nil)
+            releaseStrandedAway()
+            persist()
             pushState(prompt: true)
         case .full:
             var ev: [FloorEvent] = []
@@ -205,6 +207,7 @@ extension RoomCore {
             }
         }
         settleSound()
+        releaseStrandedAway()   // a dropped pane's driver away in its grace period has nothing to come back to
     }
 
     /// The arrangement changed: the wall shows it, every device is told (with the floor's
@@ -212,6 +215,8 @@ extension RoomCore {
     private func wallChanged() {
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp()))
+        recordWall()
+        persist()
         if !statePushOwed { pushState(prompt: true) }
     }
 
@@ -301,6 +306,8 @@ extension RoomCore {
             answer(op.reply, error)
         } else {
             wall.withQueue(i) { $0.outputKnown() }
+            recordWall()
+            persist()
             answer(op.reply, nil)
             pushState(prompt: true)
         }
@@ -311,7 +318,7 @@ extension RoomCore {
     // MARK: the state
 
     /// The state's `layout` object: panes' rectangles as shares of the output (§14.2).
-    var layoutSnapshot: LayoutSnapshot {
+    func layoutSnapshot(now: Double) -> LayoutSnapshot {
         let unit = 10_000
         let rects = wall.layout.paneRects(width: unit, height: unit)
         let u = Double(unit)
@@ -322,7 +329,8 @@ extension RoomCore {
                 return PaneSnapshot(
                     index: i, rect: PaneSnapshot.Rect(x: Double(r.x) / u, y: Double(r.y) / u, width: Double(r.width) / u, height: Double(r.height) / u),
                     driver: pane.isMain ? floor.driver : pane.driver, main: pane.isMain,
-                    screen: pane.queue.map { Self.screenState($0) } ?? screenState)
+                    screen: pane.queue.map { Self.screenState($0) } ?? screenState, graceRemainingMs: paneGraceRemainingMs(i, now: now),
+                    pageImage: paneImagePath(i))
             },
             soundPane: soundPane)
     }

@@ -17,7 +17,7 @@ extension RoomCore {
     var wallDevices: Set<DeviceID> { Set(peers.values.filter { $0.isWall && !$0.closing }.compactMap(\.deviceID)) }
 
     /// Whether a person is in the room: a registered device or viewer (a wall view is
-    /// none), or the floor holder waiting in its grace period.
+    /// none), or a device waiting in its grace period (the floor's holder, a pane's driver).
     var peopleInRoom: Bool {
         if peers.values.contains(where: { $0.isRegistered && !$0.closing && !$0.isWall }) { return true }
         let walls = wallDevices

@@ -18,23 +18,30 @@ extension RoomCore {
     /// Who holds the floor now, as the record names them.
     var recordPresenter: String? { floor.holder.flatMap { floor.name(of: $0) } }
 
-    /// The finished strokes on the record's page on the wall.
-    var recordWallStrokes: [InkStroke] {
-        guard case .page(let c, _, let p, _, _)? = record.onWall?.item else { return [] }
-        return ink.strokes(on: InkPageRef(content: c, page: p))
+    /// The finished strokes on a page now (what a record page of it gets).
+    var recordStrokes: MeetingRecord.StrokesOf {
+        { [ink] c, p in ink.strokes(on: InkPageRef(content: c, page: p)) }
     }
 
     /// After every change the wall committed: a new page (the one before leaves with its
-    /// ink) or the idle screen.
+    /// ink), a wall of several panes as it looks now (RoomCore+RecordWall), or the idle screen.
     func recordWall() {
         guard config.record else { return }
-        let c = screen.committed
         let at = wallClock()
+        if !wall.isSinglePane {
+            if let view = recordWallView {
+                record.wallShown(view, presenter: recordPresenter, at: at, strokes: recordStrokes)
+            } else {
+                record.left(strokes: recordStrokes)
+            }
+            return
+        }
+        let c = screen.committed
         if let content = c.content, content.kind == .pdf, c.page >= 1 {
             record.pageShown(
-                content: content.id.hex, name: content.name, page: c.page, part: c.part, presenter: recordPresenter, at: at, leavingStrokes: recordWallStrokes)
+                content: content.id.hex, name: content.name, page: c.page, part: c.part, presenter: recordPresenter, at: at, strokes: recordStrokes)
         } else {
-            record.pageLeft(strokes: recordWallStrokes)
+            record.left(strokes: recordStrokes)
         }
     }
 
@@ -56,17 +63,15 @@ extension RoomCore {
     /// now; the page goes on (a change to its ink after that is a new page of the record,
     /// the same page unchanged is not).
     private func recordBetween(_ body: (inout MeetingRecord) -> Void) {
-        let wall = record.onWall
-        record.pageLeft(strokes: recordWallStrokes)
+        let onWall = record.onWall
+        record.left(strokes: recordStrokes)
         body(&record)
-        if let w = wall, case .page(let c, let n, let p, let part, _) = w.item {
-            record.pageShown(content: c, name: n, page: p, part: part, presenter: w.presenter, at: w.at, leavingStrokes: [])
-        }
+        record.putBack(onWall)
     }
 
     var recordSnapshot: RecordSnapshot {
         RecordSnapshot(
-            on: config.record, pages: config.record ? record.count(wallStrokes: recordWallStrokes) : 0,
+            on: config.record, pages: config.record ? record.count(strokes: recordStrokes) : 0,
             presentersMayDownload: config.recordPresenters, leadMayDownload: keys.moderator == nil)
     }
 
@@ -79,7 +84,7 @@ extension RoomCore {
         let allowed = floor.role(of: me) == .moderator || config.recordPresenters || (keys.moderator == nil && floor.isLead(me))
         guard allowed else { throw LecternError.recordNotAllowed }
         guard recordMaking == nil else { throw LecternError.recordBusy }
-        let entries = record.pages(wallStrokes: recordWallStrokes)
+        let entries = record.pages(strokes: recordStrokes)
         guard !entries.isEmpty else { throw LecternError.recordEmpty }
         let pages: [RecordJob.Page] = entries.map { e in
             switch e.item {
@@ -90,6 +95,7 @@ extension RoomCore {
                 return .deck(content: c, name: name, page: page, part: part, strokes: strokes)
             case .poll(let card): return .card(card)
             case .clip(let c, let name, let duration): return .clip(content: c, name: name, duration: duration)
+            case .wall(let w): return .wall(w)
             }
         }
         var job = RecordJob(
@@ -97,6 +103,8 @@ extension RoomCore {
             presenters: MeetingRecord.presenters(of: entries).map { RecordJob.Presenter(name: $0.name, shown: $0.shown) },
             dropped: record.dropped, pages: pages)
         job.inkDropped = record.inkDropped
+        job.background = config.background
+        job.overscanPercent = config.overscanPercent
         recordMaking = RecordMaking(peer: p.id, tag: tag, pages: job.pageCount)
         send(.recordProgress(RecordProgress(done: 0, total: UInt16(clamping: job.pageCount))), to: p, tag: tag)
         log(.info, "making the meeting record (\(job.pageCount) pages) for \(floor.name(of: me) ?? "device \(me)")")

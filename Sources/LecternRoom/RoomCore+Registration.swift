@@ -35,12 +35,9 @@ extension RoomCore {
             send(reg.reply, to: p, tag: tag)
             log(.info, "\(r.role) '\(r.name)' registered as \(reg.deviceID) from \(p.address)\(reg.resumed ? " (resumed)" : "")")
             apply(reg.events)
-            // Back too late: its floor ran out while it was away; told why, once, after the
-            // state that shows it (§9.6).
-            if !reg.resumed, awayHolders.claim(r.resumeToken) {
-                send(.error(.floorExpired(gracePeriod: config.gracePeriod)), to: p, tag: 0)
-                log(.info, "'\(r.name)' came back after the grace period: told the floor was released")
-            }
+            // Back too late: its floor or pane ran out while it was away; told why, once,
+            // after the state that shows it (§9.6).
+            if !reg.resumed, let lost = awayHolders.claim(r.resumeToken) { tellExpired(lost, to: p, name: r.name) }
         } catch {
             fail(p, tag: tag, error, request: req)
         }

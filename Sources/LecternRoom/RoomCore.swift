@@ -97,7 +97,7 @@ public final class RoomCore {
     var recordMaking: RecordMaking?
     /// The meeting: its id, when it started, since when the room is empty (§27, RoomCore+Meeting).
     var meeting = Meeting(id: RoomCore.newMeetingID())
-    /// Floor holders away in their grace period, and those it ran out for (§9.6).
+    /// Floor holders and pane drivers away in their grace period, and those it ran out for (§9.6).
     var awayHolders = AwayHolders()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
@@ -206,9 +206,10 @@ public final class RoomCore {
                 id: h.id, name: h.name, role: h.role == "moderator" ? .moderator : .presenter,
                 resumeToken: token, now: now)
             if let c = model?.content { ledger.addOwner(h.id, of: c.id) }
-            awayHolders.note(floor.devices)
             log(.info, "waiting \(Int(config.gracePeriod)) s for '\(h.name)' to resume the floor")
         }
+        restoreWall(saved.wall, whiteboards: saved.whiteboards)
+        noteAway()
         if let s = saved.sound { restoreSound(s) }
         if let c = saved.clip { restoreClip(c) }
         persist()
@@ -228,7 +229,7 @@ public final class RoomCore {
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
         s.record = recordSnapshot
-        s.layout = layoutSnapshot
+        s.layout = layoutSnapshot(now: now)
         s.protocolMinor = lecternProtocolMinor
         s.meeting = meeting.id
         return s
@@ -251,6 +252,7 @@ public final class RoomCore {
         state.audience = audience.saved
         state.record = record.isEmpty ? nil : record
         state.meeting = meeting
+        state.wall = savedWall
         emit(.persist(state))
     }
 
@@ -331,7 +333,7 @@ public final class RoomCore {
                     close(p)
                 }
             case .deviceLeft(let id):
-                awayHolders.left(id, now: now)
+                awayHolders.left(id, now: now, pane: wall.pane(drivenBy: id))
                 ledger.removeOwner(id)
                 inkDeviceLeft(id)
                 paneDriverLeft(id)
@@ -343,6 +345,6 @@ public final class RoomCore {
                 persist()
             }
         }
-        awayHolders.note(floor.devices)
+        noteAway()
     }
 }

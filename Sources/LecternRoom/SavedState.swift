@@ -12,6 +12,12 @@ public struct SavedState: Codable, Equatable, Sendable {
         public var name: String
         public var role: String
         public var resumeToken: String
+        public init(id: UInt8, name: String, role: String, resumeToken: String) {
+            self.id = id
+            self.name = name
+            self.role = role
+            self.resumeToken = resumeToken
+        }
     }
 
     public var content: String?
@@ -35,6 +41,9 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var record: MeetingRecord?
     /// The meeting's id and start (§27; absent in older files: a new meeting).
     public var meeting: Meeting?
+    /// The wall's layout and its panes besides the main one (§9.7; absent: one full pane,
+    /// as in files of older versions).
+    public var wall: SavedWall?
 
     public init(
         screen: CommittedScreen, floor: Floor, timer: TalkTimer? = nil, ink: InkBoard.Saved? = nil, whiteboards: [Int]? = nil, clip: SavedClip? = nil
@@ -46,11 +55,7 @@ public struct SavedState: Codable, Equatable, Sendable {
         content = screen.content?.id.hex
         page = screen.page
         blank = screen.blank.rawValue
-        if let id = floor.holder, let d = floor.devices[id] {
-            holder = Holder(
-                id: id, name: d.name, role: d.role == .moderator ? "moderator" : "presenter",
-                resumeToken: d.resumeToken.description)
-        }
+        holder = floor.holder.flatMap { Holder(floor.devices[$0]) }
     }
 
     /// Nothing saved yet: the idle screen, no holder (filled part by part by `SavedStateFile`).
@@ -61,6 +66,11 @@ public struct SavedState: Codable, Equatable, Sendable {
 
     /// The screen model this state describes, if its content is still in the store.
     public func screen(in catalog: ContentCatalog) -> CommittedScreen? {
+        Self.screen(content: content, page: page, blank: blank, whiteboards: whiteboards, in: catalog)
+    }
+
+    /// A saved screen (the main one, or a pane's) as a model, if its content is still in the store.
+    static func screen(content: String?, page: Int, blank: String, whiteboards: [Int]?, in catalog: ContentCatalog) -> CommittedScreen? {
         let blankValue = ScreenSnapshot.Blank(rawValue: blank) ?? .none
         guard let hex = content else { return blankValue == .none ? nil : CommittedScreen(blank: blankValue) }
         if Whiteboard.background(hex) != nil, let id = ContentID(hex: hex), let counts = whiteboards, counts.count == 2 {
@@ -76,15 +86,28 @@ public struct SavedState: Codable, Equatable, Sendable {
         return CommittedScreen(content: item.snapshot, page: page, pageCount: item.pages, blank: blankValue, part: item.deck.layout.slidePart)
     }
 
-    public var holderToken: ResumeToken? {
-        guard let h = holder, h.resumeToken.count == 32 else { return nil }
+    public var holderToken: ResumeToken? { holder?.token }
+}
+
+extension SavedState.Holder {
+    /// A device as the saved state keeps it (the floor's holder, a pane's driver).
+    init?(_ device: Floor.Device?) {
+        guard let d = device else { return nil }
+        self.init(id: d.id, name: d.name, role: d.role == .moderator ? "moderator" : "presenter", resumeToken: d.resumeToken.description)
+    }
+
+    /// Its resume token, if the file holds a well-formed one.
+    public var token: ResumeToken? {
+        guard resumeToken.count == 32 else { return nil }
         var bytes: [UInt8] = []
-        var i = h.resumeToken.startIndex
-        while i < h.resumeToken.endIndex {
-            let j = h.resumeToken.index(i, offsetBy: 2)
-            guard let b = UInt8(h.resumeToken[i..<j], radix: 16) else { return nil }
+        var i = resumeToken.startIndex
+        while i < resumeToken.endIndex {
+            let j = resumeToken.index(i, offsetBy: 2)
+            guard let b = UInt8(resumeToken[i..<j], radix: 16) else { return nil }
             bytes.append(b); i = j
         }
         return ResumeToken(bytes: bytes)
     }
+
+    var floorRole: Role { role == "moderator" ? .moderator : .presenter }
 }

@@ -24,7 +24,7 @@ public enum SavedStateFile {
 
     /// The parts a state file holds (SavedState's keys); other keys are ignored (a later
     /// version's), not counted as damage.
-    static let parts = ["content", "page", "blank", "holder", "clip", "sound", "timer", "audience", "ink", "whiteboards", "record", "meeting"]
+    static let parts = ["content", "page", "blank", "holder", "clip", "sound", "timer", "audience", "ink", "whiteboards", "record", "meeting", "wall"]
 
     public static func read(_ data: Data) -> Loaded {
         var lost: [Loss] = []
@@ -49,6 +49,7 @@ public enum SavedStateFile {
                 case "whiteboards": s.whiteboards = try decode([Int]?.self, value)
                 case "record": s.record = try decode(MeetingRecord?.self, value)
                 case "meeting": s.meeting = try decode(Meeting?.self, value)
+                case "wall": s.wall = try decode(SavedWall?.self, value)
                 default: break
                 }
                 restored.insert(key)

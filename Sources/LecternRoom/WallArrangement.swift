@@ -68,6 +68,19 @@ struct WallArrangement {
         return dropped
     }
 
+    /// After a restart: the layout and its panes as saved (`SavedWall`), each pane other
+    /// than the main one showing `screens[i]` (nil: idle) and driven by `drivers[i]`.
+    mutating func restore(_ layout: WallLayout, main: Int, screens: [CommittedScreen?], drivers: [DeviceID?]) {
+        self.layout = layout
+        panes = screens.indices.map { i in
+            guard i != main else { return Pane(queue: nil, driver: nil) }
+            var q = ScreenQueue()
+            if let s = screens[i] { q.restore(s) }
+            return Pane(queue: q, driver: drivers[i])
+        }
+        setNextOpID(nextOpID)
+    }
+
     /// Panes `i` and `j` change places, each with what it shows and its driver.
     mutating func swap(_ i: Int, _ j: Int) { panes.swapAt(i, j) }
 

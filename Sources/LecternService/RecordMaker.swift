@@ -36,7 +36,8 @@ final class RecordMaker: @unchecked Sendable {
     ) {
         queue.async { [self] in
             var job = job
-            for c in job.contents { job.files[c] = paths(c) }
+            // Only content ids name files (a saved record is read back from state.json).
+            for c in job.contents where ContentStore.isValidID(c) { job.files[c] = paths(c) }
             let out = dataDir + "/record.pdf.tmp"
             defer { unlink(out) }
             let total = UInt16(clamping: job.pageCount)

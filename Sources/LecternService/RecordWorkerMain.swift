@@ -70,6 +70,10 @@ public enum RecordWorkerMain {
                 pdf.addCard(card)
             case .clip(let content, let name, let duration):
                 pdf.addClip(firstFrame: job.files[content].flatMap(firstFrame), name: name, duration: duration)
+            case .wall(let wall):
+                pdf.addWall(
+                    wall, background: job.background, overscanPercent: job.overscanPercent, document: document,
+                    poster: { job.files[$0].flatMap(firstFrame) })
             }
             progress(pdf.pages)
         }

@@ -130,14 +130,27 @@ public final class Service: @unchecked Sendable {
         let saved = loadSavedState(store: store)
         let catalog = ContentCatalog(store.entries())   // listed once: for the saved screen and the room
         var restored = saved?.screen(in: catalog)
-        if let r = restored {
-            do { try stage.show(r.scene) } catch {
+        // A wall of several panes comes back as it was, every pane at once (§9.7).
+        var first: String?
+        if let plan = saved?.wall?.plan(main: restored?.scene ?? .idle, whiteboards: saved?.whiteboards, in: catalog) {
+            do {
+                try stage.show(plan)
+                first = "\(plan) (restored)"
+            } catch {
+                logger.warning("could not show the saved wall \(plan): \(error)")
+            }
+        }
+        if first == nil, let r = restored {
+            do {
+                try stage.show(r.scene)
+                first = "\(r.scene) (restored)"
+            } catch {
                 logger.warning("could not show the saved \(r.scene): \(error)")
                 restored = nil
             }
         }
-        if restored == nil { try stage.show(.idle) }
-        logger.info("first frame on \(output.name): \(restored.map { "\($0.scene) (restored)" } ?? "idle screen for \(config.room)")")
+        if first == nil { try stage.show(.idle) }
+        logger.info("first frame on \(output.name): \(first ?? "idle screen for \(config.room)")")
 
         if output.wantsHotplugEvents {
             let logger = self.logger

@@ -28,3 +28,19 @@ extension Fixtures {
         return path
     }
 }
+
+extension Fixtures {
+    /// A 4:3 clip (640×480, 25 fps, H.264) red for its first 2 s and blue for the next 2 s:
+    /// the picture tells where in the clip it is (a paused clip restored at its position).
+    public static func redThenBlueClip(in dir: String) throws -> String {
+        let path = dir + "/red-then-blue.mp4"
+        let r = try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=640x480:r=25:d=2", "-f", "lavfi", "-i", "color=c=blue:s=640x480:r=25:d=2",
+                "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]", "-map", "[v]", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", path,
+            ])
+        guard r.status == 0 else { throw ToolError(description: "ffmpeg made no clip: \(r.err)") }
+        return path
+    }
+}

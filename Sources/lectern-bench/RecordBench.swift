@@ -32,11 +32,8 @@ func runRecordBenchmarks(pages source: [PDFSketch.Page], rounds: Int) throws {
     let lecternd = (exe as NSString).deletingLastPathComponent + "/lecternd"
     precondition(FileManager.default.isExecutableFile(atPath: lecternd), "build lecternd beside lectern-bench (make bench does)")
 
-    var ours: [Double] = [], inProcess: [Double] = [], theirs: [Double] = []
-    var size = 0, theirSize = 0
-    for _ in 0..<rounds {
-        // the service's path: a worker process, the job as JSON on stdin, a line per page
-        let out = dir + "/record.pdf"
+    /// The service's path: a worker process, the job as JSON on stdin, a line per page; seconds, and the PDF's size.
+    func worker(_ body: Data, _ out: String) throws -> (Double, Int) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: lecternd)
         p.arguments = ["--record-worker", out, "--render-memory-mb", "192", "--render-cpu-seconds", "10"]
@@ -50,8 +47,16 @@ func runRecordBenchmarks(pages source: [PDFSketch.Page], rounds: Int) throws {
         _ = try output.fileHandleForReading.readToEnd()   // the progress lines, as the service reads them
         p.waitUntilExit()
         precondition(p.terminationStatus == 0, "the record worker failed")
-        ours.append(MonotonicClock.now() - t0)
-        size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        return (MonotonicClock.now() - t0, (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0)
+    }
+
+    var ours: [Double] = [], inProcess: [Double] = [], theirs: [Double] = []
+    var size = 0, theirSize = 0
+    for _ in 0..<rounds {
+        let out = dir + "/record.pdf"
+        let (t, bytes) = try worker(body, out)
+        ours.append(t)
+        size = bytes
 
         // the same drawing in this process (no process start, no JSON)
         let t1 = MonotonicClock.now()
@@ -72,4 +77,30 @@ func runRecordBenchmarks(pages source: [PDFSketch.Page], rounds: Int) throws {
     print("  pdftocairo -pdf of the same 100 pages     p50 \(s(percentile(theirs, 0.5)))  p99 \(s(percentile(theirs, 0.99)))  \(theirSize / 1024) KiB")
     print(String(format: "  ratio record worker / pdftocairo = %.3f (p50)", percentile(ours, 0.5) / percentile(theirs, 0.5)))
     print("  per record page (worker p50 / \(n + 1))  \(ms(percentile(ours, 0.5) / Double(n + 1)))")
+
+    // A meeting of walls (issue 26, §26.1): 100 record pages each a quad of four of the deck's
+    // pages with their ink (400 deck pages drawn), against pdftocairo -pdf of 400 pages.
+    let quad = RecordWall(
+        layout: .quad, width: 1920, height: 1080,
+        panes: (0..<4).map { .page(content: "deck", name: "deck.pdf", page: $0 % source.count + 1, part: .whole, strokes: strokes) },
+        drivers: ["Ana", "Ben", "Cy", "Dee"])
+    var walls = job
+    walls.pages = (0..<n).map { _ in .wall(quad) }
+    let wallBody = try JSONEncoder().encode(walls)
+    let four = try Fixtures.pdf((0..<(4 * n)).map { source[$0 % source.count] }, in: dir, name: "four-hundred.pdf")
+    var wallTimes: [Double] = [], fourTimes: [Double] = []
+    var wallSize = 0
+    for _ in 0..<rounds {
+        let (t, bytes) = try worker(wallBody, dir + "/walls.pdf")
+        wallTimes.append(t)
+        wallSize = bytes
+        let t2 = MonotonicClock.now()
+        let r = try Fixtures.run("pdftocairo", ["-pdf", four, dir + "/ref4.pdf"])
+        precondition(r.status == 0, r.err)
+        fourTimes.append(MonotonicClock.now() - t2)
+    }
+    print("meeting record of \(n) quads (4 deck pages with ink each, one record page a quad), \(rounds) rounds:")
+    print("  record worker                          p50 \(s(percentile(wallTimes, 0.5)))  p99 \(s(percentile(wallTimes, 0.99)))  \(wallSize / 1024) KiB")
+    print("  pdftocairo -pdf of the same 400 pages  p50 \(s(percentile(fourTimes, 0.5)))  p99 \(s(percentile(fourTimes, 0.99)))")
+    print(String(format: "  ratio record worker / pdftocairo = %.3f (p50)", percentile(wallTimes, 0.5) / percentile(fourTimes, 0.5)))
 }

@@ -98,9 +98,10 @@ struct WallAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wall-add", abstract: "Add a PDF to the wall beside what it shows (open rooms; the wall splits as needed).",
         discussion: """
-            The page goes into a free pane, and you drive that pane (next, prev, goto act on it) for \
-            as long as you stay in the room: a presenter's pane is emptied when the device leaves, so \
-            keep a connection (lectern watch) or use the web remote.
+            The page goes into a free pane, and you drive that pane (next, prev, goto act on it). \
+            Between two commands your pane waits for you for the room's grace period (grace_period, \
+            60 s unless the admin changed it), as the floor does; after it the pane is emptied. For \
+            longer pauses keep a connection (lectern watch) or use the web remote.
             """)
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "A PDF file or a content id.") var target: String
@@ -136,7 +137,9 @@ func describePanes(_ s: Snapshot) -> [String] {
             shows = "idle"
         }
         let blank = p.screen.blank == .none ? "" : " (blank \(p.screen.blank.rawValue))"
-        lines.append("pane \(p.index)\(p.main ? " (main)" : ""): \(shows)\(blank), driven by \(who(p.driver))")
+        // A driver away keeps its pane for the grace period (§9.6).
+        let away = p.graceRemainingMs.map { ", away (\(($0 + 999) / 1000) s left to come back)" } ?? ""
+        lines.append("pane \(p.index)\(p.main ? " (main)" : ""): \(shows)\(blank), driven by \(who(p.driver))\(away)")
     }
     return lines
 }

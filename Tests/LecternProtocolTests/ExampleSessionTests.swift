@@ -263,6 +263,7 @@ enum ErrorTable {
         (.paneCannotPlay, "0"),
         (.meetingEnded, "0"),
         (.floorExpired(gracePeriod: 60), "the grace period in ms"),
+        (.paneExpired(gracePeriod: 60, pane: 1), "the grace period in ms"),
     ]
 
     static func markdown() -> String {

@@ -16,8 +16,58 @@ final class MeetingRecordCoreTests: XCTestCase {
             case .page(_, let name, let page, _, let strokes): "\(name)\(page)\(strokes.isEmpty ? "" : "+ink")"
             case .poll(let card): "poll \(card.bars.map(\.count))"
             case .clip(_, let name, _): "clip \(name)"
+            case .wall(let w): "\(w.layout) " + w.panes.map(Self.paneName).joined(separator: "|")
             }
         }
+    }
+
+    static func paneName(_ p: RecordWall.Pane) -> String {
+        switch p {
+        case .page(_, let name, let page, _, let strokes): "\(name)\(page)\(strokes.isEmpty ? "" : "+ink")"
+        case .clip(_, let name): "clip \(name)"
+        case .blank(let white): white ? "white" : "black"
+        case .empty: "-"
+        }
+    }
+
+    func view(_ panes: [RecordWall.Pane], _ layout: WallLayout = .split, drivers: [String?]? = nil) -> RecordWall {
+        RecordWall(layout: layout, width: 1920, height: 1080, panes: panes, drivers: drivers ?? panes.map { _ in "Ann" })
+    }
+
+    func pg(_ deck: String, _ n: Int) -> RecordWall.Pane { .page(content: deck, name: deck, page: n, part: .whole, strokes: []) }
+
+    /// A wall of several panes is one record page (§26.1): it leaves the wall with the ink of
+    /// every page in it; the same view again unchanged is not a new page; the cover names
+    /// each pane's driver with what was in it.
+    func testAWallOfPanesIsOneRecordPageWithEachPagesInk() {
+        var r = MeetingRecord()
+        show(&r, "A", 1)
+        let inked: MeetingRecord.StrokesOf = { c, p in c == "B" && p == 2 ? self.ink : [] }
+        r.wallShown(view([pg("A", 1), pg("B", 2)], drivers: ["Ann", "Bo"]), presenter: "Ann", at: 2, strokes: { _, _ in [] })
+        r.wallShown(view([pg("A", 1), pg("B", 2)], drivers: ["Ann", "Bo"]), presenter: "Ann", at: 3, strokes: inked)   // the same: no change
+        r.wallShown(view([pg("A", 2), pg("B", 2)], drivers: ["Ann", "Bo"]), presenter: "Ann", at: 4, strokes: inked)
+        XCTAssertEqual(pages(r), ["A1", "split A1|B2+ink", "split A2|B2"])
+        XCTAssertEqual(r.pages(strokes: inked).map { if case .wall(let w) = $0.item { return w.panes.map(Self.paneName) } else { return [] } }.last, ["A2", "B2+ink"])
+        XCTAssertEqual(r.count(strokes: inked), 3)
+        XCTAssertEqual(r.points, 2, "the ink in the wall's page is counted")
+        // The same view with the same ink again: not a new page; back to one page.
+        r.wallShown(view([pg("A", 1), pg("B", 2)], drivers: ["Ann", "Bo"]), presenter: "Ann", at: 5, strokes: { _, _ in [] })
+        r.pageShown(content: "C", name: "C", page: 1, part: .whole, presenter: "Cy", at: 6, strokes: inked)
+        XCTAssertEqual(pages(r), ["A1", "split A1|B2+ink", "split A2|B2", "C1"])
+        // Clips, blanks and empty panes; a poll put between keeps the wall on the wall.
+        let quad = view([.clip(content: "K", name: "k.mp4"), .blank(white: true), .empty, pg("B", 1)], .quad, drivers: ["Ann", "Bo", nil, "Cy"])
+        r.wallShown(quad, presenter: "Ann", at: 7, strokes: inked)
+        let onWall = r.onWall   // as the room puts a poll between (RoomCore.recordBetween)
+        r.left(strokes: inked)
+        r.pollShown(WallCard(title: "Q", bars: [.init(label: "Yes", count: 1)]), presenter: "Ann", at: 8)
+        r.putBack(onWall)
+        XCTAssertEqual(r.onWall?.item, .wall(quad), "what was on the wall is on it again")
+        XCTAssertEqual(pages(r).suffix(3), ["C1", "quad clip k.mp4|white|-|B1", "poll [1]"])
+        let who = MeetingRecord.presenters(of: r.pages(strokes: inked))
+        XCTAssertEqual(who.map(\.name), ["Ann", "Bo", "Cy"])
+        XCTAssertEqual(who[0].shown, ["A", "k.mp4", "Poll: Q"])
+        XCTAssertEqual(who[1].shown, ["B"])
+        XCTAssertEqual(who[2].shown, ["C", "B"])
     }
 
     func show(_ r: inout MeetingRecord, _ deck: String, _ page: Int, leaving: [InkStroke] = [], by who: String = "Ann") {
@@ -129,6 +179,49 @@ final class RoomCoreRecordTests: XCTestCase {
         h.handle(.recordSent(2, tag: 9))
         XCTAssertFalse(H.work(h.send(.recordRequest, from: 2, device: mod)).isEmpty, "free again")
         XCTAssertEqual(H.errorCode(to: 2, h.handle(.recordMade(2, tag: 7, .failure(.recordFailed("too slow"))))), .recordFailed)
+    }
+
+    /// In the room: a split of two decks is one record page with both, each page with its
+    /// ink and each pane's driver; the job carries the wall's look and both decks' files.
+    func testTheRoomRecordsTheWallAsItLooked() throws {
+        let h = H(floor: .moderated, catalog: [deck(1, name: "one.pdf"), deck(2, name: "two.pdf")])
+        let mod = h.join(1, name: "Mo", role: .moderator)
+        let ana = h.join(2, name: "Ana")
+        let ben = h.join(3, name: "Ben")
+        h.shownAll(h.handle(.outputChanged(OutputSnapshot(connected: true, mode: "1024x768@60", width: 1024, height: 768, name: "virtual"))))
+        h.shownAll(h.send(.floorRequest, from: 2, device: ana))
+        h.shownAll(h.send(.floorModerate(action: .grant, target: ana), from: 1, device: mod))
+        h.own(cid(1), from: 2, device: ana)
+        h.own(cid(2), from: 3, device: ben)
+        h.shownAll(h.send(.present(content: cid(1), page: 1), from: 2, device: ana))
+        h.shownAll(h.send(.layoutSet(.split), from: 1, device: mod))
+        h.shownAll(h.send(.paneSet(PaneRequest(pane: 1, .assign(ben))), from: 1, device: mod))
+        h.shownAll(h.send(.present(content: cid(2), page: 3), from: 3, device: ben))
+        let asked = h.send(.recordRequest, from: 1, tag: 9, device: mod)
+        let job = try XCTUnwrap(asked.compactMap { if case .makeRecord(_, _, let job) = $0 { return job } else { return nil } }.first)
+        guard case .wall(let w)? = job.pages.last else { return XCTFail("\(job.pages)") }
+        XCTAssertEqual(w.layout, .split)
+        XCTAssertEqual(w.panes.map(MeetingRecordCoreTests.paneName), ["one.pdf1", "two.pdf3"])
+        XCTAssertEqual(w.drivers, ["Ana", "Ben"])
+        XCTAssertEqual([w.width, w.height], [1024, 768], "the output's shape")
+        XCTAssertEqual(job.contents, [cid(1).hex, cid(2).hex])
+        XCTAssertEqual(job.background, Config().background)
+        XCTAssertEqual(job.presenters.map(\.name), ["Ana", "Ben"])
+        XCTAssertEqual(job.presenters.last?.shown, ["two.pdf"])
+    }
+
+    /// A clip playing in a pane is in the record's page of the wall (its first frame, as its
+    /// poster), the page beside it as it was.
+    func testAClipInAPaneIsInTheRecordsPageOfTheWall() throws {
+        let pc = RoomCorePaneClipTests(name: "helper", testClosure: { _ in })
+        let (h, mod, _, ben, _) = pc.splitRoom()
+        pc.benPlays(h, ben)
+        let asked = h.send(.recordRequest, from: 1, tag: 9, device: mod)
+        let job = try XCTUnwrap(asked.compactMap { if case .makeRecord(_, _, let job) = $0 { return job } else { return nil } }.first)
+        guard case .wall(let w)? = job.pages.last else { return XCTFail("\(job.pages)") }
+        XCTAssertEqual(w.panes.map(MeetingRecordCoreTests.paneName), ["deck.pdf1", "clip clip4.mp4"])
+        XCTAssertEqual(w.drivers, ["Ana", "Ben"])
+        XCTAssertTrue(job.contents.contains(cid(4).hex), "the clip's file, for its poster")
     }
 
     func testTheRoomIdleEndsTheMeetingAndClearsTheRecord() {

@@ -55,6 +55,27 @@ final class LayoutCLITests: XCTestCase {
         XCTAssertFalse(try d.lectern(["status"], name: "ana").out.contains("layout:"), "one pane: status as before")
     }
 
+    /// Each `lectern` invocation is one connection: between two, a pane's driver is away,
+    /// and keeps its pane for the grace period (§9.6), so a presenter drives a pane from
+    /// the command line as it drives the floor; `status` says the driver is away.
+    func testACommandLinePresenterDrivesItsPaneAcrossInvocations() throws {
+        let d = try CLITests.Daemon(floor: "open")
+        let ana = try Fixtures.numberedDeck(count: 3, in: d.dir, name: "ana.pdf")
+        let ben = try Fixtures.numberedDeck(count: 4, in: d.dir, name: "ben.pdf")
+        XCTAssertEqual(try d.lectern(["present", ana], name: "ana").status, 0)
+        let added = try d.lectern(["wall-add", ben, "--page", "2"], name: "ben")
+        XCTAssertEqual(added.status, 0, added.err)
+        XCTAssertTrue(added.out.contains("pane 1: ben.pdf page 2/4, driven by ben"), added.out)
+        let next = try d.lectern(["next"], name: "ben")   // a new connection, Ben's token: his pane
+        XCTAssertEqual(next.status, 0, next.err)
+        try eventually("Ben's next turned pane 1", timeout: 10) {
+            try d.lectern(["status"], name: "watcher").out.contains("pane 1: ben.pdf page 3/4, driven by ben")
+        }
+        let status = try d.lectern(["status"], name: "watcher").out
+        XCTAssertTrue(status.contains("pane 0 (main): ana.pdf page 1/3, driven by ana"), status)
+        XCTAssertTrue(status.contains("s left to come back)"), "away between invocations: \(status)")
+    }
+
     func testAPaneFullScreenFromTheCommandLine() throws {
         let d = try CLITests.Daemon(floor: "moderated")
         let pdf = try Fixtures.numberedDeck(count: 3, in: d.dir)

@@ -107,6 +107,43 @@ final class AudienceImageTests: XCTestCase {
         XCTAssertEqual(PixelCompare.differingPixels(try PNG.decode(flat.body), try r.h.expectedFrame(pdf: r.pdf, page: 2, width: 960, height: 540)), 0)
     }
 
+    /// A wall of several panes (C98, §24.8): every pane's page has its address in the state's
+    /// `layout`, and a viewer may fetch it, as the main pane's; locked, only the page the
+    /// pane shows; a deck no pane shows any more is 404. The image is the page as the whole
+    /// wall would show it, whatever the pane's size.
+    func testAViewerMayFollowAnyPaneOfTheWall() throws {
+        let r = try room { try Fixtures.numberedDeck(count: 3, in: $0) }
+        let mod = try r.h.moderator()
+        let ben = try r.h.presenter("Ben")
+        let pdf = try Fixtures.numberedDeck(count: 4, in: Fixtures.tempDir("ben-deck"), name: "ben.pdf")
+        let b = try ben.upload(path: pdf).content
+        XCTAssertEqual(try mod.request(.layoutSet(.split)), .ok)
+        XCTAssertEqual(try mod.request(.paneSet(PaneRequest(pane: 1, .assign(ben.deviceID)))), .ok)
+        try ben.present(b, page: 2)
+        let s = try r.viewer.waitForState { $0.layout?.panes.count == 2 && $0.layout?.panes[1].pageImage != nil }
+        XCTAssertEqual(s.layout?.panes[1].pageImage, "/page/\(b.hex)/2", "pane 1's page")
+        XCTAssertEqual(s.layout?.panes[0].pageImage, s.audience?.pageImage, "the main pane's is audience.pageImage")
+        XCTAssertEqual(s.audience?.pageImage, "/page/\(r.content.hex)/1")
+        func url(_ page: Int) -> String { r.h.url + PageImageAddress.url(content: b.hex, page: page, width: 640, key: r.key).dropFirst() }
+        let got = try HTTP.send("GET", url(2))
+        XCTAssertEqual(got.status, 200)
+        XCTAssertEqual(
+            PixelCompare.differingPixels(try PNG.decode(got.body), try r.h.expectedFrame(pdf: pdf, page: 2, width: 640, height: 360)), 0,
+            "the page as the whole wall would show it")
+        XCTAssertEqual(try HTTP.send("GET", r.url(1, 640)).status, 200, "the main pane's still")
+        XCTAssertEqual(try HTTP.send("GET", url(3)).status, 403, "locked: only the page the pane shows")
+        try ben.control(.next)
+        _ = try r.viewer.waitForState { $0.layout?.panes[1].pageImage?.hasSuffix("/3") == true }
+        XCTAssertEqual(try HTTP.send("GET", url(3)).status, 200)
+        _ = try r.presenter.request(.audienceSet(.unlock))
+        _ = try r.viewer.waitForState { $0.audience?.locked == false }
+        XCTAssertEqual(try HTTP.send("GET", url(1)).status, 200, "unlocked: any page of a deck a pane shows")
+        XCTAssertEqual(try mod.request(.paneSet(PaneRequest(pane: 1, .clear))), .ok)
+        _ = try r.viewer.waitForState { $0.layout?.panes[1].pageImage == nil }
+        XCTAssertEqual(try HTTP.send("GET", url(3)).status, 404, "no pane shows Ben's deck any more")
+        XCTAssertEqual(try HTTP.send("GET", r.url(1, 640, key: String(repeating: "0", count: 32))).status, 403, "strangers: nothing")
+    }
+
     /// 30 viewers ask for a new page at once: it is rendered once for their width.
     func testManyViewersAskingAtOnceCostOneRender() throws {
         let r = try room { try Fixtures.numberedDeck(count: 3, in: $0) }

@@ -114,7 +114,9 @@ export function renderWall() {
       : sc.content ? sc.content.name + (sc.page ? ' · ' + sc.page + '/' + sc.pageCount : '') : 'empty';
     const what = el('div', 'wall-pane-shows', shows + (sc.blank !== 'none' ? ' (blank)' : ''));
     d.classList.toggle('clip', !!sc.clip);
-    const who = el('div', 'wall-pane-driver muted', p.driver === null ? 'nobody drives it' : (p.driver === me() ? 'you' : deviceName(p.driver)));
+    // A driver whose connection dropped keeps the pane for the grace period (§9.6): said so.
+    const away = p.graceRemainingMs !== null && p.graceRemainingMs !== undefined ? ' — away, back within ' + Math.ceil(p.graceRemainingMs / 1000) + ' s or the pane is emptied' : '';
+    const who = el('div', 'wall-pane-driver muted', p.driver === null ? 'nobody drives it' : (p.driver === me() ? 'you' : deviceName(p.driver)) + away);
     d.append(title, what, who);
     if (mod) {
       const acts = el('div', 'wall-pane-actions');

@@ -191,6 +191,7 @@ export const ERRORS = Object.freeze([
   [0x0F04, 'paneCannotPlay'],
   [0x1001, 'meetingEnded'],
   [0x1101, 'floorExpired'],
+  [0x1102, 'paneExpired'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.

@@ -70,6 +70,11 @@ function onServerError(link, e) {
     toast(e.message, 'error', { sticky: true });
     return;
   }
+  if (e.code === ERR.paneExpired) {
+    // Back after the grace period: the pane this device drove was emptied (§9.6); said until dismissed.
+    toast(e.message, 'error', { sticky: true });
+    return;
+  }
   if (e.code === ERR.kicked || e.code === ERR.replaced || e.code === ERR.meetingEnded) {
     // Not to be undone by reconnecting: start over from the form.
     app.session = null; app.files = []; saveSession();

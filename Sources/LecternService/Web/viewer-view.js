@@ -10,7 +10,7 @@ import { Writer } from './wire.js';
 import { renderPoll } from './poll-view.js';
 import { sha256 } from './sha256.js';
 import { ViewerOverlay } from './viewer-overlay.js';
-import { renderViewerWall } from './viewer-wall.js';
+import { renderViewerWall, followedPane } from './viewer-wall.js';
 
 const VIEWER = 3;
 const KEY = 'lectern-viewer';
@@ -128,24 +128,28 @@ function render() {
   const s = app.state;
   if (!s) return;
   const a = s.audience || { locked: true, questions: [], poll: null, download: false };
-  const scr = s.screen;
+  // The pane the viewer follows (§24.8): the main pane's screen, or the one it picked.
+  const pane = followedPane(s);
+  const scr = pane ? pane.screen : s.screen;
+  const image = pane ? pane.pageImage : a.pageImage;
   const live = scr.content && scr.content.kind === 'pdf' ? scr.page : 0;
   if (a.locked || app.own === null) app.own = null;
   const page = app.own || live;
   const blank = scr.blank !== 'none';
   $('slide').classList.toggle('blank', blank || !live);
-  $('slide-note').textContent = blank ? 'The wall is blanked.' : !live ? 'Nothing is shown yet.' :
-    'Slide ' + page + ' of ' + scr.pageCount + (app.own ? ' (you are browsing)' : '');
+  $('slide-note').textContent = (pane ? 'Pane ' + pane.index + ': ' : '') + (blank ? (pane ? 'blanked.' : 'The wall is blanked.') : !live ? 'Nothing is shown yet.' :
+    'Slide ' + page + ' of ' + scr.pageCount + (app.own ? ' (you are browsing)' : ''));
   $('live-note').textContent = live ? (app.own ? 'browsing' : 'live') : '';
-  if (live && !blank && a.pageImage) {
-    showSlide(app.own ? '/page/' + scr.content.id + '/' + page : a.pageImage);
+  if (live && !blank && image) {
+    showSlide(app.own ? '/page/' + scr.content.id + '/' + page : image);
   } else if (app.shown) {
     app.shown = '';
     $('slide').removeAttribute('srcset');
     $('slide').removeAttribute('src');
   }
-  if (app.overlay) app.overlay.update(app.link, s, page, !blank && !!live);
-  renderViewerWall(s);
+  // Ink and the pointer are the main pane's (§22): none over another pane's page.
+  if (app.overlay) app.overlay.update(app.link, s, page, !blank && !!live && !pane);
+  renderViewerWall(s, () => { app.own = null; render(); });
   $('browse').hidden = a.locked || !live;
   $('download').hidden = !a.downloadURL;
   if (a.downloadURL) $('download').href = a.downloadURL;
@@ -165,9 +169,11 @@ function render() {
 
 function browse(delta) {
   const s = app.state;
-  if (!s || !s.screen.content) return;
-  const from = app.own || s.screen.page;
-  app.own = Math.max(1, Math.min(s.screen.pageCount, from + delta));
+  const pane = followedPane(s);
+  const scr = s && (pane ? pane.screen : s.screen);
+  if (!scr || !scr.content) return;
+  const from = app.own || scr.page;
+  app.own = Math.max(1, Math.min(scr.pageCount, from + delta));
   render();
 }
 
