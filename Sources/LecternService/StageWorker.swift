@@ -37,6 +37,10 @@ final class StageWorker: @unchecked Sendable {
     /// Page previews: a fixed pool, not a thread each (§13); the room's `PictureBudget`
     /// bounds what waits for it.
     let previews = PicturePool(name: "lectern.preview", width: 2)
+    /// Opens clips, one at a time, on a thread that yields to the display first: FFmpeg's
+    /// decoding threads, started when a clip opens, inherit its nice (`ClipSource.producerNice`;
+    /// a dispatch worker's would put them above the display loop).
+    private let clipOpener = PicturePool(name: "lectern.clip.op", width: 1)   // 15 bytes: a thread name's most
 
     init(stage: Stage, store: ContentStore, sound: ClipSoundSource? = nil, report: @escaping @Sendable (RoomEvent) -> Void) {
         self.stage = stage
@@ -65,7 +69,8 @@ final class StageWorker: @unchecked Sendable {
 
     func openClip(serial: Int, content: String) {
         let path = store.path(of: content)
-        work.async { [self] in
+        clipOpener.submit { [self] in
+            ClipSource.yieldToTheDisplay()
             let decoder: ClipDecoder
             do { decoder = try ClipDecoder(path: path) } catch {
                 return report(.clipOpened(serial: serial, .failure(LecternError(mapping: error))))

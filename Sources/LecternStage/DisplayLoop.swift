@@ -130,6 +130,8 @@ struct LoopBody {
     var stopped = false
     /// Whether the last composition had ink moving by itself (one more follows when it stops).
     var inkWasMoving = false
+    /// When to compose while a source moves (late in the refresh, not right after a present).
+    var timing = ComposeTiming()
     let shared: DisplayLoop.Shared
 
     init(output: any Output, core: StageCore, ink: InkOverlay, hooks: DisplayHooks, clock: @escaping @Sendable () -> Double, shared: DisplayLoop.Shared) {
@@ -140,24 +142,18 @@ struct LoopBody {
         let mailbox = shared.mailbox
         let post: @Sendable (StageEvent) -> Void = { mailbox.post(.event($0)) }
         while !stopped {
-            // Cleared before the drain: a change after it posts again (a change before it is
-            // drawn anyway: the ink is read when composing, after the drain).
-            shared.inkPosted.store(false, ordering: .releasing)
-            let messages = mailbox.drain()
-            for m in messages {
-                switch m {
-                case .event(let e): carry(core.handle(e, now: clock()), post: post)
-                case .attach(let serial, let s):
-                    sources[serial] = s
-                    carry(core.handle(.sourceAttached(serial: serial), now: clock()), post: post)
-                case .detach(let serial):
-                    sources[serial] = nil
-                    carry(core.handle(.sourceEnded(serial: serial), now: clock()), post: post)
-                case .ping: hooks.ping()
-                case .stop: stopped = true
-                }
-            }
+            take(post: post)
             if stopped { break }
+            // A source moving in a pane composes at every refresh: as late in it as it may
+            // (ComposeTiming), taking what is posted until then, and at once when something
+            // else changed (a page turn beside a clip is on the next refresh, as on a still wall).
+            if core.movingInView, core.connected, output.isConnected {
+                while !stopped, !core.dirty, let at = timing.composeAt(now: MonotonicClock.now(), period: core.mode.frameInterval) {
+                    mailbox.wait(seconds: at - MonotonicClock.now())
+                    take(post: post)
+                }
+                if stopped { break }
+            }
             let now = clock()
             if let c = core.compose(now: now) {
                 let videos = present(c)
@@ -165,6 +161,7 @@ struct LoopBody {
                     $0.presents += 1; $0.turns += 1
                 }
                 let shownAt = MonotonicClock.now()
+                timing.shown(at: shownAt, period: core.mode.frameInterval)
                 for s in videos { sources[s]?.presented(at: shownAt) }
                 let moving = inkMoves(c)
                 if moving || inkWasMoving { _ = core.handle(.inkChanged, now: now) }
@@ -177,6 +174,26 @@ struct LoopBody {
                 publish()
                 shared.counters.withLock { $0.turns += 1 }
                 mailbox.wait(seconds: 0.25)
+            }
+        }
+    }
+
+    /// Everything posted so far, handled in order.
+    mutating func take(post: @escaping @Sendable (StageEvent) -> Void) {
+        // Cleared before the drain: a change after it posts again (a change before it is
+        // drawn anyway: the ink is read when composing, after the drain).
+        shared.inkPosted.store(false, ordering: .releasing)
+        for m in shared.mailbox.drain() {
+            switch m {
+            case .event(let e): carry(core.handle(e, now: clock()), post: post)
+            case .attach(let serial, let s):
+                sources[serial] = s
+                carry(core.handle(.sourceAttached(serial: serial), now: clock()), post: post)
+            case .detach(let serial):
+                sources[serial] = nil
+                carry(core.handle(.sourceEnded(serial: serial), now: clock()), post: post)
+            case .ping: hooks.ping()
+            case .stop: stopped = true
             }
         }
     }
@@ -226,7 +243,8 @@ struct LoopBody {
     mutating func present(_ c: Composition) -> [Int] {
         var videos: [Int] = []
         let period = core.mode.frameInterval
-        let refresh = MonotonicClock.now() + period
+        let refresh = timing.nextRefresh(now: MonotonicClock.now(), period: period)
+        timing.composing(for: refresh)
         // Taken before the present (never waiting: nil keeps the last frame).
         var moving: [Int: Frame] = [:]
         for p in c.panes {
@@ -242,8 +260,11 @@ struct LoopBody {
         let ink = self.ink, hooks = self.hooks
         var scratch = self.scratch
         defer { self.scratch = scratch }
+        var drawn = 0.0
         do {
             try output.present { back in
+                let start = MonotonicClock.now()
+                defer { drawn = MonotonicClock.now() - start }
                 let whole = c.panes.count == 1 && c.panes[0].rect == back.bounds
                 if !whole { back.fill(c.background) }
                 for p in c.panes {
@@ -254,6 +275,7 @@ struct LoopBody {
         } catch {
             hooks.log("present: \(error)")
         }
+        timing.drew(drawn)
         return videos
     }
 }

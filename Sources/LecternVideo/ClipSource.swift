@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import LecternCore
 import Synchronization
 
@@ -48,13 +49,29 @@ public final class ClipSource: PaneVideoSource {
     public func start() {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let thread = Thread { [self] in
+            Thread.current.name = "lectern.clip"   // from inside: the thread's name in /proc
+            Self.yieldToTheDisplay()
             producer.withLock { p in
                 p?.run(self)
                 p = nil
             }
         }
-        thread.name = "clip"
+        thread.name = "lectern.clip"
         thread.start()
+    }
+
+    /// The producer's thread (and the scaler's slice threads it starts) runs at this nice
+    /// value, as do FFmpeg's decoding threads when the clip is opened on a thread that
+    /// yielded first (the service's clip opener): when the cores are short, the display loop
+    /// and the page renders (nice 0) go first, and a clip that can't keep up drops frames
+    /// (its pacing) rather than a page turn beside it waiting. Raising one's own nice needs
+    /// no privilege; threads started after it inherit it.
+    public static let producerNice: Int32 = 5
+
+    /// The calling thread (one of the clip's own) yields to the display: `producerNice`.
+    public static func yieldToTheDisplay() {
+        // Who 0: the calling thread (Linux keeps a nice value per thread).
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, producerNice)
     }
 
     /// The same as `control.stop()`: the producer ends and `onEnd` is called once.

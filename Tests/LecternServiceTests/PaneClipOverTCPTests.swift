@@ -6,6 +6,7 @@ import LecternProtocol
 import LecternRender
 import LecternService
 import LecternTestSupport
+import LecternVideo
 import XCTest
 
 /// A clip in any pane (issue 26, docs/protocol.md §9.7), through the protocol against a real
@@ -145,6 +146,11 @@ final class PaneClipOverTCPTests: XCTestCase {
         _ = try ben.request(.clipPlay(content: quiet.content, loop: true))
         XCTAssertEqual(try ben.waitForState { $0.layout?.soundPane == 1 }.layout?.soundPane, 1)
         try eventually("only Ben's (silent) clip on the device", timeout: 15) { Self.tailPeak(raw, seconds: 0.2) == 0 }
+        // Every thread of the two clips (their producers, and FFmpeg's decoding threads,
+        // started by the clip opener) yields to the display loop and the page renders.
+        let clipThreads = Fixtures.threads().filter { $0.name.hasPrefix("lectern.clip") }
+        XCTAssertGreaterThanOrEqual(clipThreads.count, 3, "\(Fixtures.threads())")
+        XCTAssertEqual(clipThreads.filter { $0.nice != Int(ClipSource.producerNice) }.map(\.name), [], "\(clipThreads)")
         // Ana's clip plays on, muted.
         let muted = try ana.waitForState { $0.screen.clip?.state == .playing }.screen.clip?.presentedFrames ?? 0
         XCTAssertGreaterThan(try ana.waitForState(timeout: 15) { ($0.screen.clip?.presentedFrames ?? 0) > muted + 20 }.screen.clip?.presentedFrames ?? 0, muted)

@@ -213,4 +213,19 @@ final class ClipSourceTests: XCTestCase {
         driver.source.stop()
         try eventually("onEnd", timeout: 10) { driver.ended }
     }
+
+    /// The producer's thread runs niced (`ClipSource.producerNice`): when the cores are short
+    /// the display loop and the page renders go first. Read from the kernel (/proc), for that
+    /// thread alone: the test's own thread stays as it was.
+    func testTheProducerYieldsToTheDisplay() throws {
+        let before = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        let driver = try PaneDriver(Clips.make(clip30))
+        try driver.settle()
+        let clips = Fixtures.threads().filter { $0.name == "lectern.clip" }
+        XCTAssertFalse(clips.isEmpty, "a producer thread named lectern.clip: \(Fixtures.threads())")
+        for c in clips { XCTAssertEqual(c.nice, Int(ClipSource.producerNice), "\(c)") }
+        XCTAssertEqual(Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)), before, "this thread's own nice is untouched")
+        driver.source.stop()
+        try eventually("onEnd", timeout: 10) { driver.ended }
+    }
 }
