@@ -5,11 +5,15 @@ import LecternRender
 import Synchronization
 
 /// What the display loop asks of the service around it. Each is called on the loop's
-/// thread (`report`, `outputChanged`, `prerender`, `cancelRenders`, `ping`) or on a render
-/// thread (`render`), and must not wait for the loop.
+/// thread (`cached`, `report`, `outputChanged`, `prerender`, `cancelRenders`, `ping`) or on
+/// a render thread (`render`), and must not wait for the loop.
 public struct DisplayHooks: Sendable {
     /// Draws a pane's page (on a render thread, never the loop's).
     public var render: @Sendable (RenderRequest) -> Result<RenderedPane, StageFailure>
+    /// The page a request asks for if it is drawn already (the page cache), looked up on the
+    /// loop's thread: a page turn to a prerendered page takes no hop through the render
+    /// threads. Must never render, nor wait on a lock held across a render. nil: a miss.
+    public var cached: @Sendable (RenderRequest) -> RenderedPane? = { _ in nil }
     public var cancelRenders: @Sendable () -> Void = {}
     /// `.shown` and `.failed`, after the snapshot says so.
     public var report: @Sendable (StageEffect) -> Void = { _ in }
@@ -129,6 +133,9 @@ struct LoopBody {
     var stopped = false
     /// Whether the last composition had ink moving by itself (one more follows when it stops).
     var inkWasMoving = false
+    /// When the last present returned (a refresh, and the wake-up after it): the grid the
+    /// loop waits on when a refresh brings nothing new to present.
+    var lastPresent: Double?
     let shared: DisplayLoop.Shared
 
     init(output: any Output, core: StageCore, ink: InkOverlay, hooks: DisplayHooks, clock: @escaping @Sendable () -> Double, shared: DisplayLoop.Shared) {
@@ -160,12 +167,23 @@ struct LoopBody {
             if stopped { break }
             let now = clock()
             if let c = core.compose(now: now) {
-                let videos = present(c)
+                let period = core.mode.frameInterval
+                let taken = takeVideo(c, refresh: MonotonicClock.now() + period, period: period)
+                if !c.changed && taken.isEmpty {
+                    // Only moving sources in view and none has a new frame for this refresh:
+                    // the output keeps its picture, and the loop looks again at the next one.
+                    publish()
+                    shared.counters.withLock { $0.turns += 1 }
+                    mailbox.wait(seconds: untilNextRefresh(period))
+                    continue
+                }
+                present(c)
+                lastPresent = MonotonicClock.now()
                 shared.counters.withLock {
                     $0.presents += 1; $0.turns += 1
                 }
                 let shownAt = MonotonicClock.now()
-                for s in videos { sources[s]?.presented(at: shownAt) }
+                for s in taken { sources[s]?.presented(at: shownAt) }
                 let moving = inkMoves(c)
                 if moving || inkWasMoving { _ = core.handle(.inkChanged, now: now) }
                 inkWasMoving = moving
@@ -192,6 +210,11 @@ struct LoopBody {
         for effect in effects {
             switch effect {
             case .render(let request):
+                if let hit = hooks.cached(request) {
+                    // In the cache: handed to the core at once, composed at this refresh.
+                    carry(core.handle(.rendered(request: request.id, .success(hit)), now: clock()), post: post)
+                    continue
+                }
                 let render = hooks.render
                 shared.renders.submit { post(.rendered(request: request.id, render(request))) }
             case .cancelRenders: hooks.cancelRenders()
@@ -222,19 +245,35 @@ struct LoopBody {
         c.panes.contains { if case .frame(_, let s, _) = $0.content { return ink.animating(s) } else { return false } }
     }
 
-    /// Draws `c` into the back buffer and presents it; the moving sources drawn.
-    mutating func present(_ c: Composition) -> [Int] {
-        var videos: [Int] = []
-        let period = core.mode.frameInterval
-        let refresh = MonotonicClock.now() + period
-        // Taken before the present (never waiting: nil keeps the last frame).
+    /// Takes from each moving source in `c` the frame due at `refresh` (never waiting: nil
+    /// keeps the pane's last frame); the sources that gave a new one.
+    mutating func takeVideo(_ c: Composition, refresh: Double, period: Double) -> [Int] {
+        var taken: [Int] = []
+        for p in c.panes {
+            if case .video(let serial) = p.content, let s = sources[serial], !taken.contains(serial),
+                let f = s.frame(forRefreshAt: refresh, refreshPeriod: period)
+            {
+                lastVideo[serial] = f
+                taken.append(serial)
+            }
+        }
+        return taken
+    }
+
+    /// Seconds until just after the next refresh, on the grid of the last present's return.
+    func untilNextRefresh(_ period: Double) -> Double {
+        let now = MonotonicClock.now()
+        guard let last = lastPresent, now >= last else { return period }
+        let k = ((now - last) / period).rounded(.down) + 1
+        return max(0.0005, last + k * period - now)
+    }
+
+    /// Draws `c` into the back buffer and presents it (the moving sources' frames are the
+    /// ones `takeVideo` took last).
+    mutating func present(_ c: Composition) {
         var moving: [Int: Frame] = [:]
         for p in c.panes {
-            if case .video(let serial) = p.content, let s = sources[serial] {
-                videos.append(serial)
-                if let f = s.frame(forRefreshAt: refresh, refreshPeriod: period) { lastVideo[serial] = f }
-                moving[serial] = lastVideo[serial]
-            }
+            if case .video(let serial) = p.content { moving[serial] = lastVideo[serial] }
         }
         let ink = self.ink, hooks = self.hooks
         var scratch = self.scratch
@@ -242,7 +281,8 @@ struct LoopBody {
         do {
             try output.present { back in
                 let whole = c.panes.count == 1 && c.panes[0].rect == back.bounds
-                if !whole { back.fill(c.background) }
+                // The background only where no pane is drawn (a tiling layout covers it all).
+                if !whole && !c.panesCoverTheOutput { back.fill(c.background) }
                 for p in c.panes {
                     PaneDrawing.draw(p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
                 }
@@ -251,6 +291,5 @@ struct LoopBody {
         } catch {
             hooks.log("present: \(error)")
         }
-        return videos
     }
 }

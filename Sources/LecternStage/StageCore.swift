@@ -250,6 +250,7 @@ public struct StageCore: Sendable {
     /// (`.presented`).
     public mutating func compose(now: Double) -> Composition? {
         guard wantsRefresh else { return nil }
+        let changed = dirty || isTransitioning
         dirty = false
         composedShows += readyShows
         readyShows = []
@@ -267,7 +268,7 @@ public struct StageCore: Sendable {
         }
         let allIdle = !panes.contains { $0.scene != .idle } && fullScreenSource == nil
         return Composition(
-            width: mode.width, height: mode.height, background: background, panes: out, cornerCode: allIdle ? nil : cornerCode)
+            width: mode.width, height: mode.height, background: background, panes: out, cornerCode: allIdle ? nil : cornerCode, changed: changed)
     }
 
     mutating func content(ofPane i: Int, now: Double) -> ComposedPane.Content {

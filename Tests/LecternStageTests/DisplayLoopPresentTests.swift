@@ -1,0 +1,92 @@
+import Foundation
+import LecternCore
+import LecternDisplay
+import LecternPipeline
+import LecternTestSupport
+import Synchronization
+import XCTest
+
+@testable import LecternStage
+
+/// What the display loop presents while moving sources play, on a real virtual display
+/// (60 Hz): a refresh where no source has a new frame presents nothing (the output keeps its
+/// picture), and a source hears `presented` only for the frames it gave.
+final class DisplayLoopPresentTests: XCTestCase {
+    let mode = DisplayMode(width: 320, height: 180, refresh: 60)
+
+    /// A source with a new frame at every `every`-th refresh it is asked about (a 15 fps clip
+    /// on a 60 Hz wall, say); it counts what it gave and what it heard was presented.
+    final class EveryNth: PaneVideoSource {
+        let every: Int
+        let frames: [Frame]
+        let state = Mutex<(asked: Int, given: Int, presented: Int)>((0, 0, 0))
+        init(every: Int, width: Int, height: Int) {
+            self.every = every
+            frames = [RGB(200, 0, 0), RGB(0, 0, 200)].map { Frame(width: width, height: height, color: $0) }
+        }
+        func frame(forRefreshAt refresh: Double, refreshPeriod: Double) -> Frame? {
+            state.withLock {
+                $0.asked += 1
+                guard ($0.asked - 1) % every == 0 else { return nil }
+                $0.given += 1
+                return frames[$0.given % 2]
+            }
+        }
+        func presented(at time: Double) { state.withLock { $0.presented += 1 } }
+        func resize(width: Int, height: Int) {}
+        var counts: (asked: Int, given: Int, presented: Int) { state.withLock { $0 } }
+    }
+
+    func testARefreshWithNothingNewPresentsNothing() throws {
+        let display = VirtualDisplay(mode: mode)
+        let loop = DisplayLoop(output: display, core: StageCore(mode: mode), ink: InkOverlay(), hooks: DisplayHooks { _ in .failure(.superseded) })
+        defer { loop.stop() }
+        let rects = WallLayout.split.paneRects(width: mode.width, height: mode.height)
+        let fast = EveryNth(every: 2, width: rects[0].width, height: rects[0].height)
+        let slow = EveryNth(every: 4, width: rects[1].width, height: rects[1].height)
+        loop.attach(serial: 1, fast)
+        loop.attach(serial: 2, slow)
+        loop.post(.show(op: nil, WallPlan(layout: .split, panes: [.clip(serial: 1), .clip(serial: 2)])))
+        try eventually("a second of refreshes", timeout: 20) { slow.counts.asked >= 60 }
+        let presents0 = display.presentCount, f0 = fast.counts, s0 = slow.counts
+        try eventually("another second", timeout: 20) { slow.counts.asked >= s0.asked + 60 }
+        let presents = display.presentCount - presents0
+        let f = fast.counts, s = slow.counts
+        let asked = s.asked - s0.asked
+        print("asked \(asked) refreshes; fast gave \(f.given - f0.given), slow \(s.given - s0.given); presents \(presents)")
+        // Both are asked at every refresh; the wall is presented only when the fast one (every
+        // other refresh, which includes the slow one's) had a new frame.
+        XCTAssertEqual(Double(f.asked - f0.asked), Double(asked), accuracy: 1)
+        XCTAssertEqual(Double(presents), Double(asked) / 2, accuracy: 2, "presented at refreshes with nothing new")
+        XCTAssertEqual(Double(f.presented), Double(f.given), accuracy: 1, "the fast source heard of its frames only")
+        XCTAssertEqual(Double(s.presented), Double(s.given), accuracy: 1, "the slow source heard of its frames only")
+        // The wall shows both sources' latest frames, side by side.
+        let wall = display.readBack()
+        XCTAssertNotEqual(wall.pixel(x: 80, y: 90), .black)
+        XCTAssertNotEqual(wall.pixel(x: 240, y: 90), .black)
+    }
+
+    /// The background is drawn under the panes only where none covers the output.
+    func testPanesCoverTheOutputOnlyWhenTheyTileIt() {
+        func covers(_ layout: WallLayout, _ w: Int = 1920, _ h: Int = 1080, overscan: Double = 0) -> Bool {
+            let panes = layout.paneRects(width: w, height: h, overscanPercent: overscan).map { ComposedPane(rect: $0, content: .empty) }
+            return Composition(width: w, height: h, background: .black, panes: panes, cornerCode: nil).panesCoverTheOutput
+        }
+        XCTAssertTrue(covers(.split))
+        XCTAssertTrue(covers(.quad))
+        XCTAssertTrue(covers(.stack))
+        XCTAssertFalse(covers(.split, overscan: 3), "the overscan's border is background")
+        let full = Composition(
+            width: 1920, height: 1080, background: .black, panes: [ComposedPane(rect: PixelRect(x: 0, y: 0, width: 1920, height: 1080), content: .empty)],
+            cornerCode: nil)
+        XCTAssertTrue(full.panesCoverTheOutput)
+        let gap = Composition(
+            width: 1920, height: 1080, background: .black,
+            panes: [
+                ComposedPane(rect: PixelRect(x: 0, y: 0, width: 900, height: 1080), content: .empty),
+                ComposedPane(rect: PixelRect(x: 960, y: 0, width: 960, height: 1080), content: .empty),
+            ],
+            cornerCode: nil)
+        XCTAssertFalse(gap.panesCoverTheOutput)
+    }
+}
