@@ -141,7 +141,7 @@ final class ClipProducer {
         let target = buffer(width: w, height: h)
         let rect = Fit.rect(for: decoder.info.shape, width: w, height: h)
         try f.draw(into: target, rect: rect)
-        ClipPlayback.fillBars(target, around: rect, background)
+        target.fillBars(around: rect, background)
         let q = ClipHandOver.Queued(
             frame: target, time: time, clipTime: f.time, duration: f.duration, still: still,
             startsSound: !still && nextStartsSound)

@@ -9,7 +9,7 @@ import Synchronization
 /// at each refresh without ever waiting (`frame(forRefreshAt:refreshPeriod:)`). It never
 /// presents and never holds the output.
 ///
-/// Pause, resume, seek, stop and loop go through `control`, as with `ClipPlayback.play`
+/// Pause, resume, seek, stop and loop go through `control`
 /// (status, `onChange` about twice a second, a seek while paused shows the frame sought to
 /// once). With `sound`, the sound's clock sets the pace (`ClipPacing.follow`); it is started
 /// with the first frame taken, and paused, sought and stopped with the picture. At the
