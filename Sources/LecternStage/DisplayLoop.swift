@@ -136,6 +136,10 @@ struct LoopBody {
     /// When the last present returned (a refresh, and the wake-up after it): the grid the
     /// loop waits on when a refresh brings nothing new to present.
     var lastPresent: Double?
+    /// Frames taken from each moving source so far (a pane's stamp in `contents`).
+    var takes: [Int: Int] = [:]
+    /// What each back buffer holds, pane by pane: a present draws only what changed.
+    var contents = BufferContents()
     let shared: DisplayLoop.Shared
 
     init(output: any Output, core: StageCore, ink: InkOverlay, hooks: DisplayHooks, clock: @escaping @Sendable () -> Double, shared: DisplayLoop.Shared) {
@@ -254,6 +258,7 @@ struct LoopBody {
                 let f = s.frame(forRefreshAt: refresh, refreshPeriod: period)
             {
                 lastVideo[serial] = f
+                takes[serial, default: 0] += 1
                 taken.append(serial)
             }
         }
@@ -269,24 +274,43 @@ struct LoopBody {
     }
 
     /// Draws `c` into the back buffer and presents it (the moving sources' frames are the
-    /// ones `takeVideo` took last).
+    /// ones `takeVideo` took last). Only the panes whose picture changed since that buffer
+    /// was drawn are drawn again (`BufferContents`).
     mutating func present(_ c: Composition) {
         var moving: [Int: Frame] = [:]
+        var stamps: [BufferContents.Stamp] = []
+        var stills: [Frame] = []
         for p in c.panes {
-            if case .video(let serial) = p.content { moving[serial] = lastVideo[serial] }
+            switch p.content {
+            case .video(let serial):
+                moving[serial] = lastVideo[serial]
+                stamps.append(lastVideo[serial] == nil ? .other : .video(serial: serial, take: takes[serial] ?? 0))
+            case .frame(let f, let scene, let pageRect) where pageRect == nil || !ink.hasInk(scene):
+                stamps.append(.still(ObjectIdentifier(f)))
+                stills.append(f)
+            default:
+                stamps.append(.other)
+            }
         }
-        let ink = self.ink, hooks = self.hooks
+        let ink = self.ink, hooks = self.hooks, overscan = core.overscanPercent
         var scratch = self.scratch
-        defer { self.scratch = scratch }
+        var contents = self.contents
+        defer {
+            self.scratch = scratch
+            self.contents = contents
+        }
         do {
             try output.present { back in
                 let whole = c.panes.count == 1 && c.panes[0].rect == back.bounds
                 // The background only where no pane is drawn (a tiling layout covers it all).
                 if !whole && !c.panesCoverTheOutput { back.fill(c.background) }
-                for p in c.panes {
+                let corner = c.cornerCode.map { _ in CornerCode.rect(width: back.width, height: back.height, overscanPercent: overscan) }
+                let draw = contents.panesToDraw(into: back, c, stamps: stamps, corner: corner)
+                for (i, p) in c.panes.enumerated() where draw[i] {
                     PaneDrawing.draw(p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
                 }
-                if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: core.overscanPercent) }
+                if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: overscan) }
+                contents.drew(c, stamps: stamps, into: back, frames: stills)
             }
         } catch {
             hooks.log("present: \(error)")

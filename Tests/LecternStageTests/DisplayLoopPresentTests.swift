@@ -66,6 +66,33 @@ final class DisplayLoopPresentTests: XCTestCase {
         XCTAssertNotEqual(wall.pixel(x: 240, y: 90), .black)
     }
 
+    /// A page in one pane of a split, a clip in the other: once each back buffer has the
+    /// page, a present draws only the clip's pane (the page's pixels are left alone), and
+    /// every presented frame is still the whole wall, exactly.
+    func testOnlyThePanesThatChangedAreDrawnAgain() throws {
+        let output = SentinelOutput(mode: mode)
+        let green = RGB(0, 180, 0)
+        let hooks = DisplayHooks { r in .success(RenderedPane(frame: Frame(width: r.width, height: r.height, color: green), pageRect: nil)) }
+        let loop = DisplayLoop(output: output, core: StageCore(mode: mode), ink: InkOverlay(), hooks: hooks)
+        defer { loop.stop() }
+        let rects = WallLayout.split.paneRects(width: mode.width, height: mode.height)
+        let clip = EveryNth(every: 2, width: rects[1].width, height: rects[1].height)
+        loop.attach(serial: 1, clip)
+        loop.post(.show(op: nil, WallPlan(layout: .split, panes: [.scene(.page(content: "deck", page: 1)), .clip(serial: 1)])))
+        try eventually("30 presents of the split", timeout: 20) { output.presents.filter { $0.left == green }.count >= 30 }
+        loop.stop()
+        let all = output.presents
+        let presents = Array(all[try XCTUnwrap(all.firstIndex { $0.left == green })...])
+        // The first present of each buffer draws the page; after that, never again.
+        XCTAssertTrue(presents.prefix(2).allSatisfy { $0.page }, "each buffer's first present draws the page")
+        XCTAssertEqual(presents.dropFirst(3).filter { $0.page }.count, 0, "the page's pane was drawn again: \(presents.map(\.page))")
+        XCTAssertTrue(presents.dropFirst(3).allSatisfy { $0.clip }, "the clip's pane is drawn at each present")
+        // And what went on the output was the whole wall each time: the page, and the clip's
+        // frame taken last.
+        XCTAssertTrue(presents.allSatisfy { $0.left == green }, "\(presents.map(\.left))")
+        XCTAssertTrue(presents.dropFirst().allSatisfy { $0.right != .black && $0.right != SentinelOutput.poison })
+    }
+
     /// The background is drawn under the panes only where none covers the output.
     func testPanesCoverTheOutputOnlyWhenTheyTileIt() {
         func covers(_ layout: WallLayout, _ w: Int = 1920, _ h: Int = 1080, overscan: Double = 0) -> Bool {
@@ -89,4 +116,42 @@ final class DisplayLoopPresentTests: XCTestCase {
             cornerCode: nil)
         XCTAssertFalse(gap.panesCoverTheOutput)
     }
+}
+
+/// An output of two buffers, each presented in turn, that marks one pixel of each half with
+/// a sentinel before the loop draws: a pixel still marked after the draw was not drawn over.
+/// The mark is taken out again before the buffer is shown, and what was shown is noted.
+final class SentinelOutput: Output, Sendable {
+    static let poison = RGB(255, 0, 255)
+    struct Present: Sendable {
+        var page: Bool, clip: Bool, left: RGB, right: RGB
+    }
+    let mode: DisplayMode
+    var name: String { "sentinel \(mode)" }
+    private let buffers: [Frame]
+    private let state = Mutex<(n: Int, presents: [Present])>((0, []))
+    init(mode: DisplayMode) {
+        self.mode = mode
+        buffers = [Frame(width: mode.width, height: mode.height), Frame(width: mode.width, height: mode.height)]
+    }
+    func present(draw: (Frame) throws -> Void) throws {
+        let b = buffers[state.withLock { $0.n } % 2]
+        let (lx, rx, y) = (mode.width / 4, mode.width * 3 / 4, mode.height / 2)
+        let saved = (b.pixel(x: lx, y: y), b.pixel(x: rx, y: y))
+        b.setPixel(x: lx, y: y, Self.poison)
+        b.setPixel(x: rx, y: y, Self.poison)
+        try draw(b)
+        let page = b.pixel(x: lx, y: y) != Self.poison, clip = b.pixel(x: rx, y: y) != Self.poison
+        if !page { b.setPixel(x: lx, y: y, saved.0) }
+        if !clip { b.setPixel(x: rx, y: y, saved.1) }
+        let shown = Present(page: page, clip: clip, left: b.pixel(x: lx, y: y), right: b.pixel(x: rx, y: y))
+        MonotonicClock.sleep(until: MonotonicClock.now() + mode.frameInterval)   // the refresh this output waits for
+        state.withLock {
+            $0.n += 1
+            $0.presents.append(shown)
+        }
+    }
+    func readBack() -> Frame { buffers[(state.withLock { $0.n } + 1) % 2].clone() }
+    var presentCount: Int { state.withLock { $0.n } }
+    var presents: [Present] { state.withLock { $0.presents } }
 }
