@@ -5,8 +5,9 @@ import LecternCore
 /// a clip's new frame in one pane of a split leaves the other pane's pixels alone, whichever
 /// buffer comes back. Only for panes that don't overlap and need no background under them
 /// (`Composition.panesCoverTheOutput`); anything else is drawn whole, as is a buffer not seen
-/// before. The buffers and still frames named here are held, so an identity is never reused
-/// while it is remembered.
+/// before. The buffers named here are held (an identity is never reused while it is
+/// remembered); the still frames only weakly (a page the cache let go is not kept alive
+/// here, and a stamp whose frame is gone matches nothing).
 struct BufferContents {
     /// What a pane showed when drawn.
     enum Stamp: Equatable {
@@ -23,8 +24,12 @@ struct BufferContents {
         var rects: [PixelRect]
         var stamps: [Stamp]
         var corner: String?
-        /// The still frames the stamps name.
-        var frames: [Frame]
+        /// The still frame of each pane that shows one, weakly.
+        var stills: [WeakFrame]
+    }
+
+    struct WeakFrame {
+        weak var frame: Frame?
     }
 
     /// One record a buffer; an output has two or three.
@@ -39,15 +44,18 @@ struct BufferContents {
         else { return all }
         return c.panes.indices.map { i in
             if stamps[i] == .other || stamps[i] != h.stamps[i] { return true }
+            if case .still(let id) = stamps[i], h.stills[i].frame.map(ObjectIdentifier.init) != id { return true }
             if let corner, Self.overlap(corner, c.panes[i].rect) { return true }
             return false
         }
     }
 
-    /// `c` was drawn into `buffer` (each pane now shows what `stamps` says).
-    mutating func drew(_ c: Composition, stamps: [Stamp], into buffer: Frame, frames: [Frame]) {
-        held.removeAll { $0.buffer === buffer }
-        held.append(Held(buffer: buffer, rects: c.panes.map(\.rect), stamps: stamps, corner: c.cornerCode, frames: frames))
+    /// `c` was drawn into `buffer` (each pane now shows what `stamps` says; `stills`: each
+    /// pane's still frame, or nil).
+    mutating func drew(_ c: Composition, stamps: [Stamp], into buffer: Frame, stills: [Frame?]) {
+        // Buffers of another size are an older mode's: forgotten.
+        held.removeAll { $0.buffer === buffer || $0.buffer.width != buffer.width || $0.buffer.height != buffer.height }
+        held.append(Held(buffer: buffer, rects: c.panes.map(\.rect), stamps: stamps, corner: c.cornerCode, stills: stills.map { WeakFrame(frame: $0) }))
         if held.count > Self.buffers { held.removeFirst() }
     }
 

@@ -279,17 +279,19 @@ struct LoopBody {
     mutating func present(_ c: Composition) {
         var moving: [Int: Frame] = [:]
         var stamps: [BufferContents.Stamp] = []
-        var stills: [Frame] = []
+        var stills: [Frame?] = []
         for p in c.panes {
             switch p.content {
             case .video(let serial):
                 moving[serial] = lastVideo[serial]
                 stamps.append(lastVideo[serial] == nil ? .other : .video(serial: serial, take: takes[serial] ?? 0))
+                stills.append(nil)
             case .frame(let f, let scene, let pageRect) where pageRect == nil || !ink.hasInk(scene):
                 stamps.append(.still(ObjectIdentifier(f)))
                 stills.append(f)
             default:
                 stamps.append(.other)
+                stills.append(nil)
             }
         }
         let ink = self.ink, hooks = self.hooks, overscan = core.overscanPercent
@@ -310,7 +312,7 @@ struct LoopBody {
                     PaneDrawing.draw(p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
                 }
                 if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: overscan) }
-                contents.drew(c, stamps: stamps, into: back, frames: stills)
+                contents.drew(c, stamps: stamps, into: back, stills: stills)
             }
         } catch {
             hooks.log("present: \(error)")
