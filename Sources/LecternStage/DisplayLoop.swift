@@ -138,6 +138,10 @@ struct LoopBody {
     var lastPresent: Double?
     /// Frames taken from each moving source so far (a pane's stamp in `contents`).
     var takes: [Int: Int] = [:]
+    /// Refreshes a source that has given no frame yet waited to start with the others.
+    var startWaits: [Int: Int] = [:]
+    /// How many refreshes a new source waits, at most, to start with the others.
+    static let startAlignment = 2
     /// What each back buffer holds, pane by pane: a present draws only what changed.
     var contents = BufferContents()
     let shared: DisplayLoop.Shared
@@ -163,6 +167,8 @@ struct LoopBody {
                 case .detach(let serial):
                     sources[serial] = nil
                     lastVideo[serial] = nil
+                    takes[serial] = nil
+                    startWaits[serial] = nil
                     carry(core.handle(.sourceEnded(serial: serial), now: clock()), post: post)
                 case .ping: hooks.ping()
                 case .stop: stopped = true
@@ -251,16 +257,30 @@ struct LoopBody {
 
     /// Takes from each moving source in `c` the frame due at `refresh` (never waiting: nil
     /// keeps the pane's last frame); the sources that gave a new one.
+    ///
+    /// A source that has given no frame yet starts at a refresh where one that has gives a
+    /// new frame (waiting `startAlignment` refreshes at most): two clips of one rate then
+    /// change on the same refreshes, and one present draws both, where clips changing on
+    /// alternate refreshes cost a present each, every pane drawn each time (two back buffers).
     mutating func takeVideo(_ c: Composition, refresh: Double, period: Double) -> [Int] {
-        var taken: [Int] = []
+        var serials: [Int] = []
         for p in c.panes {
-            if case .video(let serial) = p.content, let s = sources[serial], !taken.contains(serial),
-                let f = s.frame(forRefreshAt: refresh, refreshPeriod: period)
-            {
-                lastVideo[serial] = f
-                takes[serial, default: 0] += 1
-                taken.append(serial)
+            if case .video(let serial) = p.content, sources[serial] != nil, !serials.contains(serial) { serials.append(serial) }
+        }
+        let started = serials.filter { takes[$0] != nil }
+        var taken: [Int] = []
+        for serial in started + serials.filter({ takes[$0] == nil }) {
+            if takes[serial] == nil {
+                let waited = startWaits[serial, default: 0]
+                guard started.isEmpty || !taken.isEmpty || waited >= Self.startAlignment else {
+                    startWaits[serial] = waited + 1
+                    continue
+                }
             }
+            guard let f = sources[serial]?.frame(forRefreshAt: refresh, refreshPeriod: period) else { continue }
+            lastVideo[serial] = f
+            takes[serial, default: 0] += 1
+            taken.append(serial)
         }
         return taken
     }

@@ -20,17 +20,26 @@ final class DisplayLoopPresentTests: XCTestCase {
         let every: Int
         let frames: [Frame]
         let state = Mutex<(asked: Int, given: Int, presented: Int)>((0, 0, 0))
+        /// Called on the display loop with the count of frames given, after each one.
+        let hook = Mutex<(@Sendable (Int) -> Void)?>(nil)
+        var onGive: (@Sendable (Int) -> Void)? {
+            get { hook.withLock { $0 } }
+            set { hook.withLock { $0 = newValue } }
+        }
         init(every: Int, width: Int, height: Int) {
             self.every = every
             frames = [RGB(200, 0, 0), RGB(0, 0, 200)].map { Frame(width: width, height: height, color: $0) }
         }
         func frame(forRefreshAt refresh: Double, refreshPeriod: Double) -> Frame? {
-            state.withLock {
-                $0.asked += 1
-                guard ($0.asked - 1) % every == 0 else { return nil }
-                $0.given += 1
-                return frames[$0.given % 2]
+            let given = state.withLock { s -> Int? in
+                s.asked += 1
+                guard (s.asked - 1) % every == 0 else { return nil }
+                s.given += 1
+                return s.given
             }
+            guard let given else { return nil }
+            onGive?(given)
+            return frames[given % 2]
         }
         func presented(at time: Double) { state.withLock { $0.presented += 1 } }
         func resize(width: Int, height: Int) {}
@@ -64,6 +73,29 @@ final class DisplayLoopPresentTests: XCTestCase {
         let wall = display.readBack()
         XCTAssertNotEqual(wall.pixel(x: 80, y: 90), .black)
         XCTAssertNotEqual(wall.pixel(x: 240, y: 90), .black)
+    }
+
+    /// A second clip started while one plays starts on a refresh where the first has a new
+    /// frame: two clips of one rate change together, and the wall is presented once for both
+    /// (not at every refresh, each pane drawn each time). Here the second is attached just
+    /// after a refresh where the first changed, so that its first take would fall between.
+    func testASourceStartsOnARefreshWhereThoseOnTheWallChange() throws {
+        let display = VirtualDisplay(mode: mode)
+        let loop = DisplayLoop(output: display, core: StageCore(mode: mode), ink: InkOverlay(), hooks: DisplayHooks { _ in .failure(.superseded) })
+        defer { loop.stop() }
+        let rects = WallLayout.split.paneRects(width: mode.width, height: mode.height)
+        let first = EveryNth(every: 2, width: rects[0].width, height: rects[0].height)
+        let second = EveryNth(every: 2, width: rects[1].width, height: rects[1].height)
+        first.onGive = { n in if n == 5 { loop.attach(serial: 2, second) } }
+        loop.attach(serial: 1, first)
+        loop.post(.show(op: nil, WallPlan(layout: .split, panes: [.clip(serial: 1), .clip(serial: 2)])))
+        try eventually("the second source plays", timeout: 20) { second.counts.given >= 10 }
+        let p0 = display.presentCount, a0 = first.counts.asked
+        try eventually("a second more", timeout: 20) { first.counts.asked >= a0 + 60 }
+        let presents = display.presentCount - p0, asked = first.counts.asked - a0
+        print("asked \(asked) refreshes, presents \(presents)")
+        XCTAssertEqual(Double(presents), Double(asked) / 2, accuracy: 2, "the two sources change on alternate refreshes")
+        XCTAssertEqual(Double(second.counts.given), Double(second.counts.asked + 1) / 2, accuracy: 1, "the second is asked at every refresh once started")
     }
 
     /// A page in one pane of a split, a clip in the other: once each back buffer has the
