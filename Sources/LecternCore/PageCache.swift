@@ -1,8 +1,10 @@
 import Foundation
 
 /// Finished output frames of pages, kept so a page turn to a page already seen or
-/// prerendered needs no rendering. Bounded by bytes; the least recently used goes first.
-/// Thread-safe.
+/// prerendered needs no rendering, each with what its render reported (where the page sits,
+/// its transition): a hit needs nothing else. Bounded by bytes; the least recently used goes
+/// first. Thread-safe; the lock is held only for the dictionary, never across a render (the
+/// display loop looks pages up itself).
 public final class PageCache: @unchecked Sendable {
     public struct Key: Hashable, Sendable {
         public var content: String
@@ -32,24 +34,31 @@ public final class PageCache: @unchecked Sendable {
     }
 
     public let capacityBytes: Int
-    private var entries: [Key: (frame: Frame, tick: UInt64)] = [:]
+    private var entries: [Key: (page: RenderedPage, tick: UInt64)] = [:]
     private var tick: UInt64 = 0
     private var stats = Stats()
     private let lock = NSLock()
 
     public init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
 
-    /// The frame for `key`, counting a hit or a miss.
-    public func lookup(_ key: Key) -> Frame? {
+    /// The page for `key`, counting a hit or a miss.
+    public func lookup(_ key: Key) -> RenderedPage? {
         lock.lock(); defer { lock.unlock() }
         tick += 1
         if let e = entries[key] {
-            entries[key] = (e.frame, tick)
+            entries[key] = (e.page, tick)
             stats.hits += 1
-            return e.frame
+            return e.page
         }
         stats.misses += 1
         return nil
+    }
+
+    /// The page for `key` if it is cached, counting nothing and leaving its place in the
+    /// eviction order (a look ahead, not a use).
+    public func peek(_ key: Key) -> RenderedPage? {
+        lock.lock(); defer { lock.unlock() }
+        return entries[key]?.page
     }
 
     /// True when `key` is cached; counts nothing.
@@ -58,17 +67,17 @@ public final class PageCache: @unchecked Sendable {
         return entries[key] != nil
     }
 
-    public func insert(_ frame: Frame, for key: Key) {
+    public func insert(_ page: RenderedPage, for key: Key) {
         lock.lock(); defer { lock.unlock() }
-        guard frame.byteCount <= capacityBytes else { return }
+        guard page.frame.byteCount <= capacityBytes else { return }
         tick += 1
-        if let old = entries[key] { stats.bytes -= old.frame.byteCount }
-        entries[key] = (frame, tick)
-        stats.bytes += frame.byteCount
+        if let old = entries[key] { stats.bytes -= old.page.frame.byteCount }
+        entries[key] = (page, tick)
+        stats.bytes += page.frame.byteCount
         stats.insertions += 1
         while stats.bytes > capacityBytes, let victim = entries.min(by: { $0.value.tick < $1.value.tick }) {
             entries[victim.key] = nil
-            stats.bytes -= victim.value.frame.byteCount
+            stats.bytes -= victim.value.page.frame.byteCount
             stats.evictions += 1
         }
         stats.entries = entries.count
@@ -78,7 +87,7 @@ public final class PageCache: @unchecked Sendable {
     public func removeAll(content: String) {
         lock.lock(); defer { lock.unlock() }
         for k in entries.keys where k.content == content {
-            stats.bytes -= entries[k]!.frame.byteCount
+            stats.bytes -= entries[k]!.page.frame.byteCount
             entries[k] = nil
         }
         stats.entries = entries.count

@@ -3,10 +3,14 @@
 /// a message: each request comes with a memfd (SCM_RIGHTS) of `stride * height` bytes
 /// that the worker maps and draws into, and the service keeps as the frame.
 ///
+/// A reply says, with the page drawn, where the page (or the part shown) sits in the frame
+/// and the page's own transition (`/Trans`): the service never opens the PDF itself for them.
+///
 /// Pure: encoding and decoding only (the process and the sockets are `RenderWorker`'s).
-/// Little-endian, fixed fields, then length-prefixed UTF-8. A worker and a service are
-/// always the same binary, so there is no version negotiation: the first byte only tells
-/// a request from a reply.
+/// Little-endian, fixed fields, then length-prefixed UTF-8. The first byte tells a request
+/// from a reply, the second is the wire's `version`. A worker and a service are the same
+/// binary, so there is no negotiation: a message of another version (a worker left running
+/// across an upgrade) is refused as malformed, never guessed at.
 public enum RenderWire {
     /// A page to draw into the memfd that comes with the request.
     public struct Request: Equatable, Sendable {
@@ -35,12 +39,22 @@ public enum RenderWire {
         public var byteCount: Int { width * 4 * height }
     }
 
-    /// The worker's answer to the request with `serial`.
+    /// What the worker reports with a page drawn into the memfd.
+    public struct Drawn: Equatable, Sendable {
+        /// Where the page (or the part of it asked for) sits in the frame.
+        public var pageRect: PixelRect
+        /// The page's own transition (`/Trans`), nil when it has none.
+        public var transition: PageTransition?
+        public init(pageRect: PixelRect, transition: PageTransition? = nil) { self.pageRect = pageRect; self.transition = transition }
+    }
+
+    /// The worker's answer to the request with `serial`: the page drawn, or why not.
     public struct Reply: Equatable, Sendable {
         public var serial: UInt32
-        /// nil: the page is drawn in the memfd.
-        public var error: ContentError?
-        public init(serial: UInt32, error: ContentError? = nil) { self.serial = serial; self.error = error }
+        public var outcome: Result<Drawn, ContentError>
+        public init(serial: UInt32, _ outcome: Result<Drawn, ContentError>) { self.serial = serial; self.outcome = outcome }
+        public init(serial: UInt32, error: ContentError) { self.init(serial: serial, .failure(error)) }
+        public var error: ContentError? { if case .failure(let e) = outcome { return e } else { return nil } }
     }
 
     public struct Malformed: Error, Equatable, CustomStringConvertible {
@@ -56,10 +70,13 @@ public enum RenderWire {
 
     static let requestTag: UInt8 = 0x52   // "R"
     static let replyTag: UInt8 = 0x41   // "A"
+    /// 2: replies carry the page box and the transition (1 had only the outcome).
+    public static let version: UInt8 = 2
 
     public static func encode(_ r: Request) -> [UInt8] {
         var w = Writer()
         w.u8(requestTag)
+        w.u8(version)
         w.u32(r.serial)
         w.u32(UInt32(clamping: r.page))
         w.u32(UInt32(clamping: r.width))
@@ -74,6 +91,7 @@ public enum RenderWire {
     public static func decodeRequest(_ bytes: [UInt8]) throws -> Request {
         var r = Reader(bytes)
         guard try r.u8() == requestTag else { throw Malformed(description: "not a render request") }
+        try r.version()
         let serial = try r.u32()
         let page = Int(try r.u32()), width = Int(try r.u32()), height = Int(try r.u32())
         let bg = RGB(try r.u8(), try r.u8(), try r.u8())
@@ -95,10 +113,16 @@ public enum RenderWire {
     public static func encode(_ r: Reply) -> [UInt8] {
         var w = Writer()
         w.u8(replyTag)
+        w.u8(version)
         w.u32(r.serial)
-        guard let e = r.error else {
+        let e: ContentError
+        switch r.outcome {
+        case .success(let drawn):
             w.u8(0)
+            w.rect(drawn.pageRect)
+            w.transition(drawn.transition)
             return w.bytes
+        case .failure(let error): e = error
         }
         // A content error as its case and fields (what the room tells the presenter).
         switch e {
@@ -119,10 +143,14 @@ public enum RenderWire {
     public static func decodeReply(_ bytes: [UInt8]) throws -> Reply {
         var r = Reader(bytes)
         guard try r.u8() == replyTag else { throw Malformed(description: "not a render reply") }
+        try r.version()
         let serial = try r.u32()
-        let error: ContentError?
+        let error: ContentError
         switch try r.u8() {
-        case 0: error = nil
+        case 0:
+            let drawn = Drawn(pageRect: try r.rect(), transition: try r.transition())
+            try r.end()
+            return Reply(serial: serial, .success(drawn))
         case 1: error = .empty
         case 2: error = .notAPDF
         case 3: error = .damaged(detail: try r.string(max: 1024))
@@ -146,6 +174,19 @@ public enum RenderWire {
         mutating func u8(_ v: UInt8) { bytes.append(v) }
         mutating func u32(_ v: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * i))) } }
         mutating func u64(_ v: UInt64) { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * i))) } }
+        mutating func rect(_ r: PixelRect) {
+            for v in [r.x, r.y, r.width, r.height] { u32(UInt32(clamping: v)) }
+        }
+        /// A flag, then the style, duration, dimension, motion and angle.
+        mutating func transition(_ t: PageTransition?) {
+            guard let t else { return u8(0) }
+            u8(1)
+            u8(UInt8(PageTransition.Style.allCases.firstIndex(of: t.style) ?? 0))
+            u64(t.duration.bitPattern)
+            u8(t.dimension == .vertical ? 1 : 0)
+            u8(t.motion == .outward ? 1 : 0)
+            u32(UInt32(clamping: t.angle))
+        }
         mutating func string(_ s: String) {
             let b = Array(s.utf8.prefix(Int(UInt16.max)))
             bytes.append(UInt8(b.count & 0xFF)); bytes.append(UInt8(b.count >> 8))
@@ -165,6 +206,34 @@ public enum RenderWire {
         mutating func u8() throws -> UInt8 { try take(1).first! }
         mutating func u32() throws -> UInt32 { try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
         mutating func u64() throws -> UInt64 { try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        mutating func version() throws {
+            let v = try u8()
+            guard v == RenderWire.version else { throw Malformed(description: "render wire version \(v) (this is \(RenderWire.version))") }
+        }
+        /// A page box inside a frame no larger than `maxSide` on a side, not empty.
+        mutating func rect() throws -> PixelRect {
+            let x = Int(try u32()), y = Int(try u32()), w = Int(try u32()), h = Int(try u32())
+            guard w >= 1, h >= 1, x + w <= RenderWire.maxSide, y + h <= RenderWire.maxSide else { throw Malformed(description: "page box \(w)x\(h)+\(x)+\(y) is out of range") }
+            return PixelRect(x: x, y: y, width: w, height: h)
+        }
+        mutating func transition() throws -> PageTransition? {
+            switch try u8() {
+            case 0: return nil
+            case 1: break
+            case let f: throw Malformed(description: "transition flag \(f)")
+            }
+            let style = Int(try u8())
+            guard style < PageTransition.Style.allCases.count else { throw Malformed(description: "unknown transition style \(style)") }
+            let duration = Double(bitPattern: try u64())
+            let dimension = try u8(), motion = try u8()
+            guard dimension <= 1, motion <= 1 else { throw Malformed(description: "transition dimension \(dimension), motion \(motion)") }
+            let angle = try u32()
+            guard duration.isFinite, duration >= 0, angle < 360 else { throw Malformed(description: "transition \(duration) s at \(angle)°") }
+            // The initialiser clamps the duration and keeps only the angles the PDF names.
+            return PageTransition(
+                style: PageTransition.Style.allCases[style], duration: duration, dimension: dimension == 1 ? .vertical : .horizontal,
+                motion: motion == 1 ? .outward : .inward, angle: Int(angle))
+        }
         mutating func string(max: Int) throws -> String {
             let lo = Int(try u8()), hi = Int(try u8())
             let n = lo | hi << 8

@@ -35,6 +35,8 @@ public final class Compositor: @unchecked Sendable {
     public let previewCache: PageCache
     public static let previewCacheBytes = 24 << 20
     let documents: (String) throws -> PDFDocument
+    /// Where a render worker finds the PDF of a content id, without this process opening it.
+    let locate: (String) throws -> String
     private let lock = NSLock()
     private var idle: IdleScreen
     private var idleFrame: Frame?
@@ -62,13 +64,16 @@ public final class Compositor: @unchecked Sendable {
 
     typealias Part = PagePart
 
-    /// `documents` opens the document with a content id (throwing `ContentError`);
-    /// `budget` bounds each render (see `frame(for:)`), `forget` drops an opened document
-    /// after a render of it overran.
+    /// `documents` opens the document with a content id (throwing `ContentError`) for pages
+    /// drawn in this process; `locate` gives its path for pages drawn in a worker (nil: the
+    /// opened document's path — the service passes the store's, so it never opens a PDF for
+    /// a worker's page). `budget` bounds each render (see `frame(for:)`), `forget` drops an
+    /// opened document after a render of it overran.
     public init(
         settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20, budget: Double? = nil,
         forget: @escaping (String) -> Void = { _ in },
         workers: RenderWorkers? = nil, slow: SlowPages = SlowPages(),
+        locate: ((String) throws -> String)? = nil,
         documents: @escaping (String) throws -> PDFDocument
     ) {
         self.settings = settings
@@ -80,13 +85,14 @@ public final class Compositor: @unchecked Sendable {
         self.budget = budget
         self.forget = forget
         self.documents = documents
+        self.locate = locate ?? { try documents($0).path }
     }
 
     /// The same pipeline for another output size (a display with another mode was plugged).
     public func resized(width: Int, height: Int) -> Compositor {
         let c = Compositor(
             settings: settings.sized(width: width, height: height), idle: idleScreen, cacheBytes: cache.capacityBytes,
-            budget: budget, forget: forget, workers: workers, slow: slow, documents: documents)
+            budget: budget, forget: forget, workers: workers, slow: slow, locate: locate, documents: documents)
         return c
     }
 
@@ -100,37 +106,42 @@ public final class Compositor: @unchecked Sendable {
 
     /// Draws one page (or `part` of it) of `document` into `frame` (of the settings'
     /// size): the background, then the page fitted (what the render worker does in a
-    /// frame it is given).
-    public static func renderPage(_ document: PDFDocument, page: Int, into frame: Frame, settings: Settings, part: PagePart = .whole) throws {
+    /// frame it is given). Returns where the page (the part) landed: its box.
+    @discardableResult
+    public static func renderPage(_ document: PDFDocument, page: Int, into frame: Frame, settings: Settings, part: PagePart = .whole) throws -> PixelRect {
         let shape = part.shape(of: try document.shape(page: page))
         let rect = Fit.rect(
             for: shape, width: settings.width, height: settings.height,
             overscanPercent: settings.overscanPercent)
         frame.fill(settings.background)
         try document.render(page: page, into: frame, rect: rect, part: part)
+        return rect
     }
 
-    /// Where page `page` of `content` lands on the output.
-    /// `part`: only that part of the page is shown (then that part is the page's box).
-    public func pageRect(content: String, page: Int, part: PagePart = .whole) throws -> PixelRect {
-        let shape = Whiteboard.background(content) != nil ? Whiteboard.shape : part.shape(of: try documents(content).shape(page: page))
-        return Fit.rect(
-            for: shape, width: settings.width, height: settings.height,
-            overscanPercent: settings.overscanPercent)
+    /// A page drawn in this process, with its box and its transition (what a worker reports).
+    static func drawPage(_ document: PDFDocument, page: Int, settings: Settings, part: PagePart) throws -> RenderedPage {
+        let frame = Frame(width: settings.width, height: settings.height, color: settings.background)
+        let box = try renderPage(document, page: page, into: frame, settings: settings, part: part)
+        return RenderedPage(frame: frame, pageRect: box, transition: document.transition(page: page))
     }
 
     /// The frame for `scene`, from the cache when it is there.
-    public func frame(for scene: Scene) throws -> Frame {
+    public func frame(for scene: Scene) throws -> Frame { try page(for: scene).frame }
+
+    /// `scene` at the output's size, from the cache when it is there: the frame, where the
+    /// page sits in it, and the page's transition (a card over a page: the page's box, no
+    /// transition of its own).
+    public func page(for scene: Scene) throws -> RenderedPage {
         switch scene {
         case .idle:
             lock.lock(); defer { lock.unlock() }
-            if let f = idleFrame { return f }
+            if let f = idleFrame { return RenderedPage(frame: f, pageRect: nil) }
             let f = Frame(width: settings.width, height: settings.height, color: settings.background)
             idle.draw(into: f, overscanPercent: settings.overscanPercent)
             idleFrame = f
-            return f
+            return RenderedPage(frame: f, pageRect: nil)
         case .blank(let color):
-            return Frame(width: settings.width, height: settings.height, color: color)
+            return RenderedPage(frame: Frame(width: settings.width, height: settings.height, color: color), pageRect: nil)
         case .page(let content, let page):
             return try cachedPage(content, page, settings) {
                 lock.lock(); renders += 1; lock.unlock()
@@ -141,9 +152,10 @@ public final class Compositor: @unchecked Sendable {
             }
         case .card(let card, let base):
             // Drawn on a copy: the cached page stays clean.
-            let f = try frame(for: base).clone()
+            let b = try page(for: base)
+            let f = b.frame.clone()
             WallCardDrawing.draw(card, into: f, overscanPercent: settings.overscanPercent)
-            return f
+            return RenderedPage(frame: f, pageRect: b.pageRect)
         }
     }
 
@@ -151,19 +163,43 @@ public final class Compositor: @unchecked Sendable {
     /// the wall's worker, or the background one (previews, prerendering).
     func cachedPage(
         _ content: String, _ page: Int, _ look: Settings, part: Part = .whole, background: Bool = false, keep: Bool = true, rendered: () -> Void = {}
-    ) throws -> Frame {
+    ) throws -> RenderedPage {
         let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
-        if let f = cache.lookup(key) { return f }
+        if let p = cache.lookup(key) { return p }
         if let board = Whiteboard.background(content) {   // a whiteboard: nothing to render, kept like a page
             let f = Frame(width: look.width, height: look.height, color: look.background)
-            f.fill(Fit.rect(for: Whiteboard.shape, width: look.width, height: look.height, overscanPercent: look.overscanPercent), board)
-            cache.insert(f, for: key)
-            return f
+            let box = Fit.rect(for: Whiteboard.shape, width: look.width, height: look.height, overscanPercent: look.overscanPercent)
+            f.fill(box, board)
+            let p = RenderedPage(frame: f, pageRect: box)
+            cache.insert(p, for: key)
+            return p
         }
-        let f = try bounded(content, page, look, part: part, key: key, background: background)
+        let p = try bounded(content, page, look, part: part, key: key, background: background)
         rendered()
-        if keep { cache.insert(f, for: key) }
-        return f
+        if keep { cache.insert(p, for: key) }
+        return p
+    }
+
+    /// The page a render request of the display loop asks for, if the cache has it: looked up
+    /// on the loop's thread, so it never renders, never opens a document and takes no lock
+    /// but the cache's (held only for its dictionary). Only pages (and whiteboards): anything
+    /// else is drawn on a render thread. `wholeOutput`: the wall's look (with the overscan);
+    /// else a pane's (`paneFrame`).
+    public func cachedPage(for scene: Scene, width: Int, height: Int, wholeOutput: Bool) -> RenderedPage? {
+        let look: Settings
+        if wholeOutput {
+            guard width == settings.width, height == settings.height else { return nil }
+            look = settings
+        } else {
+            look = paneLook(width: width, height: height)
+        }
+        let key: PageCache.Key
+        switch scene {
+        case .page(let content, let page): key = PageCache.Key(content: content, page: page, look: look.look)
+        case .pagePart(let content, let page, let part): key = PageCache.Key(content: content, page: page, look: look.look, part: part)
+        default: return nil
+        }
+        return cache.lookup(key)
     }
 
     /// Renders a page within the budget. The render runs on its own thread while this one
@@ -171,8 +207,8 @@ public final class Compositor: @unchecked Sendable {
     /// forgotten (the overrunning render holds its lock) and `ContentError.tooSlow` is
     /// thrown. The abandoned render runs on; if it ever finishes, its frame goes into the
     /// cache, and its memory back when it ends.
-    private func bounded(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, key: PageCache.Key, background: Bool) throws -> Frame {
-        guard let budget else { return try Self.renderPage(documents(content), page: page, settings: look, part: part) }
+    private func bounded(_ content: String, _ page: Int, _ look: Settings, part: Part = .whole, key: PageCache.Key, background: Bool) throws -> RenderedPage {
+        guard let budget else { return try Self.drawPage(documents(content), page: page, settings: look, part: part) }
         switch slow.reason(content: content, page: page) {
         case .slow: throw ContentError.tooSlow(page: page, seconds: budget)
         case .memory(let mb): throw ContentError.overLimits(page: page, megabytes: mb)
@@ -186,7 +222,7 @@ public final class Compositor: @unchecked Sendable {
         // A thread of its own, not a dispatch queue's: a render that never ends must not
         // take one of the few threads dispatch runs its queues on (two on a 2-core board).
         let thread = Thread { [self, documents] in
-            let result = Result { try Self.renderPage(documents(content), page: page, settings: look, part: part) }
+            let result = Result { try Self.drawPage(documents(content), page: page, settings: look, part: part) }
             let abandoned = job.finish(result)
             if abandoned, case .success(let f) = result { cache.insert(f, for: key) }   // keep what it made after all
             lock.lock(); active -= 1; if abandoned { overrunning -= 1 }; lock.unlock()
@@ -202,8 +238,8 @@ public final class Compositor: @unchecked Sendable {
 
     /// Renders a page in a worker process: past the budget or the worker's limits, the
     /// worker is killed (a fresh one takes its place) and the page is marked slow.
-    private func inWorker(_ worker: RenderWorker, _ content: String, _ page: Int, _ look: Settings, part: Part, budget: Double) throws -> Frame {
-        let path = try documents(content).path
+    private func inWorker(_ worker: RenderWorker, _ content: String, _ page: Int, _ look: Settings, part: Part, budget: Double) throws -> RenderedPage {
+        let path = try locate(content)
         lock.lock(); attempts += 1; active += 1; lock.unlock()
         defer { lock.lock(); active -= 1; lock.unlock() }
         do {
@@ -243,11 +279,11 @@ public final class Compositor: @unchecked Sendable {
     public func preview(content: String, page: Int, width: Int, height: Int, part: PagePart = .whole, keep: Bool = true) throws -> Frame {
         let look = settings.sized(width: width, height: height)
         let key = PageCache.Key(content: content, page: page, look: look.look, part: part)
-        if cache.contains(key), let f = cache.lookup(key) { return f }
-        if let f = previewCache.lookup(key) { return f }
-        let f = try cachedPage(content, page, look, part: part, background: true, keep: false)
-        if keep { previewCache.insert(f, for: key) }
-        return f
+        if cache.contains(key), let p = cache.lookup(key) { return p.frame }
+        if let p = previewCache.lookup(key) { return p.frame }
+        let p = try cachedPage(content, page, look, part: part, background: true, keep: false)
+        if keep { previewCache.insert(p, for: key) }
+        return p.frame
     }
 
     /// Changes what the idle screen says (room renamed, address changed).
@@ -262,7 +298,8 @@ public final class Compositor: @unchecked Sendable {
     }
 
     /// Starts rendering the pages next to `page` in the background: next first, then
-    /// previous. A newer call supersedes pages an older one had not started yet.
+    /// previous. A newer call supersedes pages an older one had not started yet. The deck
+    /// is not opened here for its page count: past the last page, the renderer says so.
     public func prerenderNeighbours(content: String, page: Int, part: PagePart = .whole) {
         lock.lock()
         prerenderGeneration += 1
@@ -271,8 +308,7 @@ public final class Compositor: @unchecked Sendable {
         prerenderGroup.enter()
         prerenderQueue.async { [self] in
             defer { prerenderGroup.leave() }
-            guard let pageCount = try? documents(content).pageCount else { return }
-            for p in [page + 1, page - 1] where p >= 1 && p <= pageCount {
+            for p in [page + 1, page - 1] where p >= 1 {
                 lock.lock()
                 let current = generation == prerenderGeneration
                 lock.unlock()
@@ -321,11 +357,11 @@ public struct RenderWorkers: Sendable {
 private final class RenderJob: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
-    private var result: Result<Frame, Error>?
+    private var result: Result<RenderedPage, Error>?
     private var abandoned = false
 
     /// Sets the result; true when the waiter had given up already.
-    func finish(_ r: Result<Frame, Error>) -> Bool {
+    func finish(_ r: Result<RenderedPage, Error>) -> Bool {
         lock.lock(); defer { lock.unlock() }
         result = r
         done.signal()
@@ -333,7 +369,7 @@ private final class RenderJob: @unchecked Sendable {
     }
 
     /// The result within `seconds`, or nil (then the job is abandoned).
-    func wait(seconds: Double) -> Result<Frame, Error>? {
+    func wait(seconds: Double) -> Result<RenderedPage, Error>? {
         _ = done.wait(timeout: .now() + seconds)
         lock.lock(); defer { lock.unlock() }
         if result == nil { abandoned = true }

@@ -67,8 +67,9 @@ public final class RenderWorker: @unchecked Sendable {
     deinit { stop() }
 
     /// Renders `page` of the PDF at `path` with `settings` into a new frame, within
-    /// `budget` seconds.
-    public func render(path: String, page: Int, settings: Compositor.Settings, part: PagePart = .whole, budget: Double) throws -> Frame {
+    /// `budget` seconds: the frame, where the page sits in it and the page's transition, all
+    /// from the worker's one reply.
+    public func render(path: String, page: Int, settings: Compositor.Settings, part: PagePart = .whole, budget: Double) throws -> RenderedPage {
         let asked = lock.withLock { generation }
         jobLock.lock(); defer { jobLock.unlock() }
         let request = RenderWire.Request(
@@ -92,10 +93,19 @@ public final class RenderWorker: @unchecked Sendable {
             let error: ContentError
             do {
                 let reply = try attempt(request, fd: buffer.fd, until: MonotonicClock.now() + budget, page: page, budget: budget)
-                guard let e = reply.error else {
+                let e: ContentError
+                switch reply.outcome {
+                case .success(let drawn):
                     finishedPage()
+                    // The box is the worker's word: one outside the frame is a broken render.
+                    let box = drawn.pageRect
+                    guard box.x >= 0, box.y >= 0, box.maxX <= request.width, box.maxY <= request.height else {
+                        throw ContentError.damaged(detail: "the renderer placed page \(page) at \(box), outside the frame")
+                    }
                     keep = true
-                    return SharedFrame.frame(buffer, width: request.width, height: request.height)
+                    return RenderedPage(
+                        frame: SharedFrame.frame(buffer, width: request.width, height: request.height), pageRect: box, transition: drawn.transition)
+                case .failure(let error): e = error
                 }
                 guard case .overLimits = e else {
                     finishedPage()

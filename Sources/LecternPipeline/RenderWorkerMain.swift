@@ -26,6 +26,7 @@ public enum RenderWorkerMain {
                 continue
             }
             var failure: ContentError?
+            var drawn: RenderWire.Drawn?
             if fd < 0 {
                 failure = .damaged(detail: "no frame memory came with the request")
             } else if let memory = mappings.map(fd, byteCount: request.byteCount) {
@@ -43,7 +44,10 @@ public enum RenderWorkerMain {
                     let settings = Compositor.Settings(
                         width: request.width, height: request.height, background: request.background,
                         overscanPercent: request.overscanPercent)
-                    try Compositor.renderPage(document, page: request.page, into: frame, settings: settings, part: request.part)
+                    // The box and the transition go back with the page: the service never
+                    // opens the PDF for them.
+                    let box = try Compositor.renderPage(document, page: request.page, into: frame, settings: settings, part: request.part)
+                    drawn = RenderWire.Drawn(pageRect: box, transition: document.transition(page: request.page))
                 } catch let e as ContentError {
                     if case .overLimits(let p, _) = e { failure = .overLimits(page: p, megabytes: memoryMB) } else { failure = e }
                 } catch {
@@ -54,7 +58,9 @@ public enum RenderWorkerMain {
             } else {
                 failure = .overLimits(page: request.page, megabytes: memoryMB)
             }
-            guard SeqPacket.send(s, RenderWire.encode(RenderWire.Reply(serial: request.serial, error: failure))) else { break }
+            let outcome: Result<RenderWire.Drawn, ContentError> =
+                drawn.map { .success($0) } ?? .failure(failure ?? .damaged(detail: "the page was not drawn"))
+            guard SeqPacket.send(s, RenderWire.encode(RenderWire.Reply(serial: request.serial, outcome))) else { break }
         }
         exit(0)
     }

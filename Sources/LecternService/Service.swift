@@ -117,6 +117,7 @@ public final class Service: @unchecked Sendable {
             cacheBytes: config.pageCacheBytes, budget: config.renderBudget,
             forget: { id in store.forget(id) }, workers: workers,
             slow: SlowPages(file: config.dataDir + "/slow-pages"),
+            locate: { id in try store.file(id) },
             documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // The display loop looked at the output again (a hotplug), or drew the wall again on

@@ -44,11 +44,11 @@ extension Stage {
             var ready: [TransitionFirstFrames.Entry] = []
             for n in [page + 1, page - 1] where n >= 1 && firstFrames.isCurrent(generation) {
                 let next = Scene.page(content: content, page: n)
-                guard
-                    let t = TransitionRun.choose(
-                        from: scene, to: next, pageTransition: compositor.pageTransition(content: content, page: n), fallback: fallback),
-                    let to = compositor.cachedFrame(content: content, page: n), to.width == frame.width, to.height == frame.height
+                guard let cached = compositor.cachedPage(content: content, page: n),
+                    let t = TransitionRun.choose(from: scene, to: next, pageTransition: cached.transition, fallback: fallback)
                 else { continue }
+                let to = cached.frame
+                guard to.width == frame.width, to.height == frame.height else { continue }
                 let p = TransitionRun.firstProgress(t, refreshPeriod: period)
                 let out = Frame(width: frame.width, height: frame.height)
                 TransitionBlend.draw(t, progress: p, from: frame, to: to, into: out)

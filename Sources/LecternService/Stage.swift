@@ -10,7 +10,8 @@ import LecternVideo
 /// The service's side of the wall: a thin shell over the `DisplayLoop` (LecternStage), the
 /// one owner of the output. Everything here posts to the loop and never waits for it; the
 /// blocking `show` is for the start and for tests (it waits for the loop's report, the loop
-/// never waits for it). Pages are drawn by the compositor on the loop's render threads.
+/// never waits for it). Pages are drawn by the compositor on the loop's render threads; a
+/// page already in the compositor's cache is looked up by the loop itself (no hop).
 public final class Stage: @unchecked Sendable {
     public let output: Output
     /// Replaced (under `lock`) when the output's mode changes.
@@ -47,6 +48,7 @@ public final class Stage: @unchecked Sendable {
         self.clock = clock
         let weak = WeakStage()
         var hooks = DisplayHooks { r in weak.stage?.render(r) ?? .failure(.superseded) }
+        hooks.cached = { weak.stage?.cached($0) }
         hooks.cancelRenders = { weak.stage?.compositor.cancelWallRender() }
         hooks.report = { weak.stage?.reported($0) }
         hooks.prerender = { weak.stage?.prerender($0, shown: $1) }
@@ -186,19 +188,12 @@ public final class Stage: @unchecked Sendable {
 
     // MARK: the loop's hooks
 
-    /// On a render thread: draws a pane's scene.
+    /// On a render thread: draws a pane's scene (the page's box and transition come with it,
+    /// from the renderer: nothing opens the PDF for them).
     private func render(_ r: RenderRequest) -> Result<RenderedPane, StageFailure> {
         do {
             let c = compositor(width: r.wholeOutput ? r.width : nil, height: r.height)
-            let frame: Frame, rect: PixelRect?
-            if r.wholeOutput {
-                frame = try c.frame(for: r.scene)
-                rect = Self.pageRect(c, r.scene)
-            } else {
-                (frame, rect) = try c.paneFrame(for: r.scene, width: r.width, height: r.height)
-            }
-            let t = r.scene.deckPage.flatMap { c.pageTransition(content: $0.content, page: $0.page) }
-            return .success(RenderedPane(frame: frame, pageRect: rect, transition: t))
+            return .success(r.wholeOutput ? try c.page(for: r.scene) : try c.paneFrame(for: r.scene, width: r.width, height: r.height))
         } catch is RenderWorker.Cancelled {
             return .failure(.superseded)
         } catch {
@@ -217,13 +212,10 @@ public final class Stage: @unchecked Sendable {
         }
     }
 
-    static func pageRect(_ c: Compositor, _ scene: Scene) -> PixelRect? {
-        switch scene {
-        case .page(let content, let page): return try? c.pageRect(content: content, page: page)
-        case .pagePart(let content, let page, let part): return try? c.pageRect(content: content, page: page, part: part)   // the ink's box is the part shown
-        case .card(_, let base): return pageRect(c, base)
-        default: return nil
-        }
+    /// On the display loop: the page a request asks for, if the compositor's cache has it
+    /// (the cache's lock is never held across a render; the stage's only for a swap).
+    private func cached(_ r: RenderRequest) -> RenderedPane? {
+        compositor.cachedPage(for: r.scene, width: r.width, height: r.height, wholeOutput: r.wholeOutput)
     }
 
     private func reported(_ effect: StageEffect) {

@@ -16,9 +16,6 @@ enum Blit {
 
     /// Everything of `area` outside `inner` becomes `color` (a pane's bars).
     static func bars(_ frame: Frame, area: PixelRect, inner: PixelRect, _ color: RGB) {
-        frame.fill(PixelRect(x: area.x, y: area.y, width: area.width, height: inner.y - area.y), color)
-        frame.fill(PixelRect(x: area.x, y: inner.maxY, width: area.width, height: area.maxY - inner.maxY), color)
-        frame.fill(PixelRect(x: area.x, y: inner.y, width: inner.x - area.x, height: inner.height), color)
-        frame.fill(PixelRect(x: inner.maxX, y: inner.y, width: area.maxX - inner.maxX, height: inner.height), color)
+        frame.fillBars(around: inner, in: area, color)
     }
 }

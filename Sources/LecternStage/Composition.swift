@@ -9,6 +9,26 @@ public struct Composition: Sendable {
     public var panes: [ComposedPane]
     /// Drawn small in the corner over the whole wall (nil: none).
     public var cornerCode: String?
+    /// Something besides the moving sources' frames changed since the last composition (a
+    /// show, a transition's step, the ink, the corner code): it is presented even if no
+    /// source has a new frame. False: only moving sources are in view, and a refresh where
+    /// none of them has a new frame presents nothing (the output keeps its picture).
+    public var changed = true
+
+    /// Whether the panes cover the whole output without overlapping (a `full` or tiling
+    /// layout), or one pane covers it all: then nothing of the background shows between
+    /// them, and it need not be drawn first.
+    public var panesCoverTheOutput: Bool {
+        let all = PixelRect(x: 0, y: 0, width: width, height: height)
+        if panes.contains(where: { $0.rect == all }) { return true }
+        guard panes.allSatisfy({ $0.rect.x >= 0 && $0.rect.y >= 0 && $0.rect.maxX <= width && $0.rect.maxY <= height }) else { return false }
+        for (i, a) in panes.enumerated() {
+            for b in panes[(i + 1)...] where a.rect.x < b.rect.maxX && b.rect.x < a.rect.maxX && a.rect.y < b.rect.maxY && b.rect.y < a.rect.maxY {
+                return false
+            }
+        }
+        return panes.reduce(0) { $0 + $1.rect.width * $1.rect.height } == width * height
+    }
 }
 
 /// One pane of a composition.

@@ -5,11 +5,15 @@ import LecternRender
 import Synchronization
 
 /// What the display loop asks of the service around it. Each is called on the loop's
-/// thread (`report`, `outputChanged`, `prerender`, `cancelRenders`, `ping`) or on a render
-/// thread (`render`), and must not wait for the loop.
+/// thread (`cached`, `report`, `outputChanged`, `prerender`, `cancelRenders`, `ping`) or on
+/// a render thread (`render`), and must not wait for the loop.
 public struct DisplayHooks: Sendable {
     /// Draws a pane's page (on a render thread, never the loop's).
     public var render: @Sendable (RenderRequest) -> Result<RenderedPane, StageFailure>
+    /// The page a request asks for if it is drawn already (the page cache), looked up on the
+    /// loop's thread: a page turn to a prerendered page takes no hop through the render
+    /// threads. Must never render, nor wait on a lock held across a render. nil: a miss.
+    public var cached: @Sendable (RenderRequest) -> RenderedPane? = { _ in nil }
     public var cancelRenders: @Sendable () -> Void = {}
     /// `.shown` and `.failed`, after the snapshot says so.
     public var report: @Sendable (StageEffect) -> Void = { _ in }
@@ -132,6 +136,17 @@ struct LoopBody {
     var inkWasMoving = false
     /// When to compose while a source moves (late in the refresh, not right after a present).
     var timing = ComposeTiming()
+    /// When the last present returned (a refresh, and the wake-up after it): the grid the
+    /// loop waits on when a refresh brings nothing new to present.
+    var lastPresent: Double?
+    /// Frames taken from each moving source so far (a pane's stamp in `contents`).
+    var takes: [Int: Int] = [:]
+    /// Refreshes a source that has given no frame yet waited to start with the others.
+    var startWaits: [Int: Int] = [:]
+    /// How many refreshes a new source waits, at most, to start with the others.
+    static let startAlignment = 2
+    /// What each back buffer holds, pane by pane: a present draws only what changed.
+    var contents = BufferContents()
     let shared: DisplayLoop.Shared
 
     init(output: any Output, core: StageCore, ink: InkOverlay, hooks: DisplayHooks, clock: @escaping @Sendable () -> Double, shared: DisplayLoop.Shared) {
@@ -156,13 +171,26 @@ struct LoopBody {
             }
             let now = clock()
             if let c = core.compose(now: now) {
-                let videos = present(c)
+                let period = core.mode.frameInterval
+                let refresh = timing.nextRefresh(now: MonotonicClock.now(), period: period)
+                let taken = takeVideo(c, refresh: refresh, period: period)
+                if !c.changed && taken.isEmpty {
+                    // Only moving sources in view and none has a new frame for this refresh:
+                    // the output keeps its picture, and the loop looks again at the next one.
+                    publish()
+                    shared.counters.withLock { $0.turns += 1 }
+                    mailbox.wait(seconds: untilNextRefresh(period))
+                    continue
+                }
+                timing.composing(for: refresh)
+                timing.drew(present(c))
+                let shownAt = MonotonicClock.now()
+                lastPresent = shownAt
                 shared.counters.withLock {
                     $0.presents += 1; $0.turns += 1
                 }
-                let shownAt = MonotonicClock.now()
                 timing.shown(at: shownAt, period: core.mode.frameInterval)
-                for s in videos { sources[s]?.presented(at: shownAt) }
+                for s in taken { sources[s]?.presented(at: shownAt) }
                 let moving = inkMoves(c)
                 if moving || inkWasMoving { _ = core.handle(.inkChanged, now: now) }
                 inkWasMoving = moving
@@ -190,7 +218,9 @@ struct LoopBody {
                 sources[serial] = s
                 carry(core.handle(.sourceAttached(serial: serial), now: clock()), post: post)
             case .detach(let serial):
+                // The last frame stays until no pane shows it (`present` lets it go).
                 sources[serial] = nil
+                startWaits[serial] = nil
                 carry(core.handle(.sourceEnded(serial: serial), now: clock()), post: post)
             case .ping: hooks.ping()
             case .stop: stopped = true
@@ -209,6 +239,11 @@ struct LoopBody {
         for effect in effects {
             switch effect {
             case .render(let request):
+                if let hit = hooks.cached(request) {
+                    // In the cache: handed to the core at once, composed at this refresh.
+                    carry(core.handle(.rendered(request: request.id, .success(hit)), now: clock()), post: post)
+                    continue
+                }
                 let render = hooks.render
                 shared.renders.submit { post(.rendered(request: request.id, render(request))) }
             case .cancelRenders: hooks.cancelRenders()
@@ -239,43 +274,96 @@ struct LoopBody {
         c.panes.contains { if case .frame(_, let s, _) = $0.content { return ink.animating(s) } else { return false } }
     }
 
-    /// Draws `c` into the back buffer and presents it; the moving sources drawn.
-    mutating func present(_ c: Composition) -> [Int] {
-        var videos: [Int] = []
-        let period = core.mode.frameInterval
-        let refresh = timing.nextRefresh(now: MonotonicClock.now(), period: period)
-        timing.composing(for: refresh)
-        // Taken before the present (never waiting: nil keeps the last frame).
-        var moving: [Int: Frame] = [:]
+    /// Takes from each moving source in `c` the frame due at `refresh` (never waiting: nil
+    /// keeps the pane's last frame); the sources that gave a new one.
+    ///
+    /// A source that has given no frame yet starts at a refresh where one that has gives a
+    /// new frame (waiting `startAlignment` refreshes at most): two clips of one rate then
+    /// change on the same refreshes, and one present draws both, where clips changing on
+    /// alternate refreshes cost a present each, every pane drawn each time (two back buffers).
+    mutating func takeVideo(_ c: Composition, refresh: Double, period: Double) -> [Int] {
+        var serials: [Int] = []
         for p in c.panes {
-            guard case .video(let serial) = p.content else { continue }
-            if let s = sources[serial] {
-                videos.append(serial)
-                if let f = s.frame(forRefreshAt: refresh, refreshPeriod: period) { lastVideo[serial] = f }
+            if case .video(let serial) = p.content, sources[serial] != nil, !serials.contains(serial) { serials.append(serial) }
+        }
+        let started = serials.filter { takes[$0] != nil }
+        var taken: [Int] = []
+        for serial in started + serials.filter({ takes[$0] == nil }) {
+            if takes[serial] == nil {
+                let waited = startWaits[serial, default: 0]
+                guard started.isEmpty || !taken.isEmpty || waited >= Self.startAlignment else {
+                    startWaits[serial] = waited + 1
+                    continue
+                }
             }
-            moving[serial] = lastVideo[serial]
+            guard let f = sources[serial]?.frame(forRefreshAt: refresh, refreshPeriod: period) else { continue }
+            lastVideo[serial] = f
+            takes[serial, default: 0] += 1
+            taken.append(serial)
+        }
+        return taken
+    }
+
+    /// Seconds until just after the next refresh, on the grid of the last present's return.
+    func untilNextRefresh(_ period: Double) -> Double {
+        let now = MonotonicClock.now()
+        guard let last = lastPresent, now >= last else { return period }
+        let k = ((now - last) / period).rounded(.down) + 1
+        return max(0.0005, last + k * period - now)
+    }
+
+    /// Draws `c` into the back buffer and presents it (the moving sources' frames are the
+    /// ones `takeVideo` took last). Only the panes whose picture changed since that buffer
+    /// was drawn are drawn again (`BufferContents`). Returns what drawing took (seconds).
+    mutating func present(_ c: Composition) -> Double {
+        var moving: [Int: Frame] = [:]
+        var stamps: [BufferContents.Stamp] = []
+        var stills: [Frame?] = []
+        for p in c.panes {
+            switch p.content {
+            case .video(let serial):
+                moving[serial] = lastVideo[serial]
+                stamps.append(lastVideo[serial] == nil ? .other : .video(serial: serial, take: takes[serial] ?? 0))
+                stills.append(nil)
+            case .frame(let f, let scene, let pageRect) where pageRect == nil || !ink.hasInk(scene):
+                stamps.append(.still(ObjectIdentifier(f)))
+                stills.append(f)
+            default:
+                stamps.append(.other)
+                stills.append(nil)
+            }
         }
         // A frame no pane shows any more is let go (its buffer goes back to its producer).
-        for serial in lastVideo.keys where moving[serial] == nil && sources[serial] == nil { lastVideo[serial] = nil }
-        let ink = self.ink, hooks = self.hooks
+        for serial in lastVideo.keys where moving[serial] == nil && sources[serial] == nil {
+            lastVideo[serial] = nil
+            takes[serial] = nil
+        }
+        let ink = self.ink, hooks = self.hooks, overscan = core.overscanPercent
         var scratch = self.scratch
-        defer { self.scratch = scratch }
+        var contents = self.contents
+        defer {
+            self.scratch = scratch
+            self.contents = contents
+        }
         var drawn = 0.0
         do {
             try output.present { back in
                 let start = MonotonicClock.now()
                 defer { drawn = MonotonicClock.now() - start }
                 let whole = c.panes.count == 1 && c.panes[0].rect == back.bounds
-                if !whole { back.fill(c.background) }
-                for p in c.panes {
+                // The background only where no pane is drawn (a tiling layout covers it all).
+                if !whole && !c.panesCoverTheOutput { back.fill(c.background) }
+                let corner = c.cornerCode.map { _ in CornerCode.rect(width: back.width, height: back.height, overscanPercent: overscan) }
+                let draw = contents.panesToDraw(into: back, c, stamps: stamps, corner: corner)
+                for (i, p) in c.panes.enumerated() where draw[i] {
                     PaneDrawing.draw(p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
                 }
-                if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: core.overscanPercent) }
+                if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: overscan) }
+                contents.drew(c, stamps: stamps, into: back, stills: stills)
             }
         } catch {
             hooks.log("present: \(error)")
         }
-        timing.drew(drawn)
-        return videos
+        return drawn
     }
 }

@@ -21,6 +21,9 @@ enum PaneDrawing {
         case .empty:
             back.fill(p.rect, background)
         case .frame(let f, let scene, let pageRect):
+            // A frame not of the pane's size (never, but the background is not drawn under
+            // tiling panes): what it leaves uncovered is the background.
+            if f.width != p.rect.width || f.height != p.rect.height { back.fill(p.rect, background) }
             if let pageRect, ink.hasInk(scene) {
                 if whole, f.width == back.width, f.height == back.height {
                     ink.compose(scene, base: f, into: back, rect: pageRect)

@@ -257,6 +257,7 @@ public struct StageCore: Sendable {
     /// (`.presented`).
     public mutating func compose(now: Double) -> Composition? {
         guard wantsRefresh else { return nil }
+        let changed = dirty || isTransitioning
         dirty = false
         composedShows += readyShows
         readyShows = []
@@ -274,7 +275,7 @@ public struct StageCore: Sendable {
         }
         let allIdle = !panes.contains { $0.scene != .idle }
         return Composition(
-            width: mode.width, height: mode.height, background: background, panes: out, cornerCode: allIdle ? nil : cornerCode)
+            width: mode.width, height: mode.height, background: background, panes: out, cornerCode: allIdle ? nil : cornerCode, changed: changed)
     }
 
     mutating func content(ofPane i: Int, now: Double) -> ComposedPane.Content {

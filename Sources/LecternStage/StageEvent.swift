@@ -27,16 +27,10 @@ public enum StageEvent: Sendable {
     case sourceEnded(serial: Int)
 }
 
-/// A pane's page drawn by a render worker: the frame (the pane's size, bars included),
-/// where the page sits in it, and the transition the page asks for (`/Trans`).
-public struct RenderedPane: Sendable {
-    public var frame: Frame
-    public var pageRect: PixelRect?
-    public var transition: PageTransition?
-    public init(frame: Frame, pageRect: PixelRect?, transition: PageTransition? = nil) {
-        self.frame = frame; self.pageRect = pageRect; self.transition = transition
-    }
-}
+/// A pane's page drawn by a render worker (or found in the cache): the frame (the pane's
+/// size, bars included), where the page sits in it, and the transition the page asks for
+/// (`/Trans`), all three from the renderer's one reply.
+public typealias RenderedPane = RenderedPage
 
 /// Why a show did not reach the output.
 public enum StageFailure: Error, Equatable, Sendable {

@@ -1,6 +1,6 @@
 /// The clip time the listener hears now, from what the audio shell reports: pure
 /// arithmetic on monotonic times, no threads, no clock of its own (the player passes the
-/// times in), like `FramePacer`.
+/// times in), like `ClipPacing`.
 ///
 /// The sound device plays samples at its own rate; the shell reports, after each write,
 /// the clip time just past the last sample written (`end`) and how much is still queued
@@ -10,7 +10,7 @@
 /// re-anchors it (a seek, an underrun, a device that runs fast or slow).
 ///
 /// The picture follows it: `origin(at:)` is the monotonic time at which clip time 0 would
-/// have been on screen, which `FramePacer.follow` takes, so frames are shown when the
+/// have been on screen, which `ClipPacing.follow` takes, so frames are shown when the
 /// sound reaches them, dropped when it is past them and held when it isn't there yet.
 public struct AudioClock: Equatable, Sendable {
     /// How far a report may be from the prediction and only nudge it.

@@ -1,6 +1,6 @@
 /// Which of a clip source's queued frames the display loop shows at a refresh: pure
 /// arithmetic on monotonic times, no threads, no clock of its own (the display loop passes
-/// the refresh times in, the producer the frames' times), like `FramePacer`.
+/// the refresh times in, the producer the frames' times), like `AudioClock`.
 ///
 /// Times are on the source's timeline: clip time plus what earlier passes of a loop lasted,
 /// so a loop goes on without a jump. The timeline is anchored at the refresh at which a
@@ -32,11 +32,15 @@ public struct ClipPacing: Equatable, Sendable {
     /// The timeline time of the frame last taken, while its present may still anchor the
     /// timeline (the first frame after an anchor).
     private var anchoring: Double?
+    /// The refresh of the frame last taken while its present is not reported yet (the clip
+    /// is not over before its last frame is counted).
+    private var unreported: Double?
 
     public init(maxLag: Double = 1.0) { self.maxLag = maxLag }
 
     /// At the refresh at `refresh`, with frames queued at timeline `times` (rising).
     public mutating func take(queued times: [Double], refresh: Double, period: Double) -> Take {
+        if let u = unreported, refresh > u { unreported = nil }   // a later refresh: its present is past
         lastRefresh = refresh
         refreshPeriod = period
         guard let first = times.first else { return .none }
@@ -44,13 +48,17 @@ public struct ClipPacing: Equatable, Sendable {
             if origin != nil { reanchors += 1 }
             origin = refresh - first
             anchoring = first
+            unreported = refresh
             return .show(index: 0)
         }
         anchoring = nil
         var pick: Int?
-        for (i, t) in times.enumerated() where o + t - refresh < period / 2 - 1e-9 { pick = i }
+        // A frame more than `maxLag` before the refresh (a timestamp jumping back) is not
+        // taken for due: it re-anchors when it comes first, the frames before it shown.
+        for (i, t) in times.enumerated() where o + t - refresh < period / 2 - 1e-9 && refresh - (o + t) <= maxLag { pick = i }
         guard let i = pick else { return .none }
         dropped += i
+        unreported = refresh
         return .show(index: i)
     }
 
@@ -58,6 +66,7 @@ public struct ClipPacing: Equatable, Sendable {
     /// anchor anchors the timeline at its real present.
     public mutating func presented(at time: Double) {
         presented += 1
+        unreported = nil
         if let t = anchoring {
             origin = time - t
             anchoring = nil
@@ -77,7 +86,7 @@ public struct ClipPacing: Equatable, Sendable {
     /// has had its time on screen (what comes after lands when the clip is over), the clip
     /// ending at timeline time `end`.
     public func isOver(end: Double, queued: Int) -> Bool {
-        guard queued == 0 else { return false }
+        guard queued == 0, unreported == nil else { return false }
         guard let o = origin, let r = lastRefresh else { return true }
         return r + (refreshPeriod ?? 0) >= o + end - 1e-9
     }
@@ -86,6 +95,7 @@ public struct ClipPacing: Equatable, Sendable {
     public mutating func reanchor() {
         origin = nil
         anchoring = nil
+        unreported = nil
     }
 
     /// With sound: the audio clock's timeline replaces the one anchored at a frame, so frames

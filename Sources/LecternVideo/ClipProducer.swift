@@ -145,9 +145,11 @@ final class ClipProducer {
         if !still && s.withShared({ $0.pacing.isStale(time: time, duration: f.duration) }) { return }
         let (w, h) = s.withShared { ($0.width, $0.height) }
         let target = buffer(width: w, height: h)
+        // The bars are the buffer's own: made in the background and never written since (a
+        // buffer is kept for one size, where the picture's rect never moves, and `draw`
+        // writes only inside it), so only the picture is written per frame.
         let rect = Fit.rect(for: decoder.info.shape, width: w, height: h)
         try f.draw(into: target, rect: rect)
-        ClipPlayback.fillBars(target, around: rect, background)
         let q = ClipHandOver.Queued(
             frame: target, time: time, clipTime: f.time, duration: f.duration, still: still,
             startsSound: !still && nextStartsSound)
@@ -160,7 +162,7 @@ final class ClipProducer {
     }
 
     /// A buffer of the pane's size no one else holds (not queued, not kept by the display
-    /// loop).
+    /// loop); a new one is all background.
     private func buffer(width w: Int, height h: Int) -> Frame {
         pool.removeAll { $0.width != w || $0.height != h }
         for i in pool.indices {

@@ -1,4 +1,4 @@
-/// A clip's sound as the playback loop drives it (`ClipPlayback.play(sound:)`): the loop
+/// A clip's sound as a clip source's producer drives it (`ClipSource`'s `sound`): it
 /// starts, pauses, seeks and stops it with the picture, and its clock (`AudioClock`) sets
 /// the picture's timeline. Implemented over ALSA by `LecternSound.SoundTrack`; a clip
 /// without sound, or a machine without a sound card, plays with none (the picture keeps

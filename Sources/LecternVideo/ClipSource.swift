@@ -10,7 +10,7 @@ import Synchronization
 /// at each refresh without ever waiting (`frame(forRefreshAt:refreshPeriod:)`). It never
 /// presents and never holds the output.
 ///
-/// Pause, resume, seek, stop and loop go through `control`, as with `ClipPlayback.play`
+/// Pause, resume, seek, stop and loop go through `control`
 /// (status, `onChange` about twice a second, a seek while paused shows the frame sought to
 /// once). With `sound`, the sound's clock sets the pace (`ClipPacing.follow`); it is started
 /// with the first frame taken, and paused, sought and stopped with the picture. At the
@@ -49,7 +49,9 @@ public final class ClipSource: PaneVideoSource {
     public func start() {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let thread = Thread { [self] in
-            Thread.current.name = "lectern.clip"   // from inside: the thread's name in /proc
+            // Named from inside, through the kernel (Foundation's name isn't the thread's
+            // `comm` on Linux): tools and tests find the producer in /proc by it.
+            try? "lectern.clip".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
             Self.yieldToTheDisplay()
             producer.withLock { p in
                 p?.run(self)

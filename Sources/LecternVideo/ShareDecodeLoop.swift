@@ -86,7 +86,7 @@ final class ShareDecodeLoop {
         let target = buffer(width: w, height: h)
         let rect = Fit.rect(aspect: aspect, in: PixelRect(x: 0, y: 0, width: w, height: h))
         try scaler.draw(latest, rotation: 0, into: target, rect: rect)
-        ClipPlayback.fillBars(target, around: rect, source.background)
+        target.fillBars(around: rect, source.background)
         return target
     }
 

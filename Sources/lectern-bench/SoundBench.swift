@@ -4,6 +4,7 @@ import LecternDisplay
 import LecternSound
 import LecternTestSupport
 import LecternVideo
+import Synchronization
 
 /// Sound figures (LECTERN_BENCH_ONLY=sound): the A/V offset over a 60 s clip played in real
 /// time — a white flash and a 1 kHz beep at every second's half, the beep's onset in what
@@ -36,15 +37,16 @@ private enum SoundBench {
         let sink = try ALSASink(name: "file:FILE=\(raw),FORMAT=raw")
         let (audio, whyNot) = AudioDecoder.open(path: path)
         guard let audio else { throw Fixtures.ToolError(description: "no sound: \(whyNot ?? "")") }
-        let display = VirtualDisplay(mode: DisplayMode(width: 640, height: 360))
-        let out = Watched(display)
+        // The clip over the whole wall as the service plays it: a clip source whose sound sets
+        // the pace, the display loop taking its frames (the output notes the flashes).
+        let out = Watched(VirtualDisplay(mode: DisplayMode(width: 640, height: 360)))
+        let stage = try WallClips.stage(out)
         let decoder = try ClipDecoder(path: path)
-        final class Started: @unchecked Sendable { var at: Double? }
-        let started = Started()
-        let control = PlaybackControl { _ in if started.at == nil { started.at = sink.startedAt } }
-        let result = ClipPlayback.play(
-            decoder, on: out, control: control, sound: SoundTrack(decoder: audio, sink: sink, level: SoundLevel()))
-        guard let t0 = started.at else { throw Fixtures.ToolError(description: "the sound never started") }
+        let started = Mutex<Double?>(nil)
+        // The first report comes after the first frame, once the sound is going.
+        let control = PlaybackControl { _ in started.withLock { if $0 == nil { $0 = sink.startedAt } } }
+        let result = WallClips.playFullScreen(decoder, on: stage, control: control, sound: SoundTrack(decoder: audio, sink: sink, level: SoundLevel()))
+        guard let t0 = started.withLock({ $0 }) else { throw Fixtures.ToolError(description: "the sound never started") }
         let samples = Fixtures.rawSamples(raw)
         let onsets = onsetsOfBeeps(samples).map { t0 + Double($0) / Double(AudioDecoder.sampleRate) }
         let flashes = out.flashes()
@@ -100,18 +102,13 @@ private enum SoundBench {
         }
         return out
     }
-
-    static func cpuSeconds(children: Bool) -> Double {
-        var u = rusage()
-        _ = getrusage(__rusage_who_t(truncatingIfNeeded: (children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &u)
-        return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
-    }
 }
 
 /// The virtual display, noting the refresh at which each flash (a white frame after a dark
 /// one) went on screen.
 private final class Watched: Output {
     let inner: VirtualDisplay
+    // Only the display loop's thread presents; `flashes()` is read after the play.
     private var white = false
     private var times: [Double] = []
     init(_ inner: VirtualDisplay) { self.inner = inner }

@@ -13,7 +13,7 @@ func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
 
 let dir = Fixtures.tempDir("bench")
 let rounds = Int(ProcessInfo.processInfo.environment["LECTERN_BENCH_ROUNDS"] ?? "") ?? 5
-/// LECTERN_BENCH_ONLY=render,transition,stage,paneclip,protocol,hostile,video,sound,ink,record,audience,tls,board,twoclips,share runs only those parts (default: all).
+/// LECTERN_BENCH_ONLY=render,transition,stage,stress,paneclip,protocol,hostile,video,clips2,sound,ink,record,audience,tls,board,share runs only those parts (default: all; `twoclips` is `clips2`).
 func wants(_ part: String) -> Bool {
     guard let only = ProcessInfo.processInfo.environment["LECTERN_BENCH_ONLY"], !only.isEmpty else { return true }
     return only.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == part }
@@ -154,12 +154,13 @@ if wants("render") {
 if wants("transition") { try runTransitionBenchmarks(pdf: pdf, pageCount: pages.count, rounds: rounds) }
 if wants("stage") { try runStageBenchmarks(pdf: pdf, pageCount: pages.count, rounds: rounds) }
 if wants("paneclip") { try runPaneClipBenchmark(pdf: pdf, pageCount: pages.count, rounds: rounds) }
+if wants("stress") { try runStressBenchmarks(pdf: pdf, pageCount: pages.count, rounds: rounds) }
 
 if wants("protocol") { try runProtocolBenchmarks(rounds: rounds) }
 if wants("audience") { try runAudienceBenchmarks(rounds: rounds) }
 
 if wants("video") { runVideoBenchmarks() }
-if wants("twoclips") { runTwoClipsBenchmark() }
+if wants("clips2") || wants("twoclips") { runTwoClipsBenchmark() }
 if wants("share") { runShareBenchmarks(pdf: pdf) }
 
 if wants("sound") { runSoundBenchmarks() }

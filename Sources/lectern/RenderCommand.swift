@@ -54,7 +54,7 @@ struct RenderCommand: ParsableCommand {
             let facts = try DeckProbe.facts(of: file, name: (file as NSString).lastPathComponent, executable: executable, limits: limits)
             guard page >= 1, page <= facts.pageCount else { throw ContentError.pageOutOfRange(page: page, pageCount: facts.pageCount) }
             let layout = chosen ?? facts.layout
-            let frame = try worker.render(path: file, page: page, settings: settings, part: layout.slidePart, budget: budget)
+            let frame = try worker.render(path: file, page: page, settings: settings, part: layout.slidePart, budget: budget).frame
             try PNG.write(frame, to: output)
         } catch let e as ContentError {
             throw CLIError(code: e.code, message: e.description)

@@ -62,7 +62,7 @@ final class WorkerRecyclingTests: XCTestCase {
         defer { worker.stop() }
         _ = try worker.render(path: fat, page: 1, settings: settings, budget: 20)
         XCTAssertEqual(worker.recycles, 0)
-        let frame = try worker.render(path: big, page: 1, settings: settings, budget: 20)
+        let frame = try worker.render(path: big, page: 1, settings: settings, budget: 20).frame
         XCTAssertEqual(worker.retries, 1, "refused beside the fat deck, drawn by a fresh worker")
         XCTAssertEqual(worker.spawns, 2)
         XCTAssertEqual(PixelCompare.differingPixels(frame, try Compositor.renderPage(PDFDocument(path: big), page: 1, settings: settings)), 0)
@@ -89,7 +89,7 @@ final class WorkerRecyclingTests: XCTestCase {
         _ = try worker.render(path: fat, page: 1, settings: settings, budget: 20)
         XCTAssertEqual(worker.recycles, 1, "grown by the fat deck: replaced")
         XCTAssertEqual(worker.spawns, 2)
-        let frame = try worker.render(path: big, page: 1, settings: settings, budget: 20)
+        let frame = try worker.render(path: big, page: 1, settings: settings, budget: 20).frame
         XCTAssertEqual(worker.retries, 0, "drawn at the first try")
         XCTAssertEqual(PixelCompare.differingPixels(frame, try Compositor.renderPage(PDFDocument(path: big), page: 1, settings: settings)), 0)
     }

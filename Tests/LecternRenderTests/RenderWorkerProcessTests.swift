@@ -38,18 +38,43 @@ final class RenderWorkerProcessTests: XCTestCase {
         let doc = try PDFDocument(path: deck)
         for round in 0..<6 {
             let page = round % 3 + 1
-            let frame = try worker.render(path: deck, page: page, settings: settings, budget: 10)
+            let frame = try worker.render(path: deck, page: page, settings: settings, budget: 10).frame
             let expected = try Compositor.renderPage(doc, page: page, settings: settings)
             XCTAssertEqual(PixelCompare.differingPixels(frame, expected), 0, "page \(page), round \(round)")
         }
         for part in [PagePart.left, .bottom] {   // a beamer deck's half, fitted as a page
-            let frame = try worker.render(path: deck, page: 1, settings: settings, part: part, budget: 10)
+            let frame = try worker.render(path: deck, page: 1, settings: settings, part: part, budget: 10).frame
             XCTAssertEqual(PixelCompare.differingPixels(frame, try Compositor.renderPage(doc, page: 1, settings: settings, part: part)), 0, "\(part)")
         }
         XCTAssertEqual(worker.spawns, 1)
         XCTAssertThrowsError(try worker.render(path: deck, page: 9, settings: settings, budget: 10)) {
             XCTAssertEqual($0 as? ContentError, .pageOutOfRange(page: 9, pageCount: 3))
         }
+    }
+
+    /// The reply carries where the page (or the part shown) sits and the page's `/Trans`:
+    /// what the service used to open the PDF itself for (issue 26).
+    func testThePageBoxAndTheTransitionComeWithThePage() throws {
+        let dir = Fixtures.tempDir("worker")
+        let deck = try Fixtures.transitionDeck(
+            [RGB(200, 0, 0), RGB(0, 200, 0), RGB(0, 0, 200)], transitions: ["/S /Fade /D 0.5", nil, "/S /Wipe /Di 90 /D 1.5"], in: dir)
+        let worker = try makeWorker()
+        defer { worker.stop() }
+        let doc = try PDFDocument(path: deck)
+        let square = Compositor.Settings(width: 600, height: 600, background: RGB(10, 20, 30), overscanPercent: 0)
+        for page in 1...3 {
+            for (look, part) in [(settings, PagePart.whole), (square, .whole), (settings, .left), (square, .top)] {
+                let drawn = try worker.render(path: deck, page: page, settings: look, part: part, budget: 10)
+                let shape = part.shape(of: try doc.shape(page: page))
+                XCTAssertEqual(
+                    drawn.pageRect, Fit.rect(for: shape, width: look.width, height: look.height, overscanPercent: look.overscanPercent),
+                    "page \(page), \(part) at \(look.width)x\(look.height)")
+                XCTAssertEqual(drawn.transition, doc.transition(page: page), "page \(page)")
+            }
+        }
+        XCTAssertEqual(try worker.render(path: deck, page: 1, settings: settings, budget: 10).transition, .fade(0.5))
+        XCTAssertNil(try worker.render(path: deck, page: 2, settings: settings, budget: 10).transition)
+        XCTAssertEqual(try worker.render(path: deck, page: 3, settings: settings, budget: 10).transition?.style, .wipe)
     }
 
     func testPastTheBudgetTheWorkerIsReplacedAndTheNextPageWaitsOnlyForThat() throws {
@@ -74,7 +99,7 @@ final class RenderWorkerProcessTests: XCTestCase {
         XCTAssertEqual(kill(first, 0), -1, "the old one is gone")
 
         let next = MonotonicClock.now()
-        let frame = try worker.render(path: deck, page: 2, settings: settings, budget: 10)
+        let frame = try worker.render(path: deck, page: 2, settings: settings, budget: 10).frame
         XCTAssertLessThan(MonotonicClock.now() - next, 1.5, "the next page waited for more than a respawn")
         XCTAssertEqual(PixelCompare.differingPixels(frame, try Compositor.renderPage(PDFDocument(path: deck), page: 2, settings: settings)), 0)
     }

@@ -1,7 +1,7 @@
 import LecternVideo
 import XCTest
 
-/// The audio clock and the pacer following it, in memory: a simulated sound device that
+/// The audio clock and the pacing following it, in memory: a simulated sound device that
 /// plays at its own rate (a little fast or slow against the monotonic clock, as real cards
 /// do), reported the way ALSA's delay is (in steps of a period), and a 60 Hz display.
 final class AudioClockTests: XCTestCase {
@@ -70,36 +70,35 @@ final class AudioClockTests: XCTestCase {
         }
     }
 
-    /// Plays 60 s of 25 fps frames on a 60 Hz grid; the worst |frame time − clip time heard
-    /// when it went on screen|.
+    /// Plays 60 s of 25 fps frames on a 60 Hz grid, as the display loop takes them from a clip
+    /// source's queue (three decoded ahead); the worst |frame time − clip time heard when it
+    /// went on screen|.
     func offsets(rate: Double, follow: Bool) -> (worst: Double, shown: Int) {
         let refresh = 1.0 / 60, frame = 0.04
         let d = Device(rate: rate)
         var clock = AudioClock()
-        var pacer = FramePacer(refreshPeriod: refresh)
-        var now = d.t0
+        var pacing = ClipPacing()
         var lastReport = -1.0
         var worst = 0.0
-        var i = 0
-        while Double(i) * frame < 60 {
-            let time = Double(i) * frame
+        var next = 0   // the first frame still queued
+        var k = 1
+        while Double(next) * frame < 60 {
+            let at = d.t0 + Double(k) * refresh
+            let now = at - 0.004   // the loop takes a little before the refresh
             while lastReport + d.period <= now {
                 lastReport = lastReport < 0 ? now : lastReport + d.period
                 let r = d.report(at: lastReport)
                 clock.report(end: r.end, queued: r.queued, at: lastReport)
             }
-            // The next refresh on the 60 Hz grid through t0, a little after now.
-            let next = d.t0 + ((now + 0.004 - d.t0) / refresh).rounded(.up) * refresh
-            if follow, let o = clock.origin(at: now) { pacer.follow(origin: o) }
-            switch pacer.decide(time: time, duration: frame, nextRefresh: next) {
-            case .drop: break
-            case .show(let at):
-                pacer.didPresent(time: time, at: at)
-                worst = max(worst, abs(time - d.heard(at: at)))
-                now = at
+            if follow, let o = clock.origin(at: now) { pacing.follow(origin: o) }
+            let queued = (next..<(next + 3)).map { Double($0) * frame }
+            if case .show(let i) = pacing.take(queued: queued, refresh: at, period: refresh) {
+                pacing.presented(at: at)
+                worst = max(worst, abs(queued[i] - d.heard(at: at)))
+                next += i + 1
             }
-            i += 1
+            k += 1
         }
-        return (worst, pacer.presented)
+        return (worst, pacing.presented)
     }
 }

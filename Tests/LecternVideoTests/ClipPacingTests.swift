@@ -75,6 +75,21 @@ final class ClipPacingTests: XCTestCase {
         XCTAssertTrue(ClipPacing().isOver(end: 1, queued: 0), "never shown")
     }
 
+    /// The last frame taken counts before the clip is over: not over until its present is
+    /// reported (or a later refresh shows it is past), so the final status counts it.
+    func testTheEndWaitsForTheLastFramesPresent() {
+        var c = anchored()
+        let f = 1.0 / 60   // a 60 fps clip: its last frame is over at the next refresh
+        XCTAssertEqual(c.take(queued: [f], refresh: 100 + p, period: p), .show(index: 0))
+        XCTAssertFalse(c.isOver(end: 2 * f, queued: 0), "taken, not yet presented")
+        c.presented(at: 100 + p)
+        XCTAssertTrue(c.isOver(end: 2 * f, queued: 0))
+        XCTAssertEqual(c.presented, 2)
+        XCTAssertEqual(c.take(queued: [2 * f], refresh: 100 + 2 * p, period: p), .show(index: 0))
+        XCTAssertEqual(c.take(queued: [], refresh: 100 + 3 * p, period: p), .none)
+        XCTAssertTrue(c.isOver(end: 3 * f, queued: 0), "a later refresh was asked: its present is past")
+    }
+
     func testPauseSeekAndSoundMoveTheTimeline() {
         var c = anchored()
         c.reanchor()
@@ -88,5 +103,53 @@ final class ClipPacingTests: XCTestCase {
         // The picture now follows the sound: the frame at 1 + 2/60 is due at 200.02 + 2/60.
         XCTAssertEqual(c.take(queued: [1 + 2 * p], refresh: 200 + 2 * p, period: p), .none, "held for the sound")
         XCTAssertEqual(c.take(queued: [1 + 2 * p], refresh: 200 + 3 * p, period: p), .show(index: 0))
+    }
+
+    /// A display loop taking at every refresh from a queue kept full (frames of `fps` from
+    /// time 0, three ahead, `jump` added to the times from frame `jumpAt` on): the refresh
+    /// index each frame was shown at (nil: dropped).
+    func simulate(fps: Double, frames: Int, jumpAt: Int = .max, jump: Double = 0) -> ([Int?], ClipPacing) {
+        var c = ClipPacing()
+        var shown = [Int?](repeating: nil, count: frames)
+        var next = 0
+        var k = 0
+        func time(_ n: Int) -> Double { Double(n) / fps + (n >= jumpAt ? jump : 0) }
+        while next < frames && k < 10_000 {
+            let queued = (next..<min(frames, next + 3)).map(time)
+            if case .show(let i) = c.take(queued: queued, refresh: 100 + Double(k) * p, period: p) {
+                c.presented(at: 100 + Double(k) * p)
+                shown[next + i] = k
+                next += i + 1
+            }
+            k += 1
+        }
+        return (shown, c)
+    }
+
+    /// Frames go on the refresh nearest their time: every other one at 30 fps, every one at
+    /// 60, 25 fps in a 3:2-like cadence; faster than the display, every other one is dropped.
+    func testCadences() {
+        XCTAssertEqual(simulate(fps: 30, frames: 6).0, [0, 2, 4, 6, 8, 10])
+        XCTAssertEqual(simulate(fps: 60, frames: 6).0, [0, 1, 2, 3, 4, 5])
+        let (quarter, c25) = simulate(fps: 25, frames: 6)
+        // due at n·2.4 refreshes: 0, 2.4, 4.8, 7.2, 9.6, 12
+        XCTAssertEqual(quarter, [0, 2, 5, 7, 10, 12])
+        XCTAssertEqual(c25.dropped, 0)
+        let (double, c120) = simulate(fps: 120, frames: 9)
+        XCTAssertEqual(double, [0, nil, 1, nil, 2, nil, 3, nil, 4])
+        XCTAssertEqual(c120.dropped, 4)
+        XCTAssertEqual(c120.presented, 5)
+    }
+
+    /// A timestamp far away (a damaged stream), forwards or backwards, re-anchors instead of
+    /// freezing or dropping everything: the frame is shown at the next refresh, and the ones
+    /// after it go on at the clip's pace.
+    func testATimestampJumpReanchors() {
+        for jump in [30.0, -30.0] {
+            let (shown, c) = simulate(fps: 30, frames: 8, jumpAt: 4, jump: jump)
+            XCTAssertEqual(shown, [0, 2, 4, 6, 7, 9, 11, 13], "jump \(jump)")
+            XCTAssertEqual(c.reanchors, 1, "jump \(jump)")
+            XCTAssertEqual(c.dropped, 0, "jump \(jump)")
+        }
     }
 }

@@ -7,7 +7,7 @@ import XCTest
 
 /// Clips' sound through real ALSA (the `file` plugin: what the device was given lands in a
 /// raw file, paced in real time by `ALSASink`), decoded by FFmpeg from AAC made by the
-/// ffmpeg CLI, with the picture on an output that records when each frame went on screen.
+/// ffmpeg CLI, with the picture taken by a display loop on the real clock.
 final class ClipSoundTests: XCTestCase {
     static let rate = Double(AudioDecoder.sampleRate)
 
@@ -31,53 +31,25 @@ final class ClipSoundTests: XCTestCase {
         return nil
     }
 
-    func player(_ path: String, device: String) throws -> (ClipDecoder, TestOutput, SoundTrack, ALSASink) {
-        let d = try ClipDecoder(path: path)
-        let out = TestOutput(mode: DisplayMode(width: 640, height: 360), clock: MonotonicPlaybackClock())
-        let rect = Fit.rect(for: d.info.shape, width: 640, height: 360)
-        out.reader = { f in Reader.luma(f.pixel(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2)) > 200 ? 1 : 0 }
+    func track(_ path: String, device: String) throws -> (SoundTrack, ALSASink) {
         let (audio, whyNot) = AudioDecoder.open(path: path)
         let decoder = try XCTUnwrap(audio, "no sound decoded: \(whyNot ?? "")")
         let sink = try ALSASink(name: device)
-        return (d, out, SoundTrack(decoder: decoder, sink: sink, level: SoundLevel()), sink)
-    }
-
-    /// The issue's bar: the tone's onset in what the device played and the flash's frame on
-    /// the output within 40 ms of each other.
-    func testTheToneAndTheFlashAreWithin40ms() throws {
-        let dir = Fixtures.tempDir("sound")
-        let path = try Self.clip(in: dir, seconds: 3, flash: 2, tone: "gte(t,2)", name: "flash.mp4")
-        let raw = dir + "/played.raw"
-        let (d, out, track, sink) = try player(path, device: "file:FILE=\(raw),FORMAT=raw")
-        final class Started: @unchecked Sendable { var at: Double? }
-        let started = Started()
-        // The first report comes after the first frame, once the sound is going.
-        let control = PlaybackControl { _ in if started.at == nil { started.at = sink.startedAt } }
-        let result = ClipPlayback.play(d, on: out, control: control, sound: track)
-        XCTAssertEqual(result.end, .ended)
-        let s = Self.samples(raw)
-        let n = try XCTUnwrap(Self.onset(s), "no tone in the captured sound (\(s.count / 2) frames)")
-        XCTAssertEqual(Double(n) / Self.rate, 2.0, accuracy: 0.03, "the tone is at the wrong place in the sound")
-        let heard = try XCTUnwrap(started.at) + Double(n) / Self.rate
-        let flash = try XCTUnwrap(out.shown.first { $0.number == 1 }?.time, "no white frame shown")
-        let offset = flash - heard
-        XCTAssertLessThanOrEqual(abs(offset), 0.040, "the flash is \(Int(offset * 1000)) ms off the tone")
-        print("A/V offset at the flash: \(String(format: "%+.1f", offset * 1000)) ms")
+        return (SoundTrack(decoder: decoder, sink: sink, level: SoundLevel()), sink)
     }
 
     /// Pause: nothing more reaches the device until resume. Seek (while paused): what comes
-    /// next is the sound at the new place (the tone), not where it stopped (silence).
+    /// next is the sound at the new place (the tone), not where it stopped (silence). The
+    /// picture is taken by a display loop on the real clock (`LiveDriver`); the tone and the
+    /// flash at the same place in time: ClipSourceTimingTests.
     func testPauseStopsTheSoundAndSeekMovesIt() throws {
         let dir = Fixtures.tempDir("sound")
         let path = try Self.clip(in: dir, seconds: 8, flash: 7, tone: "gte(t,5)", name: "seek.mp4")
         let raw = dir + "/played.raw"
-        let (d, out, track, _) = try player(path, device: "file:FILE=\(raw),FORMAT=raw")
+        let (track, _) = try self.track(path, device: "file:FILE=\(raw),FORMAT=raw")
         let control = PlaybackControl()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = ClipPlayback.play(d, on: out, control: control, sound: track)
-            done.signal()
-        }
+        let live = LiveDriver(try PaneDriver(path, width: 640, height: 360, control: control, sound: track, t0: MonotonicClock.now() + 0.1))
+        defer { live.stop() }
         func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: raw)[.size]) as? NSNumber)?.intValue ?? 0 }
         try eventually("a second of sound played", timeout: 10) { size() >= Int(Self.rate) * 4 }
         control.pause()
@@ -102,10 +74,11 @@ final class ClipSoundTests: XCTestCase {
         let first = try XCTUnwrap(Self.onset(s, from: settled / 4), "no tone after seeking into it")
         XCTAssertLessThan(Double(first - settled / 4) / Self.rate, 0.03, "after the seek the sound went on from where it was")
         control.stop()
-        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        try eventually("onEnd", timeout: 10) { live.read { $0.ended } }
+        XCTAssertEqual(live.read { $0.ends.results.map(\.end) }, [.stopped])
     }
 
-    /// A clip without sound has none to open (it plays as before: PlaybackTests); no sound
+    /// A clip without sound has none to open (it plays silent: ClipSourcePlayTests); no sound
     /// card means no device; a device that isn't there is an error to log, not to show.
     func testNoSoundNoCardAndAMissingDeviceArePlainAnswers() throws {
         let dir = Fixtures.tempDir("sound")

@@ -6,7 +6,8 @@ import XCTest
 
 /// Plays the display loop's role for one `ClipSource`: a 60 Hz refresh on a hand-moved
 /// clock (refresh k is at `t0 + k / 60`), taking the frame due at each refresh and saying it
-/// was presented then. Records what each taken frame showed.
+/// was presented then, or on the real clock (`refreshOnTheClock`, `t0` a monotonic time).
+/// Records what each taken frame showed.
 final class PaneDriver {
     let source: ClipSource
     let period = 1.0 / 60
@@ -37,9 +38,13 @@ final class PaneDriver {
             height: height, onEnd: { ends.add($0) })
         self.t0 = t0
         let shape = d.info.shape
+        rotation = d.info.rotation
         rect = { Fit.rect(for: shape, width: $0, height: $1) }
         source.start()
     }
+
+    /// The clip's rotation (the picture is turned by it in the frames).
+    let rotation: Int
 
     var now: Double { t0 + Double(k) * period }
     var ended: Bool { !ends.results.isEmpty }
@@ -60,11 +65,19 @@ final class PaneDriver {
         let f = source.frame(forRefreshAt: t, refreshPeriod: period)
         if let f {
             source.presented(at: t)
-            shown.append((t, Reader.number(f, rect: rect(f.width, f.height)), f.width, f.height))
+            shown.append((t, Reader.number(f, rect: rect(f.width, f.height), rotation: rotation), f.width, f.height))
             last = f
         }
         k += 1
         return f
+    }
+
+    /// One refresh on the real clock: waits until its time comes, then takes (never waiting
+    /// for the producer, as the display loop doesn't). `t0` must be a monotonic time.
+    @discardableResult
+    func refreshOnTheClock() throws -> Frame? {
+        MonotonicClock.sleep(until: now)
+        return try refresh(settle: false)
     }
 
     /// `n` refreshes are missed (the loop was late): the clock moves on without a take.
@@ -82,4 +95,34 @@ final class PaneDriver {
 
     /// The refresh index of a refresh time.
     func index(_ t: Double) -> Int { Int(((t - t0) / period).rounded()) }
+}
+
+/// A `PaneDriver` taking frames on the real clock from a thread of its own (the display
+/// loop's role) until the source ends or `stop()`, while the test waits on something else
+/// (what the sound device was given, say).
+final class LiveDriver: @unchecked Sendable {
+    private let lock = NSLock()
+    private let driver: PaneDriver
+    private var stopped = false
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ driver: PaneDriver) {
+        self.driver = driver
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ !stopped && !driver.ended }) {
+                MonotonicClock.sleep(until: lock.withLock { driver.now })
+                lock.withLock { _ = try? driver.refresh(settle: false) }
+            }
+            done.signal()
+        }
+    }
+
+    /// Reads the driver between two takes.
+    func read<R>(_ body: (PaneDriver) -> R) -> R { lock.withLock { body(driver) } }
+
+    /// Stops taking frames and waits for the thread to end.
+    func stop() {
+        lock.withLock { stopped = true }
+        done.wait()
+    }
 }
