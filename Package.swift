@@ -83,6 +83,12 @@ let package = Package(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
 
+        // libvips: photos and images made into decks (JPEG with its EXIF orientation, PNG,
+        // WebP, GIF, HEIC/HEIF through libheif), in a bounded child (LecternPhotos).
+        .systemLibrary(
+            name: "CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+
         // MARK: adapters (the only modules that import the C modules)
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
@@ -91,6 +97,11 @@ let package = Package(
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
+        // Photos and images made into a deck in a bounded child (issue 29): libvips decodes,
+        // cairo's PDF surface writes the pages.
+        .target(
+            name: "LecternPhotos", dependencies: ["LecternCore", "LecternRender", "LecternPipeline", "CVips", "CPangoCairo"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stage (issue 26): a pure core and the one display loop that owns the output.
         .target(
             name: "LecternStage", dependencies: ["LecternCore", "LecternRender", "LecternPipeline"],
@@ -126,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "lecternd",
             dependencies: [
-                "LecternService", "LecternDisplay", "LecternPipeline",
+                "LecternService", "LecternDisplay", "LecternPipeline", "LecternPhotos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -158,6 +169,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
+        .testTarget(
+            name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternCore", "LecternRender", "LecternPipeline", "LecternTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(
             name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
