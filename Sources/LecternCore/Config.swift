@@ -121,6 +121,8 @@ public struct Config: Equatable, Sendable {
     public init() {}
 
     public var maxUploadBytes: Int64 { Int64(maxUploadMB) << 20 }
+    /// The upload limit as the admin wrote it (`max_upload_mb = 100`: "100 MB"), in messages.
+    public var maxUploadText: String { "\(maxUploadMB) MB" }
     public var diskQuotaBytes: Int64 { Int64(diskQuotaMB) << 20 }
     public var pageCacheBytes: Int { pageCacheMB << 20 }
 

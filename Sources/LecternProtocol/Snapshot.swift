@@ -40,6 +40,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var protocolMinor: UInt16?
     /// The meeting's opaque id (§27): new for each meeting, the same across restarts.
     public var meeting: String?
+    /// The upload limit a client checks before it reads a file (§30.10).
+    public var uploads: UploadsSnapshot?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
@@ -57,7 +59,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case revision, epoch, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor
+        case revision, epoch, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor, uploads
     }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -78,6 +80,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(transitions, forKey: .transitions)
         try c.encode(layout, forKey: .layout)
         try c.encode(protocolMinor, forKey: .protocolMinor)
+        try c.encode(uploads, forKey: .uploads)
     }
 
     /// Compact JSON with sorted keys (the wire form).

@@ -16,7 +16,7 @@ extension RoomCore {
         let maxSize = UInt64(config.maxUploadBytes), quota = UInt64(config.diskQuotaBytes)
         if catalog[b.content] != nil {
             // Already stored: with a valid possession proof it is not sent again.
-            try UploadSession.checkBegin(b, maxFileSize: maxSize, quota: quota, freeQuota: .max)
+            try UploadSession.checkBegin(b, maxFileSize: maxSize, maxFileText: config.maxUploadText, quota: quota, freeQuota: .max)
             if b.proof != nil { return emit(.checkProof(p.id, tag: tag, b, challenge: p.challenge)) }
             return startWhenFree(b, peer: p, tag: tag, from: 0)
         }
@@ -24,7 +24,7 @@ extension RoomCore {
         let stored = ledger.parts[b.content]?.size ?? 0
         let used = ledger.usedBytes
         try UploadSession.checkBegin(
-            b, maxFileSize: maxSize, quota: quota, freeQuota: quota > used ? quota - used : 0,
+            b, maxFileSize: maxSize, maxFileText: config.maxUploadText, quota: quota, freeQuota: quota > used ? quota - used : 0,
             alreadyStored: stored)
         start(b, peer: p, tag: tag, from: min(stored, b.size))
     }

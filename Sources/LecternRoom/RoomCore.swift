@@ -227,6 +227,7 @@ public final class RoomCore {
         s.layout = layoutSnapshot
         s.protocolMinor = lecternProtocolMinor
         s.meeting = meeting.id
+        s.uploads = UploadsSnapshot(maxFileBytes: UInt64(config.maxUploadBytes), maxFileText: config.maxUploadText)
         return s
     }
 

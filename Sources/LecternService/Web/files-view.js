@@ -82,9 +82,23 @@ export async function uploadFiles(files, present = false) {
   if (live && first && first.kind !== 'pdfpc') await goLiveWith(first);
 }
 
+// The appliance's refusal of a file larger than its limit (state.uploads, §30.10), said
+// before the file is read or hashed, in the units the admin wrote; null when it fits.
+export function tooBig(file) {
+  const u = app.state && app.state.uploads;
+  return u && file.size > u.maxFileBytes ? 'The file is larger than the ' + u.maxFileText + ' limit.' : null;
+}
+
 async function uploadOne(file) {
   const bar = $('upload-bar'), text = $('upload-text');
   $('upload-box').hidden = false;
+  const refused = tooBig(file);
+  if (refused) {
+    text.textContent = file.name + ': ' + refused;
+    bar.value = 0;
+    toast(refused);
+    return null;
+  }
   app.uploading = true;
   const speed = new UploadSpeed();
   const report = (phase, done, total) => {
