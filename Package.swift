@@ -88,12 +88,20 @@ let package = Package(
         .systemLibrary(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
+        // libzip: the parts of zipped documents (OOXML, ODF, Keynote) before they are converted.
+        .systemLibrary(
+            name: "CZip", pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]),
 
         // MARK: adapters (the only modules that import the C modules)
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
         .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"]),
+
+        // Converted files (issue 29, docs/protocol.md §30): the converters (office documents
+        // through LibreOffice in a bubblewrap sandbox, …) behind one `DeckConverter` protocol.
+        .target(name: "LecternConvert", dependencies: ["LecternCore", "CZip"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
@@ -110,7 +118,7 @@ let package = Package(
             name: "LecternService",
             dependencies: [
                 "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternStage", "LecternDisplay", "LecternVideo",
-                "LecternSound",
+                "LecternSound", "LecternConvert",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

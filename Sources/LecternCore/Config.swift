@@ -118,6 +118,8 @@ public struct Config: Equatable, Sendable {
     /// web remote still sends browsers' page loads to https://). Off by default.
     public var allowPlain = false
 
+    /// `[convert]`: uploads converted to PDF (office documents, images; docs/config.md).
+    public var convert = ConvertSettings()
     public init() {}
 
     public var maxUploadBytes: Int64 { Int64(maxUploadMB) << 20 }

@@ -33,6 +33,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case noSuchPane, wallFull, wallModerated, paneCannotPlay
         case meetingEnded
         case floorExpired
+        case stillConverting, conversionUnavailable
+        case conversionFailed, conversionTimedOut, conversionTooLarge, conversionTooManyPages, conversionOutOfMemory, conversionQueueFull
+        case conversionCancelled, notConverting
     }
 
     struct Definition: Sendable {
@@ -95,6 +98,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .uploadIncomplete: Definition(0x0407)
         case .beyondDeclaredSize: Definition(0x0408)
         case .invalidFileName: Definition(0x0409, message: "A file name must be 1 to 255 bytes of text without control characters.")
+        case .stillConverting: Definition(0x040A)
+        case .conversionUnavailable: Definition(0x040B)
         // 0x05xx clip playback
         case .clipsNotSupported: Definition(0x0501, message: "Clips are not supported yet.")
         case .noClip: Definition(0x0502, message: "No clip is on screen.")
@@ -162,6 +167,15 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
             )
         // 0x11xx a device coming back (§9.6)
         case .floorExpired: Definition(0x1101)
+        // 0x13xx converted files (§30)
+        case .conversionFailed: Definition(0x1300)
+        case .conversionTimedOut: Definition(0x1301)
+        case .conversionTooLarge: Definition(0x1302)
+        case .conversionTooManyPages: Definition(0x1303)
+        case .conversionOutOfMemory: Definition(0x1304)
+        case .conversionQueueFull: Definition(0x1305)
+        case .conversionCancelled: Definition(0x1306)
+        case .notConverting: Definition(0x1307, message: "That file isn't being converted.")
         }
     }
 
@@ -263,6 +277,17 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let meetingEnded = ErrorCode(.meetingEnded)
     // 0x11xx a device coming back
     public static let floorExpired = ErrorCode(.floorExpired)
+    // 0x040A–0x040C, 0x13xx converted files (§30)
+    public static let stillConverting = ErrorCode(.stillConverting)
+    public static let conversionUnavailable = ErrorCode(.conversionUnavailable)
+    public static let conversionFailed = ErrorCode(.conversionFailed)
+    public static let conversionTimedOut = ErrorCode(.conversionTimedOut)
+    public static let conversionTooLarge = ErrorCode(.conversionTooLarge)
+    public static let conversionTooManyPages = ErrorCode(.conversionTooManyPages)
+    public static let conversionOutOfMemory = ErrorCode(.conversionOutOfMemory)
+    public static let conversionQueueFull = ErrorCode(.conversionQueueFull)
+    public static let conversionCancelled = ErrorCode(.conversionCancelled)
+    public static let notConverting = ErrorCode(.notConverting)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

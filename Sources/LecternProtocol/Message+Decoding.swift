@@ -62,6 +62,8 @@ extension Message {
         case .uploadFinish: m = .uploadFinish(content: try Body.uploadFinish(&r))
         case .uploadStored: m = .uploadStored(try Body.uploadStored(&r))
         case .uploadProgress: m = try Body.uploadProgress(&r)
+        case .conversionProgress: m = .conversionProgress(try Body.conversionProgress(&r))
+        case .conversionCancel: m = .conversionCancel(content: try Body.contentID(&r))
         case .screenshotRequest: m = try Body.screenshotRequest(&r)
         case .screenshotData: m = .screenshotData(try Body.screenshotData(&r))
         case .pagePreview: m = .pagePreview(try Body.pagePreview(&r))

@@ -52,6 +52,10 @@ public enum Message: Equatable, Sendable {
     case uploadFinish(content: ContentID)
     case uploadStored(UploadStored)
     case uploadProgress(content: ContentID, stored: UInt64)
+    // converted files (§30)
+    case conversionProgress(ConversionProgress)
+    /// Stop converting this upload of mine (a moderator: anyone's).
+    case conversionCancel(content: ContentID)
     // screenshot
     /// The output's frame, at most `maxWidth`×`maxHeight` (0, 0: the output's size, exactly).
     /// `jpeg`: a JPEG is welcome instead of the PNG where it is smaller (a photographic frame).
@@ -149,6 +153,8 @@ public enum Message: Equatable, Sendable {
         case .uploadFinish: .uploadFinish
         case .uploadStored: .uploadStored
         case .uploadProgress: .uploadProgress
+        case .conversionProgress: .conversionProgress
+        case .conversionCancel: .conversionCancel
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
@@ -219,6 +225,7 @@ public enum Message: Equatable, Sendable {
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
         case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared: .ok
         case .whiteboardNew, .wallAdd: .presentOK
+        case .conversionCancel: .ok
         case .layoutSet, .paneSet: .ok
         default: nil
         }
@@ -263,6 +270,8 @@ public enum Message: Equatable, Sendable {
         case .uploadFinish(let c): Body.uploadFinish(c, &w)
         case .uploadStored(let s): Body.uploadStored(s, &w)
         case .uploadProgress(let c, let stored): Body.uploadProgress(c, stored, &w)
+        case .conversionProgress(let p): Body.conversionProgress(p, &w)
+        case .conversionCancel(let c): w.bytes(c.bytes)
         case .screenshotRequest(let mw, let mh, let jpeg): Body.screenshotRequest(mw, mh, jpeg, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)

@@ -19,6 +19,7 @@ extension RoomCore {
         picturesDrained(p, force: true)
         if !p.pictures.isEmpty { gonePictures[id] = p }
         uploadsClosed(of: p)
+        conversions.forget(id)
         if p.deviceID != nil {
             apply(floor.disconnect(connection: id, now: now))
         }

@@ -58,7 +58,7 @@ extension RoomCore {
     /// What a pane shows for `present`-like requests: checked as present is (a PDF in the
     /// catalog, the page in range, the sender's own upload unless a moderator).
     private func paneModel(_ content: ContentID, page: UInt32, by me: DeviceID) throws -> CommittedScreen {
-        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        let item = try storedEntry(content)
         let own = ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil
         guard own || floor.role(of: me) == .moderator else { throw LecternError.notYourContent }
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }

@@ -1,4 +1,5 @@
 import Foundation
+import LecternConvert
 import LecternCore
 import LecternProtocol
 import LecternRoom
@@ -29,6 +30,8 @@ final class Room: @unchecked Sendable {
     let clock: @Sendable () -> Double
     private var stageWorker: StageWorker!
     private var uploadWorker: UploadWorker!
+    /// Converts uploads that are neither PDFs nor clips (§30).
+    private(set) var conversionWorker: ConversionWorker!
     private let store: ContentStore
     private var links: [ConnectionID: PeerLink] = [:]
     private var nextID: ConnectionID = 1
@@ -51,7 +54,8 @@ final class Room: @unchecked Sendable {
 
     /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
-        loop: EventLoop, config: Config, stage: Stage, store: ContentStore, catalog: ContentCatalog? = nil, logger: Logger,
+        loop: EventLoop, config: Config, stage: Stage, store: ContentStore, catalog: ContentCatalog? = nil, converters: DeckConverters = .none,
+        logger: Logger,
         clock: @escaping @Sendable () -> Double = { MonotonicClock.now() },
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
@@ -64,7 +68,7 @@ final class Room: @unchecked Sendable {
         core = RoomCore(
             config: config, keys: try Self.keys(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
-            storeBytes: UploadArea.bytes(in: store.directory.path), wallClock: wallClock)
+            storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(), wallClock: wallClock)
         self.store = store
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }
@@ -75,7 +79,8 @@ final class Room: @unchecked Sendable {
         let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
         stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
         core.setSoundDevice(sound.pcm)
-        uploadWorker = UploadWorker(area: area, store: store, report: report)
+        uploadWorker = UploadWorker(area: area, store: store, converters: converters, report: report)
+        conversionWorker = ConversionWorker(store: store, converters: converters, limits: config.convert.limits, dataDir: config.dataDir, report: report)
         pageImages = PageImages(
             render: { content, page, width, part in
                 let compositor = stage.compositor   // replaced when the output's mode changes
@@ -97,6 +102,7 @@ final class Room: @unchecked Sendable {
             if loop.inEventLoop { feed(.shuttingDown) } else { try? loop.submit { self.feed(.shuttingDown) }.wait() }
         }
         reportLock.withLock { reporting = false }
+        conversionWorker.shutdown()
         ticker?.cancel()
         ticker = nil
     }
@@ -205,7 +211,7 @@ final class Room: @unchecked Sendable {
     /// The deck the web server may hand out now (§24.5), from the core's decision.
     let download = DeckDownload()
     private func offerDownload() {
-        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.path(of: $0.content), name: $0.name) })
+        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.deckPath(of: $0.content), name: $0.name) })
     }
 
     // MARK: effects out
@@ -255,6 +261,10 @@ final class Room: @unchecked Sendable {
             case .saveNotes(let content, let notes):
                 do { try store.saveNotes(notes, for: content.hex) } catch { logger.warning("notes of \(content.hex.prefix(12)) not saved: \(error)") }
             case .removeUpload(let content): store.removeUpload(content.hex)
+            case .startConversion(let entry, let format): conversionWorker.start(entry, format: format)
+            case .stopConversion(let content): conversionWorker.stop(content)
+            case .discardUpload(let content): store.discardUpload(content.hex)
+            case .prepareConverter(let name): conversionWorker.converters.prepare(forFileNamed: name)
             case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
             case .pointer(let device, let page, let point, let lifted):
                 stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
@@ -265,7 +275,7 @@ final class Room: @unchecked Sendable {
             case .makeRecord(let id, let tag, let job):
                 let store = self.store
                 if let recordMaker {
-                    recordMaker.make(job, for: id, tag: tag, paths: { store.path(of: $0) }, report: report)
+                    recordMaker.make(job, for: id, tag: tag, paths: { store.deckPath(of: $0) }, report: report)
                 } else {
                     feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
                 }

@@ -53,7 +53,7 @@ final class StageWorker: @unchecked Sendable {
     // MARK: clips
 
     func openClip(serial: Int, content: String) {
-        let path = store.path(of: content)
+        let path = store.deckPath(of: content)
         work.async { [self] in
             let decoder: ClipDecoder
             do { decoder = try ClipDecoder(path: path) } catch {

@@ -66,20 +66,46 @@ struct UploadCommand: ParsableCommand {
         }
         let tty = showProgress && isatty(STDERR_FILENO) == 1
         let start = Date()
-        let stored = try c.upload(path: file) { sent, total in
-            guard tty, total > 0 else { return }
-            let f = Double(sent) / Double(total)
-            let bar = String(repeating: "#", count: Int(f * 30)) + String(repeating: " ", count: 30 - Int(f * 30))
-            let rate = Double(sent) / max(0.001, Date().timeIntervalSince(start)) / 1e6
-            FileHandle.standardError.write(
-                Data(
-                    String(
-                        format: "\r[%@] %3d%%  %.1f/%.1f MB  %.1f MB/s", bar, Int(f * 100),
-                        Double(sent) / 1e6, Double(total) / 1e6, rate
-                    ).utf8))
-        }
-        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        let name = (file as NSString).lastPathComponent
+        var said = ""
+        let stored = try c.upload(
+            path: file,
+            progress: { sent, total in
+                guard tty, total > 0 else { return }
+                let f = Double(sent) / Double(total)
+                let bar = String(repeating: "#", count: Int(f * 30)) + String(repeating: " ", count: 30 - Int(f * 30))
+                let rate = Double(sent) / max(0.001, Date().timeIntervalSince(start)) / 1e6
+                FileHandle.standardError.write(
+                    Data(
+                        String(
+                            format: "\r[%@] %3d%%  %.1f/%.1f MB  %.1f MB/s", bar, Int(f * 100),
+                            Double(sent) / 1e6, Double(total) / 1e6, rate
+                        ).utf8))
+            },
+            converting: { p in
+                // Always said (a conversion takes seconds): one line per change, or one line
+                // redrawn on a terminal (docs/protocol.md §30.3).
+                let line = ConversionLine.text(p, name: name)
+                guard line != said else { return }
+                said = line
+                FileHandle.standardError.write(Data((isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[K" + line : line + "\n").utf8))
+            })
+        if tty || (!said.isEmpty && isatty(STDERR_FILENO) == 1) { FileHandle.standardError.write(Data("\n".utf8)) }
         return stored
+    }
+}
+
+/// What the CLI says of a conversion: "Converting deck.pptx · slide 12 of 30".
+enum ConversionLine {
+    static func text(_ p: ConversionProgress, name: String) -> String {
+        switch p.stage {
+        case .queued:
+            return "Converting \(name) (\(p.format)) · stored, waiting\(p.ahead > 0 ? " (\(p.ahead) ahead)" : "")"
+        case .converting:
+            let unit = ["pptx", "ppt", "odp", "key"].contains(p.format) ? "slide" : "page"
+            if p.total > 0 { return "Converting \(name) · \(unit) \(p.done) of \(p.total)" }
+            return "Converting \(name) · \(p.elapsedMs / 1000) s of at most \(p.budgetMs / 1000) s"
+        }
     }
 }
 

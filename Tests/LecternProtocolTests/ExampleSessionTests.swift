@@ -263,6 +263,16 @@ enum ErrorTable {
         (.paneCannotPlay, "0"),
         (.meetingEnded, "0"),
         (.floorExpired(gracePeriod: 60), "the grace period in ms"),
+        (.stillConverting("deck.pptx"), "0"),
+        (.conversionUnavailable("PowerPoint presentations"), "0"),
+        (.conversionFailed("deck.pptx", "LibreOffice can't read it (damaged, or protected by a password)"), "0"),
+        (.conversionTimedOut("deck.pptx", seconds: 60), "the budget in seconds"),
+        (.conversionTooLarge("deck.pptx", unpackedLimit: 500_000_000), "the limit in bytes"),
+        (.conversionTooManyPages("deck.pptx", limit: 500), "the limit in pages"),
+        (.conversionOutOfMemory("deck.pptx", limitMB: 1024), "the limit in bytes"),
+        (.conversionQueueFull(limit: 8), "the limit"),
+        (.conversionCancelled("deck.pptx", "its uploader cancelled it"), "0"),
+        (.notConverting, "0"),
     ]
 
     static func markdown() -> String {

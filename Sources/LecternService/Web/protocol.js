@@ -52,6 +52,8 @@ export const COMMANDS = Object.freeze([
   [0x3B, 'upload-finish',      'client'],
   [0x3C, 'upload-stored',      'server'],
   [0x3D, 'upload-progress',    'server'],
+  [0x3E, 'conversion-progress', 'server'],
+  [0x3F, 'conversion-cancel',  'client'],
   [0x50, 'screenshot-request', 'client'],
   [0x51, 'screenshot-data',    'server'],
   [0x52, 'page-preview',       'client'],
@@ -190,6 +192,16 @@ export const ERRORS = Object.freeze([
   [0x0F04, 'paneCannotPlay'],
   [0x1001, 'meetingEnded'],
   [0x1101, 'floorExpired'],
+  [0x040A, 'stillConverting'],
+  [0x040B, 'conversionUnavailable'],
+  [0x1300, 'conversionFailed'],
+  [0x1301, 'conversionTimedOut'],
+  [0x1302, 'conversionTooLarge'],
+  [0x1303, 'conversionTooManyPages'],
+  [0x1304, 'conversionOutOfMemory'],
+  [0x1305, 'conversionQueueFull'],
+  [0x1306, 'conversionCancelled'],
+  [0x1307, 'notConverting'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
