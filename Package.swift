@@ -108,7 +108,7 @@ let package = Package(
         // Photos and images made into a deck in a bounded child (issue 29): libvips decodes,
         // cairo's PDF surface writes the pages.
         .target(
-            name: "LecternPhotos", dependencies: ["LecternCore", "LecternRender", "LecternPipeline", "CVips", "CPangoCairo"],
+            name: "LecternPhotos", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternConvert", "CVips", "CPangoCairo"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stage (issue 26): a pure core and the one display loop that owns the output.
         .target(
@@ -118,7 +118,7 @@ let package = Package(
             name: "LecternService",
             dependencies: [
                 "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternStage", "LecternDisplay", "LecternVideo",
-                "LecternSound", "LecternConvert",
+                "LecternSound", "LecternConvert", "LecternPhotos",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

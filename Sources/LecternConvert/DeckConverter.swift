@@ -108,6 +108,9 @@ public enum ConversionFailure: Error, Equatable, Sendable {
     case stopped
     /// The converter can't run here (why).
     case unavailable(String)
+    /// The converter's own refusal, with its own error code (its range of §15), detail and
+    /// message for people: a photo's megapixels or memory (§30.9).
+    case refused(code: UInt16, detail: UInt64, message: String)
 }
 
 /// Fired by the service when the room stops a conversion (its budget ran out, it was

@@ -17,5 +17,12 @@ public struct ConvertSettings: Equatable, Sendable {
     /// Keep a converter started ahead (LibreOffice up in its sandbox, waiting for a file):
     /// the first page is on the wall seconds sooner, for its memory while idle.
     public var warm = true
+    /// Photos and images (docs/protocol.md §30.9): an image's header may claim at most this
+    /// many megapixels; its decoding may use this much memory (MB) and processor time (s);
+    /// a deck of images chosen together has at most `imageMaxCount` of them.
+    public var imageMaxMegapixels = 250
+    public var imageMemoryMB = 384
+    public var imageCPUSeconds = 20
+    public var imageMaxCount = 100
     public init() {}
 }

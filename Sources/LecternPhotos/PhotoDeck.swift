@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Synchronization
+import LecternConvert
 import LecternCore
 
 /// Photos and images made into one deck (docs/protocol.md §30.9): a PDF with a page per
@@ -23,11 +25,13 @@ public enum PhotoDeck {
         case damaged(index: Int, detail: String)
         /// More images than `maxImages`.
         case tooManyImages(count: Int, limit: Int)
+        /// Stopped from outside (`stop` fired): the child was killed.
+        case stopped
 
         public var index: Int {
             switch self {
             case .notAnImage(let i), .tooManyPixels(let i, _), .overBudget(let i, _), .damaged(let i, _): return i
-            case .tooManyImages: return 0
+            case .tooManyImages, .stopped: return 0
             }
         }
     }
@@ -57,9 +61,9 @@ public enum PhotoDeck {
 
     /// Makes `inputs` (paths, in order) into the PDF `output` in a child (`executable
     /// --photo-deck`) under `limits`; `progress(n)` is called as image `n` (from 1) starts.
-    /// Throws `Failure`; `output` is removed unless it is complete.
+    /// `stop` kills the child. Throws `Failure`; `output` is removed unless it is complete.
     public static func make(
-        _ inputs: [String], into output: String, executable: String, limits: PhotoLimits = PhotoLimits(),
+        _ inputs: [String], into output: String, executable: String, limits: PhotoLimits = PhotoLimits(), stop: ConversionStop? = nil,
         progress: (Int) -> Void = { _ in }
     ) throws -> Made {
         if inputs.count > limits.maxImages { throw Failure.tooManyImages(count: inputs.count, limit: limits.maxImages) }
@@ -79,14 +83,22 @@ public enum PhotoDeck {
         child.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try child.run()
         try? out.fileHandleForWriting.close()
+        // Killed when stopped, but only while not yet reaped (its pid is never another's).
+        let pid = child.processIdentifier
+        let running = Mutex(true)
+        stop?.onStop { running.withLock { if $0 { kill(pid, SIGKILL) } } }
         var lines = ChildLines()
         let deadline = MonotonicClock.now() + limits.wallSeconds(images: inputs.count)
         let closed = lines.read(out.fileHandleForReading.fileDescriptor, until: deadline) { line in
             if line.hasPrefix("image "), let n = Int(line.dropFirst(6)) { progress(n) }
         }
         try? out.fileHandleForReading.close()
-        if !closed { kill(child.processIdentifier, SIGKILL) }
+        running.withLock {
+            $0 = false
+            if !closed { kill(pid, SIGKILL) }
+        }
         child.waitUntilExit()
+        if stop?.isStopped == true { throw Failure.stopped }
         if child.terminationReason == .exit, child.terminationStatus == 0, let last = lines.all.last,
             let report = try? JSONDecoder().decode(Report.self, from: Data(last.utf8))
         {

@@ -36,6 +36,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case stillConverting, conversionUnavailable
         case conversionFailed, conversionTimedOut, conversionTooLarge, conversionTooManyPages, conversionOutOfMemory, conversionQueueFull
         case conversionCancelled, notConverting
+        case notAnImage, tooManyImages, imageTooLarge, imageOverBudget
     }
 
     struct Definition: Sendable {
@@ -176,6 +177,11 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .conversionQueueFull: Definition(0x1305)
         case .conversionCancelled: Definition(0x1306)
         case .notConverting: Definition(0x1307, message: "That file isn't being converted.")
+        // 0x138x photos and images (§30.9)
+        case .notAnImage: Definition(0x1380)
+        case .tooManyImages: Definition(0x1381)
+        case .imageTooLarge: Definition(0x1382)
+        case .imageOverBudget: Definition(0x1383)
         }
     }
 
@@ -288,6 +294,11 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let conversionQueueFull = ErrorCode(.conversionQueueFull)
     public static let conversionCancelled = ErrorCode(.conversionCancelled)
     public static let notConverting = ErrorCode(.notConverting)
+    // 0x138x photos and images (§30.9)
+    public static let notAnImage = ErrorCode(.notAnImage)
+    public static let tooManyImages = ErrorCode(.tooManyImages)
+    public static let imageTooLarge = ErrorCode(.imageTooLarge)
+    public static let imageOverBudget = ErrorCode(.imageOverBudget)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

@@ -64,6 +64,7 @@ extension Message {
         case .uploadProgress: m = try Body.uploadProgress(&r)
         case .conversionProgress: m = .conversionProgress(try Body.conversionProgress(&r))
         case .conversionCancel: m = .conversionCancel(content: try Body.contentID(&r))
+        case .imagesDeck: m = .imagesDeck(try Body.imagesDeck(&r))
         case .screenshotRequest: m = try Body.screenshotRequest(&r)
         case .screenshotData: m = .screenshotData(try Body.screenshotData(&r))
         case .pagePreview: m = .pagePreview(try Body.pagePreview(&r))

@@ -56,6 +56,8 @@ public enum Message: Equatable, Sendable {
     case conversionProgress(ConversionProgress)
     /// Stop converting this upload of mine (a moderator: anyone's).
     case conversionCancel(content: ContentID)
+    /// Make these stored images one deck, in this order (§30.9).
+    case imagesDeck(ImagesDeck)
     // screenshot
     /// The output's frame, at most `maxWidth`×`maxHeight` (0, 0: the output's size, exactly).
     /// `jpeg`: a JPEG is welcome instead of the PNG where it is smaller (a photographic frame).
@@ -155,6 +157,7 @@ public enum Message: Equatable, Sendable {
         case .uploadProgress: .uploadProgress
         case .conversionProgress: .conversionProgress
         case .conversionCancel: .conversionCancel
+        case .imagesDeck: .imagesDeck
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
@@ -272,6 +275,7 @@ public enum Message: Equatable, Sendable {
         case .uploadProgress(let c, let stored): Body.uploadProgress(c, stored, &w)
         case .conversionProgress(let p): Body.conversionProgress(p, &w)
         case .conversionCancel(let c): w.bytes(c.bytes)
+        case .imagesDeck(let d): Body.imagesDeck(d, &w)
         case .screenshotRequest(let mw, let mh, let jpeg): Body.screenshotRequest(mw, mh, jpeg, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)

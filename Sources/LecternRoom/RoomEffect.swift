@@ -59,6 +59,9 @@ public enum RoomEffect: Equatable, Sendable {
     /// Remove the stored original of a conversion that made no deck (its part of the quota
     /// is given back by the room).
     case discardUpload(ContentID)
+    /// Store the image set's file (docs/protocol.md §30.9) as an original to convert;
+    /// report `.imageSetStored`.
+    case storeImageSet(ConnectionID, tag: UInt16, ImageSetToStore)
 
     // MARK: pictures
     /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.

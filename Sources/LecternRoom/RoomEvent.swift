@@ -58,6 +58,8 @@ public enum RoomEvent: Sendable {
     /// The conversion of `content` ended: the deck, stored with its PDF; or why not (for a
     /// conversion the room stopped, its own reason is told instead).
     case conversionEnded(ContentID, Result<ContentEntry, LecternError>)
+    /// The file of an image set is stored as an original to convert, or couldn't be.
+    case imageSetStored(ConnectionID, tag: UInt16, ImageSetToStore, Result<ContentEntry, LecternError>)
 
     // MARK: pictures
     /// A screenshot asked for by `.screenshot`, as PNG pieces.

@@ -321,6 +321,8 @@ public final class ContentStore: @unchecked Sendable {
 
     /// The first bytes of a clip container or stream FFmpeg reads.
     static func isClipSignature(_ b: [UInt8]) -> Bool {
+        // A HEIC is an ISO BMFF file too, but a still image (§30.9), not a clip.
+        if ImageFormat(head: b) != nil { return false }
         // ISO BMFF (MP4, MOV, 3GP): a box type at 4.
         if b.count >= 8, ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"].contains(where: { Array($0.utf8) == Array(b[4..<8]) }) {
             return true

@@ -1,6 +1,7 @@
 import Foundation
 import LecternConvert
 import LecternCore
+import LecternPhotos
 import LecternProtocol
 import LecternRoom
 import Logging
@@ -114,6 +115,7 @@ final class ConversionWorker: Sendable {
         case .timedOut(let s): .conversionTimedOut(name, seconds: s)
         case .stopped: .conversionCancelled(name, "it was stopped")
         case .unavailable(let why): .conversionFailed(name, why)
+        case .refused(let code, let detail, let message): LecternError(ErrorCode(rawValue: code), detail: detail, message: message)
         }
     }
 }
@@ -139,12 +141,28 @@ extension ConvertSettings {
     }
 }
 
+extension ConvertSettings {
+    /// What decoding photos and images may cost (docs/protocol.md §30.9).
+    var photoLimits: PhotoLimits {
+        var l = PhotoLimits()
+        l.maxMegapixels = imageMaxMegapixels
+        l.memoryMB = imageMemoryMB
+        l.cpuSeconds = imageCPUSeconds
+        l.maxImages = imageMaxCount
+        return l
+    }
+}
+
 extension Service {
     /// The converters of the `[convert]` section (docs/protocol.md §30.1), in the order
     /// they are asked what a file is.
     static func converters(_ config: Config) -> DeckConverters {
         let s = config.convert
         let root = URL(fileURLWithPath: config.dataDir).appendingPathComponent("convert").path
-        return DeckConverters([OfficeConverter(enabled: s.office, root: root + "/office", limits: s.limits, warm: s.warm)])
+        let content = URL(fileURLWithPath: config.dataDir).appendingPathComponent("content").path
+        return DeckConverters([
+            OfficeConverter(enabled: s.office, root: root + "/office", limits: s.limits, warm: s.warm),
+            ImageConverter(executable: renderWorkerExecutable(), limits: s.photoLimits, store: content),
+        ])
     }
 }

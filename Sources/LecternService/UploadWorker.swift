@@ -14,8 +14,8 @@ final class UploadWorker: @unchecked Sendable {
     let store: ContentStore
     /// What an upload that is neither a PDF nor a clip may be converted by (§30).
     let converters: DeckConverters
-    private let report: @Sendable (RoomEvent) -> Void
-    private let work = DispatchQueue(label: "lectern.room.uploads", qos: .userInitiated, attributes: .concurrent)
+    let report: @Sendable (RoomEvent) -> Void
+    let work = DispatchQueue(label: "lectern.room.uploads", qos: .userInitiated, attributes: .concurrent)
     private let lock = NSLock()
     private var writers: [Int: PartWriter] = [:]
 
@@ -138,7 +138,8 @@ final class UploadWorker: @unchecked Sendable {
     /// clip by its first bytes, when a converter knows it by its content; else nil (the
     /// store's own checks decide then).
     private func convertible(_ path: String, name: String) -> (any DeckConverter, SourceFormat)? {
-        guard !converters.all.isEmpty, let sniff = try? FileSniff(path: path, name: name) else { return nil }
+        // An image set is the room's own (images-deck, §30.9), never an upload.
+        guard !converters.all.isEmpty, let sniff = try? FileSniff(path: path, name: name), !ImageSet.starts(sniff.head) else { return nil }
         let head = Data(sniff.head.prefix(1024))
         if head.range(of: Data("%PDF-".utf8)) != nil || ContentStore.isClipSignature(Array(head)) { return nil }
         return converters.detect(sniff)

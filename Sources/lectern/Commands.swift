@@ -51,13 +51,16 @@ func describe(_ s: Snapshot) -> String {
 }
 
 struct UploadCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "upload", abstract: "Upload a PDF or clip; prints its content id.")
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload files (PDF, clips, office documents, photos and images); prints each content id.",
+        discussion: "Two or more photos or images given together become one deck, in the order given: its id is printed where the first of them was.")
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: "The file.") var file: String
+    @Argument(help: "The files.") var files: [String]
 
     func run() throws {
-        let stored = try withConnection(connection) { try Self.upload(file, $0, showProgress: true) }
-        print(stored.content.hex)
+        let ids = try withConnection(connection) { try UploadFiles.upload(files, $0, showProgress: true) }
+        for id in ids { print(id.hex) }
     }
 
     static func upload(_ file: String, _ c: LecternConnection, showProgress: Bool) throws -> UploadStored {
@@ -102,7 +105,8 @@ enum ConversionLine {
         case .queued:
             return "Converting \(name) (\(p.format)) · stored, waiting\(p.ahead > 0 ? " (\(p.ahead) ahead)" : "")"
         case .converting:
-            let unit = ["pptx", "ppt", "odp", "key"].contains(p.format) ? "slide" : "page"
+            let unit =
+                ["pptx", "ppt", "odp", "key"].contains(p.format) ? "slide" : ImageFormat(rawValue: p.format) != nil || p.format == ImageSet.format ? "image" : "page"
             if p.total > 0 { return "Converting \(name) · \(unit) \(p.done) of \(p.total)" }
             return "Converting \(name) · \(p.elapsedMs / 1000) s of at most \(p.budgetMs / 1000) s"
         }
@@ -110,14 +114,23 @@ enum ConversionLine {
 }
 
 struct PresentCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "present", abstract: "Show a PDF (a file, uploaded first, or a content id).")
+    static let configuration = CommandConfiguration(
+        commandName: "present",
+        abstract: "Show a deck: a file (uploaded first: a PDF, an office document, a photo), a content id, or several photos as one deck.")
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: "A PDF file or a content id.") var target: String
+    @Argument(help: "A file or a content id; or several photos or images, which become one deck in the order given.") var targets: [String]
     @Option(help: "The page to start at.") var page: UInt32 = 1
+
+    func validate() throws {
+        if targets.isEmpty { throw ValidationError("Give a file or a content id.") }
+        if targets.count > 1, !targets.allSatisfy(UploadFiles.isImage) {
+            throw ValidationError("Several files can be presented together only when they are all photos or images (they become one deck).")
+        }
+    }
 
     func run() throws {
         try withConnection(connection) { c in
-            let content = try resolveContent(target, c)
+            let content = targets.count > 1 ? try UploadFiles.upload(targets, c, showProgress: false)[0] : try resolveContent(targets[0], c)
             try takeFloorIfOpen(c, role: connection.role)
             try c.present(content, page: page)
         }
