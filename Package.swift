@@ -178,7 +178,7 @@ let package = Package(
             ]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(
-            name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternCore", "LecternRender", "LecternPipeline", "LecternTestSupport"],
+            name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternConvert", "LecternCore", "LecternRender", "LecternPipeline", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(

@@ -95,7 +95,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .hashMismatch: Definition(0x0403, message: "The file arrived damaged (SHA-256 mismatch) — upload it again.")
         case .noUpload: Definition(0x0404, message: "No upload of that file is in progress — send upload-begin first.")
         case .wrongOffset: Definition(0x0405)
-        case .unsupportedFileType: Definition(0x0406, message: "Only PDF files and video clips (H.264; MP4, MOV, Matroska, MPEG-TS) can be uploaded.")
+        case .unsupportedFileType: Definition(0x0406, message: UploadFormats.refusal)
         case .uploadIncomplete: Definition(0x0407)
         case .beyondDeclaredSize: Definition(0x0408)
         case .invalidFileName: Definition(0x0409, message: "A file name must be 1 to 255 bytes of text without control characters.")

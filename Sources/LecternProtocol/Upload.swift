@@ -32,7 +32,9 @@ public struct UploadSession: Equatable, Sendable {
     ) throws(LecternError) {
         guard FileName.isValid(begin.name) else { throw .invalidFileName }
         // An empty file is neither a PDF nor a clip: refused before anything is sent.
-        if begin.size == 0 { throw LecternError(.unsupportedFileType, message: "The file is empty — only PDF files and H.264 clips (MP4) can be uploaded.") }
+        if begin.size == 0 {
+            throw LecternError(.unsupportedFileType, message: "The file is empty: there is nothing in it to show. Choose it again (it may not have finished downloading).")
+        }
         if begin.size > maxFileSize { throw .fileTooLarge(limit: maxFileSize, text: maxFileText) }
         let missing = begin.size - min(alreadyStored, begin.size)
         if missing > freeQuota { throw .quotaFull(quota: quota) }

@@ -54,6 +54,7 @@ export const COMMANDS = Object.freeze([
   [0x3D, 'upload-progress',    'server'],
   [0x3E, 'conversion-progress', 'server'],
   [0x3F, 'conversion-cancel',  'client'],
+  [0x44, 'images-deck',        'client'],
   [0x50, 'screenshot-request', 'client'],
   [0x51, 'screenshot-data',    'server'],
   [0x52, 'page-preview',       'client'],
@@ -202,6 +203,10 @@ export const ERRORS = Object.freeze([
   [0x1305, 'conversionQueueFull'],
   [0x1306, 'conversionCancelled'],
   [0x1307, 'notConverting'],
+  [0x1380, 'notAnImage'],
+  [0x1381, 'tooManyImages'],
+  [0x1382, 'imageTooLarge'],
+  [0x1383, 'imageOverBudget'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
