@@ -160,7 +160,7 @@ let package = Package(
             name: "lectern-bench",
             dependencies: [
                 "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternSound",
-                "LecternTestSupport",
+                "LecternPhotos", "LecternTestSupport",
             ]),
 
         // MARK: tests

@@ -40,10 +40,11 @@ static inline int lectern_vips_header(const char *path, int *width, int *height,
 
 // `path` decoded at most `width` × `height` (aspect kept, never enlarged; shrunk while
 // loading where the format allows it, as JPEG does), turned upright by its EXIF
-// orientation, in sRGB, flattened on white, 8 bits, 3 bands: written to a g_malloc'd
-// buffer of width × height × 3 bytes (free it with g_free). Returns 0, or -1.
+// orientation, in sRGB, flattened on white, 8 bits, as cairo's RGB24 lays it out on a
+// little-endian machine (B, G, R, 255): written to a g_malloc'd buffer of width × height
+// × 4 bytes (free it with g_free). Returns 0, or -1.
 static inline int lectern_vips_decode(const char *path, int width, int height, unsigned char **pixels, int *outWidth, int *outHeight) {
-    VipsImage *t = NULL, *c = NULL, *f = NULL, *u = NULL;
+    VipsImage *t = NULL, *c = NULL, *f = NULL, *u = NULL, *bgr[3] = {NULL, NULL, NULL}, *j = NULL, *x = NULL;
     int rc = -1;
     *pixels = NULL;
     vips_error_clear();
@@ -61,18 +62,26 @@ static inline int lectern_vips_decode(const char *path, int width, int height, u
     }
     if (vips_cast(f, &u, VIPS_FORMAT_UCHAR, NULL)) goto done;
     if (vips_image_get_bands(u) != 3) goto done;
+    for (int i = 0; i < 3; i++) {
+        if (vips_extract_band(u, &bgr[i], 2 - i, NULL)) goto done;
+    }
+    if (vips_bandjoin(bgr, &j, 3, NULL)) goto done;
+    if (vips_bandjoin_const1(j, &x, 255, NULL)) goto done;
     size_t size = 0;
-    *pixels = vips_image_write_to_memory(u, &size);
+    *pixels = vips_image_write_to_memory(x, &size);
     if (!*pixels) goto done;
-    *outWidth = vips_image_get_width(u);
-    *outHeight = vips_image_get_height(u);
-    if (size != (size_t)*outWidth * (size_t)*outHeight * 3) { g_free(*pixels); *pixels = NULL; goto done; }
+    *outWidth = vips_image_get_width(x);
+    *outHeight = vips_image_get_height(x);
+    if (size != (size_t)*outWidth * (size_t)*outHeight * 4) { g_free(*pixels); *pixels = NULL; goto done; }
     rc = 0;
 done:
     if (t) g_object_unref(t);
     if (c) g_object_unref(c);
     if (f) g_object_unref(f);
     if (u) g_object_unref(u);
+    for (int i = 0; i < 3; i++) if (bgr[i]) g_object_unref(bgr[i]);
+    if (j) g_object_unref(j);
+    if (x) g_object_unref(x);
     return rc;
 }
 

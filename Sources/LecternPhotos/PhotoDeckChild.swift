@@ -48,10 +48,8 @@ public enum PhotoDeckChild {
         } else {
             report = make(output, from: inputs, limits: limits, quality: quality)
         }
-        var u = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &u)
         var final = report
-        final.peakKB = Int(u.ru_maxrss)
+        final.peakKB = peakResidentKB()
         say(String(decoding: (try? JSONEncoder().encode(final)) ?? Data(), as: UTF8.self))
         exit(0)
     }
@@ -100,6 +98,15 @@ public enum PhotoDeckChild {
             return PhotoDeck.Report(failure: .init(index: inputs.count, code: .damaged, detail: "\(error)"))
         }
         return PhotoDeck.Report(pages: writer.pages)
+    }
+
+    /// This process's peak resident memory (VmHWM, kB: new at exec, unlike getrusage's
+    /// ru_maxrss, which keeps the spawning process's).
+    private static func peakResidentKB() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
     }
 
     private static func say(_ line: String) {

@@ -33,11 +33,7 @@ final class PhotoPDFWriter {
         defer { cairo_surface_destroy(image) }
         guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(image) else { throw Self.noMemory }
         let stride = Int(cairo_image_surface_get_stride(image))
-        for y in 0..<h {
-            let from = picture.rgb + y * w * 3
-            let to = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<w { to[x] = UInt32(from[3 * x]) << 16 | UInt32(from[3 * x + 1]) << 8 | UInt32(from[3 * x + 2]) }
-        }
+        for y in 0..<h { memcpy(data + y * stride, picture.bgrx + y * w * 4, w * 4) }
         _ = consume picture   // the decoded copy goes before the JPEG is made
         cairo_surface_mark_dirty(image)
         if let jpegQuality {

@@ -40,18 +40,18 @@ enum VipsDecoder {
         return Header(width: Int(w), height: Int(h), orientation: (1...8).contains(o) ? Int(o) : 1, format: format)
     }
 
-    /// A decoded picture: `width` × `height` pixels of packed RGB in libvips's memory,
-    /// given back when it goes.
+    /// A decoded picture: `width` × `height` pixels as cairo's RGB24 lays them out (B, G,
+    /// R, 255 bytes, rows of `width` × 4) in libvips's memory, given back when it goes.
     final class Pixels {
-        let rgb: UnsafeMutablePointer<UInt8>
+        let bgrx: UnsafeMutablePointer<UInt8>
         let width: Int
         let height: Int
-        init(rgb: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
-            self.rgb = rgb
+        init(bgrx: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
+            self.bgrx = bgrx
             self.width = width
             self.height = height
         }
-        deinit { g_free(rgb) }
+        deinit { g_free(bgrx) }
     }
 
     /// `path` decoded upright (its EXIF orientation applied), fitted into `width` × `height`
@@ -62,7 +62,7 @@ enum VipsDecoder {
         guard lectern_vips_decode(path, Int32(width), Int32(height), &pixels, &w, &h) == 0, let pixels, w > 0, h > 0 else {
             throw .damaged(lastError())
         }
-        return Pixels(rgb: pixels, width: Int(w), height: Int(h))
+        return Pixels(bgrx: pixels, width: Int(w), height: Int(h))
     }
 
     /// libvips's last error, first line, at most 200 characters (cleared).

@@ -128,6 +128,11 @@ extension ConfigFile {
             "max_pages": int("convert.max_pages", 1...5000) { config.convert.maxPages = $0 },
             "max_unpacked_mb": int("convert.max_unpacked_mb", 1...4096) { config.convert.maxUnpackedMB = $0 },
             "warm": flag("convert.warm") { config.convert.warm = $0 },
+            // photos and images (docs/protocol.md §30.9)
+            "image_max_megapixels": int("convert.image_max_megapixels", 1...1000) { config.convert.imageMaxMegapixels = $0 },
+            "image_memory_mb": int("convert.image_memory_mb", 64...4096) { config.convert.imageMemoryMB = $0 },
+            "image_cpu_seconds": int("convert.image_cpu_seconds", 1...300) { config.convert.imageCPUSeconds = $0 },
+            "image_max_count": int("convert.image_max_count", 2...500) { config.convert.imageMaxCount = $0 },
         ]
         let display: [String: Check] = [
             "output": string("display.output") { s in
@@ -390,6 +395,9 @@ extension ConfigFile {
     ]
     public static let sectionKeys = [
         "display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo", "background_image"],
-        "convert": ["office", "timeout_seconds", "at_once", "queue", "memory_mb", "max_pages", "max_unpacked_mb", "warm"],
+        "convert": [
+            "office", "timeout_seconds", "at_once", "queue", "memory_mb", "max_pages", "max_unpacked_mb", "warm", "image_max_megapixels", "image_memory_mb",
+            "image_cpu_seconds", "image_max_count",
+        ],
     ]
 }
