@@ -214,8 +214,8 @@ enum OfficeDriverScript {
                 def reset(self):
                     pass
 
-            filter_data = uno.Any("[]com.sun.star.beans.PropertyValue", (prop("ExportNotesPages", False),))
-            store = (prop("FilterName", filter_name), prop("FilterData", filter_data), prop("StatusIndicator", Progress()))
+            # The filter's own defaults, as `soffice --convert-to pdf` exports (no notes pages).
+            store = (prop("FilterName", filter_name), prop("StatusIndicator", Progress()))
             try:
                 uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(job["output"]), store))
             except Exception as e:
