@@ -68,7 +68,11 @@ public final class OfficeConverter: DeckConverter {
         self.root = root
         self.limits = limits
         self.warm = warm
-        unavailable = enabled ? tools.missing : "office documents are turned off in the config ([convert] office = false)"
+        try? FileManager.default.createDirectory(atPath: (root as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        unavailable =
+            enabled
+            ? tools.missing ?? OfficeSandbox.problem(tools: tools, scratch: root + ".probe")
+            : "office documents are turned off in the config ([convert] office = false)"
         try? FileManager.default.removeItem(atPath: root)
     }
 

@@ -96,12 +96,14 @@ final class SandboxProcess: Sendable {
         _ = Glibc.kill(pid, SIGKILL)
     }
 
-    /// Waits for it to end and closes the pipes.
-    func reap() {
+    /// Waits for it to end, closes the pipes, and returns its wait status (0: exit 0).
+    @discardableResult
+    func reap() -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         close(input)
         close(output)
+        return status
     }
 }
 

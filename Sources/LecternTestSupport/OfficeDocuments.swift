@@ -7,8 +7,9 @@ public enum OfficeDocuments {
     /// A `.pptx` of `slides` slides, each with a title ("Slide N title"), a picture (a
     /// colour gradient, different on each slide) and speaker notes ("Speaker notes for
     /// slide N").
-    public static func pptx(_ path: String, slides: Int, notes: Bool = true, pictureSize: Int = 400) throws {
-        try make("pptx", path, String(slides), notes ? "notes" : "-", String(pictureSize))
+    /// `title`: the titles' prefix ("Slide"), so that decks made for each round differ.
+    public static func pptx(_ path: String, slides: Int, notes: Bool = true, pictureSize: Int = 400, title: String = "Slide") throws {
+        try make("pptx", path, String(slides), notes ? "notes" : "-", String(pictureSize), title)
     }
 
     /// An `.odp` of `slides` slides with a title each (odfpy).
@@ -80,17 +81,17 @@ public enum OfficeDocuments {
             size = int(args[2]) if kind == "pptx" else 64
             prs = Presentation()
             prs.slide_width, prs.slide_height = Inches(13.333), Inches(7.5)
+            ramp = Image.linear_gradient("L")
             for i in range(n):
-                img = Image.new("RGB", (size, size * 3 // 4))
-                px = img.load()
-                for x in range(img.width):
-                    for y in range(img.height):
-                        px[x, y] = ((x * 255 // img.width + i * 40) % 256, y * 255 // img.height, (i * 97) % 256)
+                # A photo-like picture (a JPEG, as photos are), different on each slide:
+                # two gradients and noise.
+                w, h = size, size * 3 // 4
+                img = Image.merge("RGB", (ramp.rotate(90 + i * 37 % 360).resize((w, h)), ramp.resize((w, h)), Image.effect_noise((w, h), 40 + i % 30)))
                 data = io.BytesIO()
-                img.save(data, "PNG")
+                img.save(data, "JPEG", quality=85)
                 data.seek(0)
                 s = prs.slides.add_slide(prs.slide_layouts[5])
-                s.shapes.title.text = "Slide %d title" % (i + 1)
+                s.shapes.title.text = "%s %d title" % (args[3] if kind == "pptx" else "Slide", i + 1)
                 s.shapes.add_picture(data, Inches(3), Inches(2), width=Inches(6))
                 if kind == "bomb" or args[1] == "notes":
                     s.notes_slide.notes_text_frame.text = "Speaker notes for slide %d" % (i + 1)
