@@ -185,6 +185,10 @@ let package = Package(
             name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
+        // The converters against real LibreOffice in its real sandbox (issue 29).
+        .testTarget(
+            name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),

@@ -68,7 +68,11 @@ public final class OfficeConverter: DeckConverter {
         self.root = root
         self.limits = limits
         self.warm = warm
-        unavailable = enabled ? tools.missing : "office documents are turned off in the config ([convert] office = false)"
+        try? FileManager.default.createDirectory(atPath: (root as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        unavailable =
+            enabled
+            ? tools.missing ?? OfficeSandbox.problem(tools: tools, scratch: root + ".probe")
+            : "office documents are turned off in the config ([convert] office = false)"
         try? FileManager.default.removeItem(atPath: root)
     }
 
@@ -139,7 +143,12 @@ public final class OfficeConverter: DeckConverter {
             prepare(after: 3)   // the next one warms once this deck is on its way to the wall
         }
         stop.onStop { started.process.kill() }
-        return try run(job, in: started, progress: progress, stop: stop)
+        do {
+            return try run(job, in: started, progress: progress, stop: stop)
+        } catch {
+            if error != .stopped { FileHandle.standardError.write(Data("office converter: \(error); the sandbox said: \(Self.lastErrors(started))\n".utf8)) }
+            throw error
+        }
     }
 
     private func run(_ job: ConversionJob, in started: Started, progress: @escaping @Sendable (Int, Int) -> Void, stop: ConversionStop) throws(ConversionFailure) -> ConvertedDeck {
@@ -212,7 +221,8 @@ public final class OfficeConverter: DeckConverter {
         }
         let box = OfficeSandbox(directory: root + "/sandbox-\(n)", tools: tools, limits: limits)
         try box.prepare()
-        return Started(sandbox: box, process: try SandboxProcess(box.arguments), startedAt: LineReader.now())
+        let process = try SandboxSpawner.shared.spawn(box.arguments, errors: box.directory + ".err")
+        return Started(sandbox: box, process: process, startedAt: LineReader.now())
     }
 
     /// Kills the sandbox's processes and removes its directory.
@@ -220,5 +230,15 @@ public final class OfficeConverter: DeckConverter {
         s.process.kill()
         s.process.reap()
         try? FileManager.default.removeItem(atPath: s.sandbox.directory)
+        try? FileManager.default.removeItem(atPath: s.sandbox.directory + ".err")
+    }
+
+    /// The last lines the sandbox wrote on its standard error (for the log of a failure).
+    static func lastErrors(_ s: Started) -> String {
+        guard let h = FileHandle(forReadingAtPath: s.sandbox.directory + ".err") else { return "" }
+        defer { try? h.close() }
+        let end = (try? h.seekToEnd()) ?? 0
+        try? h.seek(toOffset: end > 2000 ? end - 2000 : 0)
+        return String(decoding: (try? h.readToEnd()) ?? Data(), as: UTF8.self)
     }
 }

@@ -105,14 +105,22 @@ enum OfficeDriverScript {
             p.Value = value
             return p
 
-        def check_unpacked(path, limit):
+        def check_parts(path, limit, max_pages):
             """A zipped document's parts, unpacked as a stream and counted, not kept: past the
-            limit it is refused (a zip bomb lies in its declared sizes, not in what it unpacks to)."""
+            limit it is refused (a zip bomb lies in its declared sizes, not in what it unpacks to).
+            A presentation's slides are counted on the way (OOXML: its slide parts; ODF: the
+            pages in content.xml), so a deck of too many is refused before LibreOffice loads it."""
             if not zipfile.is_zipfile(path):
                 return
             total = 0
+            slides = 0
             with zipfile.ZipFile(path) as z:
                 for info in z.infolist():
+                    name = info.filename
+                    if name.startswith("ppt/slides/slide") and name.endswith(".xml"):
+                        slides += 1
+                    count_pages = name == "content.xml"
+                    tail = b""
                     with z.open(info) as part:
                         while True:
                             piece = part.read(1 << 20)
@@ -121,6 +129,12 @@ enum OfficeDriverScript {
                             total += len(piece)
                             if total > limit:
                                 fail("tooLarge", str(limit))
+                            if count_pages:
+                                window = tail + piece
+                                slides += window.count(b"<draw:page ") + window.count(b"<draw:page>") - tail.count(b"<draw:page ") - tail.count(b"<draw:page>")
+                                tail = window[-16:]
+                    if slides > max_pages:
+                        fail("tooManyPages", str(max_pages))
 
         # Shapes of a notes page whose text is the speaker's (besides the notes placeholder):
         # text boxes a tool put there; never the slide's picture, header, footer, date or number.
@@ -133,7 +147,7 @@ enum OfficeDriverScript {
             if not line:
                 os._exit(0)
             job = json.loads(line)
-            check_unpacked(job["input"], job["maxUnpacked"])
+            check_parts(job["input"], job["maxUnpacked"], job["maxPages"])
             import uno, unohelper
             from com.sun.star.task import XStatusIndicator
             smgr = ctx.ServiceManager
@@ -200,8 +214,8 @@ enum OfficeDriverScript {
                 def reset(self):
                     pass
 
-            filter_data = uno.Any("[]com.sun.star.beans.PropertyValue", (prop("ExportNotesPages", False),))
-            store = (prop("FilterName", filter_name), prop("FilterData", filter_data), prop("StatusIndicator", Progress()))
+            # The filter's own defaults, as `soffice --convert-to pdf` exports (no notes pages).
+            store = (prop("FilterName", filter_name), prop("StatusIndicator", Progress()))
             try:
                 uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(job["output"]), store))
             except Exception as e:

@@ -64,4 +64,21 @@ public struct OfficeSandbox: Sendable {
 
     /// The largest file the sandbox may write (RLIMIT_FSIZE): the PDF, LibreOffice's temporary files.
     public static let maxFileBytes: UInt64 = 1_000_000_000
+
+    /// Why a sandbox can't be made here (nil: it can): bubblewrap tried once with the
+    /// namespaces a conversion uses, running `true` (a unit that forbids user namespaces,
+    /// a kernel without them). Its error output is the reason.
+    public static func problem(tools: OfficeConverter.Tools, scratch: String) -> String? {
+        let args = [
+            tools.bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr",
+            "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "/usr/bin/true",
+        ]
+        guard let p = try? SandboxSpawner.shared.spawn(args, errors: scratch) else { return "bubblewrap can't be started" }
+        let status = p.reap()
+        let said = (try? String(contentsOfFile: scratch, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        try? FileManager.default.removeItem(atPath: scratch)
+        guard status != 0 else { return nil }
+        return "the sandbox can't be made here (bubblewrap: \(said.prefix(200)); the service must be allowed user namespaces)"
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +19,8 @@ final class SandboxProcess: Sendable {
         let description: String
     }
 
-    init(_ arguments: [String], environment: [String] = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"]) throws {
+    /// `errors`: where its standard error goes (nil: thrown away).
+    init(_ arguments: [String], environment: [String] = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"], errors: String? = nil) throws {
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
             throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))")
@@ -30,7 +32,7 @@ final class SandboxProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -94,12 +96,14 @@ final class SandboxProcess: Sendable {
         _ = Glibc.kill(pid, SIGKILL)
     }
 
-    /// Waits for it to end and closes the pipes.
-    func reap() {
+    /// Waits for it to end, closes the pipes, and returns its wait status (0: exit 0).
+    @discardableResult
+    func reap() -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         close(input)
         close(output)
+        return status
     }
 }
 
@@ -134,5 +138,44 @@ struct LineReader {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// The one thread that starts sandboxes. bubblewrap's `--die-with-parent` (PR_SET_PDEATHSIG)
+/// fires when the *thread* that started it ends, not the process: a sandbox started from a
+/// dispatch queue's worker or a conversion's thread would be killed when that thread is
+/// retired. This thread lives as long as the service, so a sandbox dies with the service
+/// (even by kill -9) and never before.
+final class SandboxSpawner: Sendable {
+    static let shared = SandboxSpawner()
+    private let requests = Mutex<[@Sendable () -> Void]>([])
+    private let bell = DispatchSemaphore(value: 0)
+
+    private init() {
+        let thread = Thread { [self] in
+            while true {
+                bell.wait()
+                for r in requests.withLock({ q -> [@Sendable () -> Void] in
+                    defer { q = [] }; return q
+                }) { r() }
+            }
+        }
+        thread.name = "lectern.convert.spawner"
+        thread.start()
+    }
+
+    /// Starts `arguments` on the spawner's thread and returns it.
+    func spawn(_ arguments: [String], errors: String?) throws -> SandboxProcess {
+        let result = Mutex<Result<SandboxProcess, Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        requests.withLock {
+            $0.append {
+                result.withLock { $0 = Result { try SandboxProcess(arguments, errors: errors) } }
+                done.signal()
+            }
+        }
+        bell.signal()
+        done.wait()
+        return try result.withLock { $0! }.get()
     }
 }
