@@ -56,6 +56,16 @@ extension Fixtures {
         return path
     }
 
+    /// A HEIC as an iPhone writes one: HEVC in HEIF (heif-enc), the picture upright after
+    /// the container's own transforms, and EXIF orientation 6 beside them (Apple repeats
+    /// the `irot` rotation in EXIF, where a reader that also applied it would turn the
+    /// picture a second time). Shown right it is `upright`.
+    public static func iPhoneStyleHEIC(_ upright: Frame, in dir: String, name: String = "IMG_0001.heic") throws -> String {
+        let path = try image(upright, in: dir, name: name)
+        try check(run("exiftool", ["-n", "-Orientation=6", "-overwrite_original", path]), "exiftool")
+        return path
+    }
+
     /// An animated GIF: `first` for its first frame, then `second`.
     public static func animatedGIF(_ first: Frame, _ second: Frame, in dir: String, name: String = "animated.gif") throws -> String {
         let a = dir + "/" + name + ".1.ppm", b = dir + "/" + name + ".2.ppm"

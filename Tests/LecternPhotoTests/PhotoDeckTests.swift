@@ -62,6 +62,19 @@ final class PhotoDeckTests: XCTestCase {
         assertQuadrants(frame, PixelRect(x: 555, y: 0, width: 810, height: 1080), "the rotated JPEG")
     }
 
+    /// A HEIC's EXIF orientation only repeats what its container's transforms say (which
+    /// libheif applies): an iPhone-style HEIC is turned once, not twice.
+    func testAnIPhoneStyleHEICIsTurnedOnceNotTwice() throws {
+        let dir = Fixtures.tempDir("photos")
+        let file = try Fixtures.iPhoneStyleHEIC(Fixtures.quadrants(width: 800, height: 600), in: dir)
+        let pdf = dir + "/iphone.pdf"
+        _ = try PhotoDeck.make([file], into: pdf, executable: lecternd())
+        let doc = try PDFDocument(path: pdf)
+        let shape = try doc.shape(page: 1)
+        XCTAssertEqual(shape.width / shape.height, 4.0 / 3.0, accuracy: 0.001, "landscape, as it was taken")
+        assertQuadrants(try Compositor.renderPage(doc, page: 1, settings: output), PixelRect(x: 240, y: 0, width: 1440, height: 1080), "the HEIC")
+    }
+
     /// Several images become one deck, a page each, in the order given.
     func testThreeImagesBecomeOneDeckInTheOrderGiven() throws {
         let dir = Fixtures.tempDir("photos")

@@ -28,11 +28,13 @@ final class PhotoUploadTests: XCTestCase {
         }
     }
 
-    /// An iPhone-style HEIC (HEVC in HEIF, from heif-enc) is a one-page deck, shown fitted
-    /// with bars; the uploader heard the conversion's progress; the state says what it was.
+    /// An iPhone-style HEIC (HEVC in HEIF from heif-enc, with the EXIF orientation an iPhone
+    /// repeats beside the container's own) is a one-page deck, shown upright (turned once,
+    /// not twice) and fitted with bars; the uploader heard the conversion's progress; the
+    /// state says what it was.
     func testAnIPhoneStyleHEICIsShownOnTheWall() throws {
         let (h, ana) = try room()
-        let file = try Fixtures.image(Fixtures.quadrants(width: 1600, height: 1200), in: h.dir, name: "IMG_0001.heic")
+        let file = try Fixtures.iPhoneStyleHEIC(Fixtures.quadrants(width: 1600, height: 1200), in: h.dir)
         var heard: [ConversionProgress] = []
         let stored = try ana.upload(path: file, converting: { heard.append($0) })
         XCTAssertEqual(stored.kind, .pdf)
