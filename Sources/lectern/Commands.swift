@@ -67,6 +67,11 @@ struct UploadCommand: ParsableCommand {
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw CLIError(code: "argument", message: "Can't read \(file).", exitCode: 1)
         }
+        // Too big for the appliance: said before the file is read (§30.10), as the server would.
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.uint64Value ?? 0
+        if let limit = c.latestState?.uploads, limit.maxFileBytes > 0, size > limit.maxFileBytes {
+            throw CLIError(.server(.fileTooLarge(limit: limit.maxFileBytes, text: limit.maxFileText)))
+        }
         let tty = showProgress && isatty(STDERR_FILENO) == 1
         let start = Date()
         let name = (file as NSString).lastPathComponent

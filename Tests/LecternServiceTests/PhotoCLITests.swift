@@ -52,4 +52,25 @@ final class PhotoCLITests: XCTestCase {
         XCTAssertNotEqual(mixed.status, 0)
         XCTAssertTrue(mixed.err.contains("only when they are all photos or images"), mixed.err)
     }
+
+    /// A file over the room's upload limit is refused before it is read, with the server's
+    /// sentence in the admin's units and the uploads area's exit code. The file is a sparse
+    /// 200 GB: hashing it first (as before) would take minutes, so the CLI runs under a
+    /// 30 s `timeout`, which only a CLI that reads the file reaches (exit 124).
+    func testAFileTooBigIsRefusedBeforeItIsRead() throws {
+        let d = try CLITests.Daemon(extra: "max_upload_mb = 1")
+        let big = d.dir + "/big.mp4"
+        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))
+        let h = try XCTUnwrap(FileHandle(forWritingAtPath: big))
+        try h.truncate(atOffset: 200_000_000_000)
+        try h.close()
+        let r = try Fixtures.run(
+            "timeout",
+            [
+                "30", "env", "LECTERN_PASSCODE=cli-presenter", "LECTERN_SESSION_FILE=\(d.dir)/session-big", "LECTERN_KNOWN_ROOMS=\(d.dir)/known-rooms",
+                try Fixtures.binary("lectern"), "upload", big, "--port", "\(d.port)", "--name", "big",
+            ])
+        XCTAssertEqual(r.status, 14, r.err)   // 0x04xx: uploads (124: still reading at the time-out)
+        XCTAssertTrue(r.err.contains("The file is larger than the 1 MB limit."), r.err)
+    }
 }
