@@ -72,6 +72,7 @@ enum ExampleSession {
             // One full pane, the room's screen (§9.7), and the protocol's minor version (§5).
             s.layout = LayoutSnapshot.full(screen, driver: s.floor.driver)
             s.protocolMinor = lecternProtocolMinor
+            s.conversions = []
             let m = Message.state(s)
             let bytes = m.encode(tag: 0, deviceID: 0)
             out.append(
