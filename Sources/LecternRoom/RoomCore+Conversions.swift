@@ -95,6 +95,24 @@ extension RoomCore {
         pushState(viewers: false)
     }
 
+    /// Stops every conversion (the meeting ended): waiting ones go at once, running ones
+    /// when their converter has stopped. Returns how many there were.
+    func stopConversions(_ why: String) -> Int {
+        // Waiting ones first (last first), so that none starts only to be stopped.
+        let all = conversions.jobs
+        for job in all.reversed() {
+            let (removed, actions) = conversions.stop(job.content, .cancelled(why), now: now)
+            if let removed {
+                ledger.storeBytes -= min(ledger.storeBytes, removed.entry.size)
+                emit(.discardUpload(removed.content))
+                let error = LecternError.conversionCancelled(removed.entry.name, why)
+                for w in removed.waiters { if let q = live(w.connection) { fail(q, tag: w.tag, error, request: Command.uploadFinish.rawValue) } }
+            }
+            run(actions)
+        }
+        return all.count
+    }
+
     /// Every tick: conversions past their budget are stopped.
     func conversionsTick() { run(conversions.expire(now: now)) }
 

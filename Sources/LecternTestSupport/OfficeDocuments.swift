@@ -40,6 +40,21 @@ public enum OfficeDocuments {
     /// An `.odp` of `slides` empty slides (written as XML, quickly).
     public static func manySlidesOdp(_ path: String, slides: Int) throws { try make("many", path, String(slides)) }
 
+    /// An `.ods` of `rows` rows ("Row N", N).
+    public static func ods(_ path: String, rows: Int) throws { try make("ods", path, String(rows)) }
+
+    /// `input` converted by LibreOffice (outside any sandbox) to `format` ("ppt", "doc",
+    /// "xls", "rtf", "xlsx", …) in `outDir`: a test file of that format; returns its path.
+    public static func saved(_ input: String, as format: String, outDir: String) throws -> String {
+        let profile = Fixtures.tempDir("lo-save")
+        let r = try Fixtures.run("soffice", ["-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--convert-to", format, "--outdir", outDir, input])
+        let out = outDir + "/" + ((input as NSString).lastPathComponent as NSString).deletingPathExtension + "." + format
+        guard r.status == 0, FileManager.default.fileExists(atPath: out) else {
+            throw Fixtures.ToolError(description: "soffice --convert-to \(format) of \(input) failed: \(r.err)")
+        }
+        return out
+    }
+
     /// An `.ods` with a number in each of `rows` rows: LibreOffice lays out and exports
     /// tens of thousands of pages, for minutes.
     public static func endlessOds(_ path: String, rows: Int = 1_000_000) throws { try make("endless", path, String(rows)) }
@@ -156,6 +171,9 @@ public enum OfficeDocuments {
                      'g_exportedScripts = (main,)\n') % args[0]
             odf(out, TEXT, "<office:text><text:p>Original text</text:p></office:text>", head="<office:scripts><office:event-listeners>%s</office:event-listeners></office:scripts>" % listeners,
                 extra=[("Scripts/python/macro.py", macro)], entries=[("Scripts/python/macro.py", ""), ("Scripts/python/", "application/binary"), ("Scripts/", "application/binary")])
+        elif kind == "ods":
+            rows = "".join('<table:table-row><table:table-cell office:value-type="string"><text:p>Row %d</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="%d"/></table:table-row>' % (i + 1, i + 1) for i in range(int(args[0])))
+            odf(out, "application/vnd.oasis.opendocument.spreadsheet", '<office:spreadsheet><table:table table:name="S">%s</table:table></office:spreadsheet>' % rows)
         elif kind == "endless":
             rows = '<table:table-row table:number-rows-repeated="%d"><table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="8"/></table:table-row>' % int(args[0])
             odf(out, "application/vnd.oasis.opendocument.spreadsheet", '<office:spreadsheet><table:table table:name="S">%s</table:table></office:spreadsheet>' % rows)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LecternClient
 import LecternCore
 import LecternProtocol
@@ -110,18 +111,16 @@ final class OfficeBenchDaemon {
 
 /// Samples every 50 ms, until stopped, the resident memory of the service and of the
 /// processes whose command line names `sandboxes` (bubblewrap) with their descendants.
-final class MemorySampler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = true
-    private var peak = (service: 0, converter: 0)
+final class MemorySampler: Sendable {
+    private let state = Mutex<(running: Bool, service: Int, converter: Int)>((true, 0, 0))
     private let done = DispatchSemaphore(value: 0)
 
     init(service: Int32, sandboxes: String) {
         Thread.detachNewThread { [self] in
-            while lock.withLock({ running }) {
+            while state.withLock({ $0.running }) {
                 let s = Self.rssKB(service)
                 let c = Self.tree(of: Self.pids(naming: sandboxes)).reduce(0) { $0 + Self.rssKB($1) }
-                lock.withLock { peak = (max(peak.service, s), max(peak.converter, c)) }
+                state.withLock { $0 = ($0.running, max($0.service, s), max($0.converter, c)) }
                 Thread.sleep(forTimeInterval: 0.05)
             }
             done.signal()
@@ -129,9 +128,9 @@ final class MemorySampler: @unchecked Sendable {
     }
 
     func stop() -> (service: Int, converter: Int) {
-        lock.withLock { running = false }
+        state.withLock { $0.running = false }
         done.wait()
-        return lock.withLock { peak }
+        return state.withLock { ($0.service, $0.converter) }
     }
 
     static func rssKB(_ pid: Int32) -> Int {

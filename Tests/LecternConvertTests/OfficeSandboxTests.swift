@@ -49,6 +49,39 @@ final class OfficeSandboxTests: XCTestCase {
         for i in 1...3 { XCTAssertTrue(t.contains("Slide \(i) title"), t) }
     }
 
+    /// Every office format of §30.1, made by LibreOffice from OpenDocument files made here:
+    /// recognised by its content (under a name that says nothing), converted in the sandbox.
+    func testEveryOfficeFormatIsRecognisedAndConverted() throws {
+        let odp = dir + "/talk.odp", odt = dir + "/text.odt", ods = dir + "/sheet.ods", docx = dir + "/report.docx"
+        try OfficeDocuments.odp(odp, slides: 2)
+        try OfficeDocuments.docx(docx, paragraphs: 5)
+        try OfficeDocuments.ods(ods, rows: 5)
+        _ = try convert(docx, OfficeFormats.docx, with: converter())
+        let odtMade = try OfficeDocuments.saved(docx, as: "odt", outDir: dir)
+        try FileManager.default.moveItem(atPath: odtMade, toPath: odt)
+        let files: [(String, SourceFormat)] = [
+            (odp, OfficeFormats.odp), (odt, OfficeFormats.odt), (ods, OfficeFormats.ods), (docx, OfficeFormats.docx),
+            (try OfficeDocuments.saved(odp, as: "pptx", outDir: dir), OfficeFormats.pptx),
+            (try OfficeDocuments.saved(odp, as: "ppt", outDir: dir), OfficeFormats.ppt),
+            (try OfficeDocuments.saved(odt, as: "doc", outDir: dir), OfficeFormats.doc),
+            (try OfficeDocuments.saved(odt, as: "rtf", outDir: dir), OfficeFormats.rtf),
+            (try OfficeDocuments.saved(ods, as: "xlsx", outDir: dir), OfficeFormats.xlsx),
+            (try OfficeDocuments.saved(ods, as: "xls", outDir: dir), OfficeFormats.xls),
+        ]
+        let c = converter()
+        for (file, format) in files {
+            XCTAssertEqual(OfficeFormats.detect(try FileSniff(path: file, name: "upload.bin")), format, file)
+            let made = try convert(file, format, with: c)
+            let pages = try text(dir + "/out.pdf")
+            XCTAssertTrue(pages.contains("Slide 1 title") || pages.contains("Quarterly report") || pages.contains("Row 3"), "\(file): \(pages)")
+            if format.isPresentation { XCTAssertEqual(made.pages, 2, file) }
+        }
+        // A zip that is none of them, and a PDF: not office files.
+        XCTAssertNil(OfficeFormats.detect(try FileSniff(path: try Fixtures.numberedDeck(count: 1, in: dir), name: "x.pptx")))
+        try Fixtures.run("python3", ["-c", "import zipfile, sys; z = zipfile.ZipFile(sys.argv[1], 'w'); z.writestr('a.txt', 'hello'); z.close()", dir + "/plain.zip"])
+        XCTAssertNil(OfficeFormats.detect(try FileSniff(path: dir + "/plain.zip", name: "plain.docx")))
+    }
+
     /// `file://` links of a document (linked sections: OLE-style links to files) to a secret
     /// of the test's and to /etc/passwd: LibreOffice trusting it pulls the secret in; here
     /// the sandbox holds neither file, and links are never updated.

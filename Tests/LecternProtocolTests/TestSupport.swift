@@ -84,6 +84,7 @@ func sampleMessages() -> [Message] {
         .conversionProgress(ConversionProgress(content: cid(11), stage: .converting, ahead: 0, done: 12, total: 30, elapsedMs: 2500, budgetMs: 60000, format: "pptx")),
         .conversionProgress(ConversionProgress(content: cid(12), stage: .queued, ahead: 2, budgetMs: 60000, format: "docx")),
         .conversionCancel(content: cid(13)),
+        .imagesDeck(ImagesDeck(images: [cid(14), cid(15), cid(14)], name: "IMG_0001.heic and 2 more")),
         .screenshotRequest(), .screenshotRequest(maxWidth: 640, maxHeight: 0), .screenshotRequest(maxWidth: 0, maxHeight: 0, jpeg: true),
         .screenshotData(ScreenshotChunk(width: 1920, height: 1080, totalSize: 100, offset: 50, data: Array(repeating: 1, count: 50))),
         .pagePreview(PagePreviewRequest(content: cid(11), page: 70_000, maxWidth: 480, maxHeight: 0)),

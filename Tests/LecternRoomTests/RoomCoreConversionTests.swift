@@ -137,6 +137,20 @@ final class RoomCoreConversionTests: XCTestCase {
         XCTAssertEqual(H.replies(to: 1, ended).first, .uploadStored(UploadStored(content: file, kind: .pdf, size: 5000, pageCount: 30, durationMs: 0)))
     }
 
+    /// The meeting's end takes the files still converting with it (`uploads_kept =
+    /// "meeting"`): the running one is stopped, its original removed with the others.
+    func testTheMeetingsEndStopsConversions() throws {
+        let h = H(floor: .open)
+        let ana = h.join(1, name: "Ana")
+        upload(h, device: ana)
+        let mo = h.join(3, name: "Mo", role: .moderator)
+        let ended = h.send(.audienceSet(.endMeeting), from: 3, device: mo)
+        XCTAssertTrue(H.work(ended).contains(.stopConversion(file)))
+        let stopped = h.handle(.conversionEnded(file, .failure(.conversionCancelled("deck.pptx", "it was stopped"))))
+        XCTAssertTrue(H.work(stopped).contains(.discardUpload(file)))
+        XCTAssertEqual(h.core.snapshot(now: h.now).conversions, [])
+    }
+
     func testARestartConvertsAgainWhatWasNotAndViewersSeeNoQueue() throws {
         let h = H(floor: .open, unconverted: [pending(file)])
         let first = h.handle(.tick)
