@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import LecternConvert
@@ -28,20 +29,20 @@ enum PageMerge {
         defer { for a in cargs { free(a) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, argv[0], &actions, nil, cargs, environ) == 0 else { throw .unavailable("qpdf could not be started") }
-        // Killed when stopped or past the deadline, but only while not yet reaped.
+        // Killed when stopped or past the deadline, but only while not yet reaped (its pid
+        // is then never another process's).
         let running = Mutex(true)
-        stop.onStop { [pid] in running.withLock { if $0 { kill(pid, SIGKILL) } } }
-        let deadline = MonotonicClock.now() + Double(2 * max(1, seconds) + 5)
-        var status: Int32 = 0
-        while true {
-            let r = running.withLock { alive -> pid_t in
-                let r = waitpid(pid, &status, WNOHANG)
-                if r == pid || r < 0 && errno != EINTR { alive = false }
-                return r
-            }
-            if r == pid || r < 0 && errno != EINTR { break }
-            if MonotonicClock.now() > deadline { running.withLock { if $0 { kill(pid, SIGKILL) } } }
-            usleep(10_000)
+        let killIt: @Sendable () -> Void = { [pid] in running.withLock { if $0 { kill(pid, SIGKILL) } } }
+        stop.onStop(killIt)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2 * max(1, seconds) + 5), execute: killIt)
+        // Waits for its end without reaping it (WNOWAIT), then reaps it under the lock.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        let status = running.withLock { alive -> Int32 in
+            alive = false
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return status
         }
         if stop.isStopped { throw .stopped }
         let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
