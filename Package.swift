@@ -83,14 +83,33 @@ let package = Package(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
 
+        // libvips: photos and images made into decks (JPEG with its EXIF orientation, PNG,
+        // WebP, GIF, HEIC/HEIF through libheif), in a bounded child (LecternPhotos).
+        .systemLibrary(
+            name: "CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+        // libzip: the parts of zipped documents (OOXML, ODF, Keynote) before they are converted.
+        .systemLibrary(
+            name: "CZip", pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]),
+
         // MARK: adapters (the only modules that import the C modules)
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
         .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"]),
 
+        // Converted files (issue 29, docs/protocol.md §30): the converters (office documents
+        // through LibreOffice in a bubblewrap sandbox, …) behind one `DeckConverter` protocol.
+        .target(name: "LecternConvert", dependencies: ["LecternCore", "CZip"], swiftSettings: [.swiftLanguageMode(.v6)]),
+
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
+        // Photos and images made into a deck in a bounded child (issue 29): libvips decodes,
+        // cairo's PDF surface writes the pages.
+        .target(
+            name: "LecternPhotos", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternConvert", "CVips", "CPangoCairo"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stage (issue 26): a pure core and the one display loop that owns the output.
         .target(
             name: "LecternStage", dependencies: ["LecternCore", "LecternRender", "LecternPipeline"],
@@ -99,7 +118,7 @@ let package = Package(
             name: "LecternService",
             dependencies: [
                 "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternStage", "LecternDisplay", "LecternVideo",
-                "LecternSound",
+                "LecternSound", "LecternConvert", "LecternPhotos",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -126,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "lecternd",
             dependencies: [
-                "LecternService", "LecternDisplay", "LecternPipeline",
+                "LecternService", "LecternDisplay", "LecternPipeline", "LecternPhotos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -141,7 +160,7 @@ let package = Package(
             name: "lectern-bench",
             dependencies: [
                 "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternSound",
-                "LecternTestSupport",
+                "LecternPhotos", "LecternTestSupport",
             ]),
 
         // MARK: tests
@@ -158,11 +177,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
+        .testTarget(
+            name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternConvert", "LecternCore", "LecternRender", "LecternPipeline", "LecternTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
         .testTarget(
             name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
+        // The converters against real LibreOffice in its real sandbox (issue 29).
+        .testTarget(
+            name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),

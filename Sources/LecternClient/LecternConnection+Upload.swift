@@ -6,10 +6,12 @@ import NIOCore
 extension LecternConnection {
     /// Uploads a file: hashes it, offers a possession proof (so a file the appliance has is
     /// not sent again), streams the missing chunks, verifies. `progress(sent, total)` is
-    /// called as the server confirms bytes.
+    /// called as the server confirms bytes; `converting` as the server converts a file that
+    /// is neither a PDF nor a clip (docs/protocol.md §30.3), until upload-stored.
     public func upload(
         path: String, name: String? = nil, kind: ContentKind? = nil,
-        progress: ((UInt64, UInt64) -> Void)? = nil
+        progress: ((UInt64, UInt64) -> Void)? = nil,
+        converting: ((ConversionProgress) -> Void)? = nil
     ) throws -> UploadStored {
         let url = URL(fileURLWithPath: path)
         guard let handle = try? FileHandle(forReadingFrom: url) else { throw ClientError.unexpected("can't read \(path)") }
@@ -51,6 +53,10 @@ extension LecternConnection {
             if let failure = inbox.firstFailure(tags: chunkTags) { throw ClientError.server(failure) }
             if let m = inbox.next(tag: beginTag, command: Command.uploadProgress.rawValue, timeout: 0) {
                 if case .uploadProgress(_, let stored) = m { progress?(stored, size) }
+                continue
+            }
+            if let m = inbox.next(tag: beginTag, command: Command.conversionProgress.rawValue, timeout: 0) {
+                if case .conversionProgress(let p) = m { converting?(p) }
                 continue
             }
             if let m = inbox.next(tag: finishTag, command: nil, timeout: 0.05) {

@@ -118,9 +118,13 @@ public struct Config: Equatable, Sendable {
     /// web remote still sends browsers' page loads to https://). Off by default.
     public var allowPlain = false
 
+    /// `[convert]`: uploads converted to PDF (office documents, images; docs/config.md).
+    public var convert = ConvertSettings()
     public init() {}
 
     public var maxUploadBytes: Int64 { Int64(maxUploadMB) << 20 }
+    /// The upload limit as the admin wrote it (`max_upload_mb = 100`: "100 MB"), in messages.
+    public var maxUploadText: String { "\(maxUploadMB) MB" }
     public var diskQuotaBytes: Int64 { Int64(diskQuotaMB) << 20 }
     public var pageCacheBytes: Int { pageCacheMB << 20 }
 

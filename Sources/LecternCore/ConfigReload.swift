@@ -42,6 +42,7 @@ public enum ConfigReload {
         Held("audio_device", \.audioDevice),
         Held("metrics_address", \.metricsAddress),
         Held("tls", \.tls), Held("allow_plain", \.allowPlain),
+        Held("convert", \.convert),
         Held(
             "display",
             [

@@ -21,6 +21,8 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case present, presentOK, clear
     case pointer, strokeBegin, strokePoints, strokeEnd
     case uploadBegin, uploadReady, uploadChunk, uploadFinish, uploadStored, uploadProgress
+    case conversionProgress, conversionCancel
+    case imagesDeck
     case screenshotRequest, screenshotData
     case pagePreview
     case notesRequest, notes, notesEdit, notesFile, timer, gotoLabel, notesLayout
@@ -113,6 +115,11 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .uploadFinish: Definition(0x3B, "upload-finish", .client)
         case .uploadStored: Definition(0x3C, "upload-stored", .server)
         case .uploadProgress: Definition(0x3D, "upload-progress", .server)
+        // converted files (§30): 0x40–0x43 are kept for them
+        case .conversionProgress: Definition(0x3E, "conversion-progress", .server)
+        case .conversionCancel: Definition(0x3F, "conversion-cancel", .client)
+        // photos and images (§30.9): 0x44–0x47
+        case .imagesDeck: Definition(0x44, "images-deck", .client)
         // screenshot (new)
         case .screenshotRequest: Definition(0x50, "screenshot-request", .client)
         case .screenshotData: Definition(0x51, "screenshot-data", .server)

@@ -34,6 +34,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case meetingEnded
         case floorExpired, paneExpired
         case shareUnsupported, noShare, shareBusy, shareDamaged, shareStalled, shareWithdrawn, shareReplaced, shareNoPicture, shareNotWaiting
+        case stillConverting, conversionUnavailable
+        case conversionFailed, conversionTimedOut, conversionTooLarge, conversionTooManyPages, conversionOutOfMemory, conversionQueueFull
+        case conversionCancelled, notConverting
+        case notAnImage, tooManyImages, imageTooLarge, imageOverBudget
     }
 
     struct Definition: Sendable {
@@ -92,10 +96,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .hashMismatch: Definition(0x0403, message: "The file arrived damaged (SHA-256 mismatch) — upload it again.")
         case .noUpload: Definition(0x0404, message: "No upload of that file is in progress — send upload-begin first.")
         case .wrongOffset: Definition(0x0405)
-        case .unsupportedFileType: Definition(0x0406, message: "Only PDF files and video clips (H.264; MP4, MOV, Matroska, MPEG-TS) can be uploaded.")
+        case .unsupportedFileType: Definition(0x0406, message: UploadFormats.refusal)
         case .uploadIncomplete: Definition(0x0407)
         case .beyondDeclaredSize: Definition(0x0408)
         case .invalidFileName: Definition(0x0409, message: "A file name must be 1 to 255 bytes of text without control characters.")
+        case .stillConverting: Definition(0x040A)
+        case .conversionUnavailable: Definition(0x040B)
         // 0x05xx clip playback
         case .clipsNotSupported: Definition(0x0501, message: "Clips are not supported yet.")
         case .noClip: Definition(0x0502, message: "No clip is on screen.")
@@ -174,6 +180,20 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .shareReplaced: Definition(0x1207, message: "Your share left the wall: something else went up in its pane, or the pane is no longer yours.")
         case .shareNoPicture: Definition(0x1208, message: "That device isn't sharing a picture yet.")
         case .shareNotWaiting: Definition(0x1209, message: "That device has no share waiting for approval.")
+        // 0x13xx converted files (§30)
+        case .conversionFailed: Definition(0x1300)
+        case .conversionTimedOut: Definition(0x1301)
+        case .conversionTooLarge: Definition(0x1302)
+        case .conversionTooManyPages: Definition(0x1303)
+        case .conversionOutOfMemory: Definition(0x1304)
+        case .conversionQueueFull: Definition(0x1305)
+        case .conversionCancelled: Definition(0x1306)
+        case .notConverting: Definition(0x1307, message: "That file isn't being converted.")
+        // 0x138x photos and images (§30.9)
+        case .notAnImage: Definition(0x1380)
+        case .tooManyImages: Definition(0x1381)
+        case .imageTooLarge: Definition(0x1382)
+        case .imageOverBudget: Definition(0x1383)
         }
     }
 
@@ -286,6 +306,22 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let shareReplaced = ErrorCode(.shareReplaced)
     public static let shareNoPicture = ErrorCode(.shareNoPicture)
     public static let shareNotWaiting = ErrorCode(.shareNotWaiting)
+    // 0x040A–0x040C, 0x13xx converted files (§30)
+    public static let stillConverting = ErrorCode(.stillConverting)
+    public static let conversionUnavailable = ErrorCode(.conversionUnavailable)
+    public static let conversionFailed = ErrorCode(.conversionFailed)
+    public static let conversionTimedOut = ErrorCode(.conversionTimedOut)
+    public static let conversionTooLarge = ErrorCode(.conversionTooLarge)
+    public static let conversionTooManyPages = ErrorCode(.conversionTooManyPages)
+    public static let conversionOutOfMemory = ErrorCode(.conversionOutOfMemory)
+    public static let conversionQueueFull = ErrorCode(.conversionQueueFull)
+    public static let conversionCancelled = ErrorCode(.conversionCancelled)
+    public static let notConverting = ErrorCode(.notConverting)
+    // 0x138x photos and images (§30.9)
+    public static let notAnImage = ErrorCode(.notAnImage)
+    public static let tooManyImages = ErrorCode(.tooManyImages)
+    public static let imageTooLarge = ErrorCode(.imageTooLarge)
+    public static let imageOverBudget = ErrorCode(.imageOverBudget)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

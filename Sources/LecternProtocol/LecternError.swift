@@ -157,8 +157,9 @@ extension LecternError {
     public static let unreadableContent = LecternError(standard: .unreadableContent)
 
     // uploads
-    public static func fileTooLarge(limit: UInt64) -> LecternError {
-        LecternError(.fileTooLarge, detail: limit, message: "The file is larger than the \(humanBytes(limit)) limit.")
+    /// `text`: the limit as the admin wrote it ("100 MB" for `max_upload_mb = 100`, §30.10).
+    public static func fileTooLarge(limit: UInt64, text: String? = nil) -> LecternError {
+        LecternError(.fileTooLarge, detail: limit, message: "The file is larger than the \(text ?? humanBytes(limit)) limit.")
     }
     public static func quotaFull(quota: UInt64) -> LecternError {
         LecternError(.quotaFull, detail: quota, message: "The appliance's storage is full (quota \(humanBytes(quota))).")

@@ -52,6 +52,12 @@ public enum Message: Equatable, Sendable {
     case uploadFinish(content: ContentID)
     case uploadStored(UploadStored)
     case uploadProgress(content: ContentID, stored: UInt64)
+    // converted files (§30)
+    case conversionProgress(ConversionProgress)
+    /// Stop converting this upload of mine (a moderator: anyone's).
+    case conversionCancel(content: ContentID)
+    /// Make these stored images one deck, in this order (§30.9).
+    case imagesDeck(ImagesDeck)
     // screenshot
     /// The output's frame, at most `maxWidth`×`maxHeight` (0, 0: the output's size, exactly).
     /// `jpeg`: a JPEG is welcome instead of the PNG where it is smaller (a photographic frame).
@@ -153,6 +159,9 @@ public enum Message: Equatable, Sendable {
         case .uploadFinish: .uploadFinish
         case .uploadStored: .uploadStored
         case .uploadProgress: .uploadProgress
+        case .conversionProgress: .conversionProgress
+        case .conversionCancel: .conversionCancel
+        case .imagesDeck: .imagesDeck
         case .screenshotRequest: .screenshotRequest
         case .screenshotData: .screenshotData
         case .pagePreview: .pagePreview
@@ -225,6 +234,7 @@ public enum Message: Equatable, Sendable {
         case .floorRelease, .floorModerate, .clear, .inkUndo, .inkErase, .inkClear, .inkAllow: .ok
         case .pollAsk, .pollAnswer, .pollClose, .pollShow, .questionAsk, .questionVote, .questionMark, .audienceSet, .pollPrepare, .pollAskPrepared: .ok
         case .whiteboardNew, .wallAdd: .presentOK
+        case .conversionCancel: .ok
         case .layoutSet, .paneSet, .shareControl, .shareModerate: .ok
         default: nil
         }
@@ -269,6 +279,9 @@ public enum Message: Equatable, Sendable {
         case .uploadFinish(let c): Body.uploadFinish(c, &w)
         case .uploadStored(let s): Body.uploadStored(s, &w)
         case .uploadProgress(let c, let stored): Body.uploadProgress(c, stored, &w)
+        case .conversionProgress(let p): Body.conversionProgress(p, &w)
+        case .conversionCancel(let c): w.bytes(c.bytes)
+        case .imagesDeck(let d): Body.imagesDeck(d, &w)
         case .screenshotRequest(let mw, let mh, let jpeg): Body.screenshotRequest(mw, mh, jpeg, &w)
         case .screenshotData(let s): Body.screenshotData(s, &w)
         case .pagePreview(let p): Body.pagePreview(p, &w)

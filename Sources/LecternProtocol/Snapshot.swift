@@ -42,6 +42,11 @@ public struct Snapshot: Codable, Equatable, Sendable {
     public var meeting: String?
     /// Live shares (§29.5): waiting for the moderator, live, paused or away; oldest first.
     public var shares: [ShareSnapshot]?
+    /// The upload limit a client checks before it reads a file (§30.10).
+    public var uploads: UploadsSnapshot?
+    /// Uploads being converted to PDF, running first, then waiting (§30.4); null for viewers
+    /// (and from a server without conversions).
+    public var conversions: [ConversionSnapshot]?
 
     public init(
         revision: UInt64, room: String, floorMode: FloorMode, floor: FloorSnapshot, devices: [DeviceSnapshot], screen: ScreenSnapshot,
@@ -60,6 +65,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case revision, epoch, room, floorMode, floor, devices, screen, console, ink, output, transitions, sound, audience, record, meeting, layout, protocolMinor, shares
+        case conversions, uploads
     }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -81,6 +87,8 @@ public struct Snapshot: Codable, Equatable, Sendable {
         try c.encode(layout, forKey: .layout)
         try c.encode(protocolMinor, forKey: .protocolMinor)
         try c.encode(shares, forKey: .shares)
+        try c.encode(uploads, forKey: .uploads)
+        try c.encode(conversions, forKey: .conversions)
     }
 
     /// Compact JSON with sorted keys (the wire form).
@@ -185,11 +193,24 @@ public struct ContentSnapshot: Codable, Equatable, Sendable {
     /// The file name given at upload.
     public var name: String
     public var kind: ContentKind
+    /// What a converted deck was converted from ("pptx", §30): its kind is "pdf" (so any
+    /// client presents it); null for a file uploaded as a PDF or a clip.
+    public var convertedFrom: String?
 
-    public init(id: ContentID, name: String, kind: ContentKind) {
+    public init(id: ContentID, name: String, kind: ContentKind, convertedFrom: String? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
+        self.convertedFrom = convertedFrom
+    }
+
+    enum CodingKeys: String, CodingKey { case id, name, kind, convertedFrom }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(convertedFrom, forKey: .convertedFrom)
     }
 }
 

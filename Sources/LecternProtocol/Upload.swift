@@ -26,11 +26,16 @@ public struct UploadSession: Equatable, Sendable {
 
     /// Validates an upload-begin against the limits. `freeQuota` is what the quota still
     /// allows, not counting bytes already stored for this file (`alreadyStored`).
-    public static func checkBegin(_ begin: UploadBegin, maxFileSize: UInt64, quota: UInt64, freeQuota: UInt64, alreadyStored: UInt64 = 0) throws(LecternError) {
+    /// `maxFileText`: the limit as the admin wrote it, for the refusal's message.
+    public static func checkBegin(
+        _ begin: UploadBegin, maxFileSize: UInt64, maxFileText: String? = nil, quota: UInt64, freeQuota: UInt64, alreadyStored: UInt64 = 0
+    ) throws(LecternError) {
         guard FileName.isValid(begin.name) else { throw .invalidFileName }
         // An empty file is neither a PDF nor a clip: refused before anything is sent.
-        if begin.size == 0 { throw LecternError(.unsupportedFileType, message: "The file is empty — only PDF files and H.264 clips (MP4) can be uploaded.") }
-        if begin.size > maxFileSize { throw .fileTooLarge(limit: maxFileSize) }
+        if begin.size == 0 {
+            throw LecternError(.unsupportedFileType, message: "The file is empty: there is nothing in it to show. Choose it again (it may not have finished downloading).")
+        }
+        if begin.size > maxFileSize { throw .fileTooLarge(limit: maxFileSize, text: maxFileText) }
         let missing = begin.size - min(alreadyStored, begin.size)
         if missing > freeQuota { throw .quotaFull(quota: quota) }
     }

@@ -108,7 +108,7 @@ public struct IdleScreen: Equatable, Sendable {
             c.setColor(textColor)
         }
         _ = Self.text(
-            c.cr, "Lectern · bring your PDF slides and clips, the room passcode, and present",
+            c.cr, "Lectern · bring your slides, documents, photos and clips, the room passcode, and present",
             bold: false, size: h / 40, x: Double(area.x), y: Double(area.maxY) - h * (fingerprint == nil ? 0.08 : 0.10),
             width: Double(area.width))
         if let fingerprint {

@@ -15,6 +15,14 @@ public struct ContentEntry: Equatable, Sendable {
     public var console: DeckConsole?
     /// When the file was stored (wall clock, seconds since 1970; 0: not known): `uploads_kept = "day"` (§27).
     public var storedAt: Double = 0
+    /// A converted deck (§30): what it was converted from ("pptx"); nil for a PDF or clip
+    /// uploaded as such. Its kind is `.pdf`.
+    public var convertedFrom: String?
+    /// The original is stored and its PDF doesn't exist yet: it is in the room's
+    /// `ConversionQueue`, never in the catalog.
+    public var awaitsConversion = false
+    /// Bytes of a converted deck's PDF (the quota counts them besides the original's `size`).
+    public var convertedBytes: UInt64 = 0
     public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int, durationMs: UInt32 = 0, console: DeckConsole? = nil) {
         self.id = id
         self.name = name
@@ -30,7 +38,7 @@ public struct ContentEntry: Equatable, Sendable {
         console ?? DeckConsole(facts: DeckFacts(labels: (0..<pages).map { String($0 + 1) }))
     }
 
-    public var snapshot: ContentSnapshot { ContentSnapshot(id: id, name: name, kind: kind) }
+    public var snapshot: ContentSnapshot { ContentSnapshot(id: id, name: name, kind: kind, convertedFrom: convertedFrom) }
 }
 
 /// The files in the content store, kept in memory so the core never reads the disk: the

@@ -13,7 +13,7 @@ extension LecternError {
         } else if let c = error as? ContentError {
             switch c {
             case .pageOutOfRange(let p, let n): self = .pageOutOfRange(page: UInt32(max(0, p)), pageCount: UInt32(n))
-            case .notAPDF: self = LecternError(.unsupportedFileType, message: "Only PDF slides and video clips (H.264; MP4, MOV, Matroska, MPEG-TS) can be shown.")
+            case .notAPDF: self = LecternError(.unsupportedFileType, message: UploadFormats.refusal)   // what it shows, and what to do (§30.10)
             case .unreadable(_, let reason): self = LecternError(.unreadableContent, message: "The file can't be read (\(reason)).")
             default: self = LecternError(.unreadableContent, message: c.description)
             }

@@ -16,6 +16,9 @@ final class Peer {
     var keepAlive: KeepAlive
     /// Uploads this connection is sending, by file.
     var uploads: [ContentID: UploadLedger.Upload] = [:]
+    /// Uploads finishing (verified and stored by the shell): the tag of each one's
+    /// upload-begin, which a conversion's progress carries (§30.3).
+    var finishing: [ContentID: UInt16] = [:]
     /// Closed by the room: nothing more is sent or handled.
     var closing = false
     /// False while the transport's outbound queue is over its output budget, and since when.

@@ -321,6 +321,7 @@ extension RoomCore {
         var s = snapshot(now: now)
         s.devices = []
         s.audience = audienceSnapshot(privileged: false)
+        s.conversions = nil   // file names being converted are the presenters' business (§30.4)
         return s
     }
 

@@ -15,7 +15,7 @@ extension RoomCore {
     func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let slot = drivenSlot(me)
         if slot == .main { try floor.checkCanDrive(me) }
-        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        let item = try storedEntry(content)
         let own = ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil
         if slot == .main {
             try floor.checkCanPresent(me, isUploader: own)

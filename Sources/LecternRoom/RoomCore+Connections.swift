@@ -19,6 +19,7 @@ extension RoomCore {
         picturesDrained(p, force: true)
         if !p.pictures.isEmpty { gonePictures[id] = p }
         uploadsClosed(of: p)
+        conversions.forget(id)
         if p.deviceID != nil {
             // A pane's driver keeps its place (and its pane) for the grace period, as the holder does.
             apply(floor.disconnect(connection: id, now: now, keep: { [wall] in wall.pane(drivenBy: $0) != nil }))

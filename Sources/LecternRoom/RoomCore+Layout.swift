@@ -60,7 +60,7 @@ extension RoomCore {
     /// What a pane shows for `present`-like requests: checked as present is (a PDF in the
     /// catalog, the page in range, the sender's own upload unless a moderator).
     private func paneModel(_ content: ContentID, page: UInt32, by me: DeviceID) throws -> CommittedScreen {
-        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        let item = try storedEntry(content)
         let own = ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil
         guard own || floor.role(of: me) == .moderator else { throw LecternError.notYourContent }
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
@@ -154,7 +154,7 @@ extension RoomCore {
     private func panePlay(_ i: Int, _ c: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try requireWallModerator(me)
         try checkPane(i)
-        guard let item = catalog[c] else { throw LecternError.unknownContent }
+        let item = try storedEntry(c)
         guard item.kind == .clip else { throw LecternError.wrongKind(is: .pdf) }
         let slot: PaneSlot = wall.panes[i].isMain ? .main : .pane(i)
         startClip(item.snapshot, looping: looping, in: slot, reply: ScreenReply(peer: p.id, tag: tag, request: .panePlay, ok: .clipPlayOK))

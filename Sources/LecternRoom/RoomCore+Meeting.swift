@@ -115,10 +115,12 @@ extension RoomCore {
             if config.uploadsKept == "day", (e.storedAt / 86_400).rounded(.down) >= today { continue }
             catalog.remove(e.id)
             audience.prepared.remove(e.id.hex)
-            ledger.storeBytes -= min(ledger.storeBytes, e.size)
+            ledger.storeBytes -= min(ledger.storeBytes, e.size + e.convertedBytes)
             emit(.removeUpload(e.id))
             n += 1
         }
+        // Files still converting are the meeting's too: stopped, their originals removed.
+        if config.uploadsKept != "day" { n += stopConversions("the meeting ended") }
         return n
     }
 }

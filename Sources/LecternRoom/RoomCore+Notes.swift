@@ -27,7 +27,7 @@ extension RoomCore {
     func notesAuthor(_ me: DeviceID) -> String? { floor.devices[me].map { DeckNotes.author(of: $0.resumeToken) } }
 
     private func deck(_ content: ContentID, for me: DeviceID, changing: Bool = false) throws -> ContentEntry {
-        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        let item = try storedEntry(content)
         guard item.kind == .pdf else {
             throw LecternError(.wrongKind, detail: UInt64(ContentKind.clip.rawValue), message: "That is a clip — only PDFs have speaker notes.")
         }

@@ -7,7 +7,7 @@ extension RoomCore {
     /// slide"). For those who may present the file: its uploaders and the moderator —
     /// the audience sees slides when they are shown, not before.
     func pagePreview(_ r: PagePreviewRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        guard let item = catalog[r.content] else { throw LecternError.unknownContent }
+        let item = try storedEntry(r.content)
         if floor.devices[me]?.role != .moderator && !ledger.isOwner(me, of: r.content) {
             throw LecternError(.notYourContent, message: "Only the person who uploaded it or the moderator can preview its pages.")
         }

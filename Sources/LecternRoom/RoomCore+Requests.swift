@@ -90,6 +90,8 @@ extension RoomCore {
         case .uploadBegin(let b): try uploadBegin(b, peer: p, device: me, tag: tag)
         case .uploadChunk(let ch): try uploadChunk(ch, peer: p)
         case .uploadFinish(let content): try uploadFinish(content, peer: p, device: me, tag: tag)
+        case .conversionCancel(let content): try conversionCancel(content, by: me, peer: p, tag: tag)
+        case .imagesDeck(let d): try imagesDeck(d, by: me, peer: p, tag: tag)
         case .screenshotRequest(let mw, let mh, let jpeg):
             try takePictureSlot(p, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh))
             emit(.screenshot(p.id, tag: tag, maxWidth: Int(mw), maxHeight: Int(mh), jpeg: jpeg))

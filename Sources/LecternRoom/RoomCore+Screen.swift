@@ -7,7 +7,7 @@ import LecternProtocol
 extension RoomCore {
     func present(_ content: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
-        guard let item = catalog[content] else { throw LecternError.unknownContent }
+        let item = try storedEntry(content)
         try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil)
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
         let n = max(1, Int(page))

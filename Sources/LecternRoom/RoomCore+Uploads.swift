@@ -15,8 +15,9 @@ extension RoomCore {
         }
         let maxSize = UInt64(config.maxUploadBytes), quota = UInt64(config.diskQuotaBytes)
         if catalog[b.content] != nil {
-            // Already stored: with a valid possession proof it is not sent again.
-            try UploadSession.checkBegin(b, maxFileSize: maxSize, quota: quota, freeQuota: .max)
+            // Already stored: with a valid possession proof it is not sent again. (A file
+            // being converted is sent again: its upload-finish waits for the same conversion.)
+            try UploadSession.checkBegin(b, maxFileSize: maxSize, maxFileText: config.maxUploadText, quota: quota, freeQuota: .max)
             if b.proof != nil { return emit(.checkProof(p.id, tag: tag, b, challenge: p.challenge)) }
             return startWhenFree(b, peer: p, tag: tag, from: 0)
         }
@@ -24,7 +25,7 @@ extension RoomCore {
         let stored = ledger.parts[b.content]?.size ?? 0
         let used = ledger.usedBytes
         try UploadSession.checkBegin(
-            b, maxFileSize: maxSize, quota: quota, freeQuota: quota > used ? quota - used : 0,
+            b, maxFileSize: maxSize, maxFileText: config.maxUploadText, quota: quota, freeQuota: quota > used ? quota - used : 0,
             alreadyStored: stored)
         start(b, peer: p, tag: tag, from: min(stored, b.size))
     }
@@ -65,6 +66,7 @@ extension RoomCore {
     }
 
     private func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
+        if offset == 0 { emit(.prepareConverter(fileName: b.name)) }
         let w = ledger.openWriter(b.content, connection: p.id, tag: tag, offset: offset, now: now)
         p.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
         emit(.openPart(b.content, writer: w, offset: offset, hashing: offset == 0))
@@ -137,6 +139,7 @@ extension RoomCore {
         guard let u = p.uploads[content], !u.failed || u.session.isComplete else { throw LecternError.noUpload }
         try u.session.checkFinish()
         p.uploads[content] = nil
+        p.finishing[content] = u.beginTag
         ledger.release(content, writer: u.writer, leaving: true)
         let s = u.session
         emit(
@@ -153,7 +156,20 @@ extension RoomCore {
     ) {
         let content = upload.content, me = upload.device
         let p = live(id)
+        let beginTag = p?.finishing.removeValue(forKey: content) ?? 0
         switch result {
+        case .success(let item) where item.awaitsConversion:
+            // Stored as it came (on disk, its bytes in the quota once); upload-stored waits for its PDF.
+            if catalog[content] == nil && conversions[content] == nil { ledger.storeBytes += item.size }
+            ledger.addOwner(me, of: content)
+            log(.info, "stored \(item.name) (\(item.size) bytes, \(item.convertedFrom ?? "?")) from device \(me), to convert")
+            let waiter = p.map { ConversionQueue.Waiter(connection: $0.id, tag: tag, beginTag: beginTag) }
+            if let job = conversions[content] {
+                if let waiter { conversions.wait(waiter, for: content) }
+                if let p, let progress = conversions.progress(job.content, now: now) { send(.conversionProgress(progress), to: p, tag: beginTag) }
+            } else {
+                convertStored(item, uploader: me, waiter: waiter)
+            }
         case .success(let item):
             // A file the store had already is kept once: only a new one adds to the store.
             if catalog[content] == nil { ledger.storeBytes += item.size }

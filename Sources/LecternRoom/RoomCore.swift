@@ -101,12 +101,17 @@ public final class RoomCore {
     var awayHolders = AwayHolders()
     /// Live shares (§29, RoomCore+Share).
     var shares = ShareBoard()
+    /// Uploads being converted to PDF (§30, RoomCore+Conversions), and those a restart
+    /// left unconverted (queued at the first tick).
+    var conversions: ConversionQueue
+    var unconverted: [ContentEntry]
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
-    /// store holds on disk (the quota counts both).
+    /// store holds on disk (the quota counts both); `unconverted`: stored originals whose
+    /// PDF doesn't exist yet (a restart during their conversion): converted again.
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
-        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0,
+        parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [],
         epoch: String = StateEpoch.random(),
         wallClock: @escaping @Sendable () -> Double
     ) {
@@ -119,6 +124,9 @@ public final class RoomCore {
         self.catalog = catalog
         ledger = UploadLedger(parts: parts, storeBytes: storeBytes)
         removals = RemovalCooldown(seconds: config.removeCooldown)
+        conversions = ConversionQueue(
+            limits: .init(slots: config.convert.atOnce, maxWaiting: max(config.convert.queue, unconverted.count), budget: Double(config.convert.timeoutSeconds)))
+        self.unconverted = unconverted
         floor = Floor(
             config: FloorConfig(
                 floorMode: config.floor,
@@ -138,11 +146,14 @@ public final class RoomCore {
             tick()
             sendOwedStates()
             sweepParts()
+            if !unconverted.isEmpty { resumeConversions() }
+            conversionsTick()
             timerTick()
             audienceTick()
             meetingTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
+            conversionsTick()
             apply(floor.expire(now: now))
             audienceWake()
             sendOwedStates()
@@ -168,6 +179,9 @@ public final class RoomCore {
         case .proofChecked(let id, let tag, let begin, let matches): proofChecked(id, tag: tag, begin, matches: matches)
         case .uploadFinished(let id, let tag, let writer, let upload, let result):
             uploadFinished(id, tag: tag, writer: writer, upload, result)
+        case .conversionProgressed(let content, let done, let total): conversionProgressed(content, done: done, total: total)
+        case .conversionEnded(let content, let result): conversionEnded(content, result)
+        case .imageSetStored(let id, let tag, let set, let result): imageSetStored(id, tag: tag, set, result)
         case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
         case .outputChanged(let status): outputChanged(status)
@@ -237,6 +251,8 @@ public final class RoomCore {
         s.shares = sharesSnapshot()
         s.protocolMinor = lecternProtocolMinor
         s.meeting = meeting.id
+        s.uploads = UploadsSnapshot(maxFileBytes: UInt64(config.maxUploadBytes), maxFileText: config.maxUploadText)
+        s.conversions = conversionsSnapshot
         return s
     }
 
@@ -262,7 +278,7 @@ public final class RoomCore {
     }
 
     private func scheduleWake() {
-        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt, pictureSettleAt].compactMap { $0 }.min()
+        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt, pictureSettleAt, conversions.nextDeadline].compactMap { $0 }.min()
         if next != wakeAt {
             wakeAt = next
             emit(.wake(at: next))

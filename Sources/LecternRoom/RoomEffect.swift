@@ -64,6 +64,22 @@ public enum RoomEffect: Equatable, Sendable {
     /// Finish `writer`'s upload: verify, store, report `.uploadFinished`.
     case finishUpload(ConnectionID, tag: UInt16, writer: Int, UploadToStore)
 
+    // MARK: converted files (§30)
+    /// Convert the stored original of `entry` (format `format`) to its PDF; report
+    /// `.conversionProgressed` as it goes and `.conversionEnded` once.
+    case startConversion(ContentEntry, format: String)
+    /// Stop the conversion of this upload (kill its converter); `.conversionEnded` still comes.
+    case stopConversion(ContentID)
+    /// An upload named `fileName` began: a converter that would take such a file may get
+    /// ready while its bytes arrive (a hint: what the file is, its content decides).
+    case prepareConverter(fileName: String)
+    /// Remove the stored original of a conversion that made no deck (its part of the quota
+    /// is given back by the room).
+    case discardUpload(ContentID)
+    /// Store the image set's file (docs/protocol.md §30.9) as an original to convert;
+    /// report `.imageSetStored`.
+    case storeImageSet(ConnectionID, tag: UInt16, ImageSetToStore)
+
     // MARK: pictures
     /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.
     /// `jpeg`: a JPEG may answer where it is smaller than the PNG.

@@ -56,6 +56,15 @@ public enum RoomEvent: Sendable {
     /// An upload-finish was carried out: the file verified and stored, or refused.
     case uploadFinished(ConnectionID, tag: UInt16, writer: Int, UploadToStore, Result<ContentEntry, UploadRefusal>)
 
+    // MARK: converted files (§30)
+    /// The converter of `content` has done `done` of `total` pages (total 0: not known yet).
+    case conversionProgressed(ContentID, done: Int, total: Int)
+    /// The conversion of `content` ended: the deck, stored with its PDF; or why not (for a
+    /// conversion the room stopped, its own reason is told instead).
+    case conversionEnded(ContentID, Result<ContentEntry, LecternError>)
+    /// The file of an image set is stored as an original to convert, or couldn't be.
+    case imageSetStored(ConnectionID, tag: UInt16, ImageSetToStore, Result<ContentEntry, LecternError>)
+
     // MARK: pictures
     /// A screenshot asked for by `.screenshot`, as PNG pieces.
     case screenshotTaken(ConnectionID, tag: UInt16, [ScreenshotChunk])

@@ -112,6 +112,28 @@ extension ConfigFile {
         }
 
         var spots = RelatedSpots()
+        // [convert]: uploads converted to PDF on the appliance (docs/protocol.md §30).
+        func flag(_ name: String, _ set: @escaping (Bool) -> Void) -> Check {
+            { v, _ in
+                guard let b = v.bool else { return "'\(name)' must be true or false, not \(describe(v))" }
+                set(b); return nil
+            }
+        }
+        let convert: [String: Check] = [
+            "office": flag("convert.office") { config.convert.office = $0 },
+            "timeout_seconds": int("convert.timeout_seconds", 5...600) { config.convert.timeoutSeconds = $0 },
+            "at_once": int("convert.at_once", 1...4) { config.convert.atOnce = $0 },
+            "queue": int("convert.queue", 0...64) { config.convert.queue = $0 },
+            "memory_mb": int("convert.memory_mb", 256...8192) { config.convert.memoryMB = $0 },
+            "max_pages": int("convert.max_pages", 1...5000) { config.convert.maxPages = $0 },
+            "max_unpacked_mb": int("convert.max_unpacked_mb", 1...4096) { config.convert.maxUnpackedMB = $0 },
+            "warm": flag("convert.warm") { config.convert.warm = $0 },
+            // photos and images (docs/protocol.md §30.9)
+            "image_max_megapixels": int("convert.image_max_megapixels", 1...1000) { config.convert.imageMaxMegapixels = $0 },
+            "image_memory_mb": int("convert.image_memory_mb", 64...4096) { config.convert.imageMemoryMB = $0 },
+            "image_cpu_seconds": int("convert.image_cpu_seconds", 1...300) { config.convert.imageCPUSeconds = $0 },
+            "image_max_count": int("convert.image_max_count", 2...500) { config.convert.imageMaxCount = $0 },
+        ]
         let display: [String: Check] = [
             "output": string("display.output") { s in
                 guard DisplayChoice(rawValue: s) != nil else { return "'display.output' must be \"auto\", \"kms\" or \"virtual\", not '\(s)'" }
@@ -298,6 +320,12 @@ extension ConfigFile {
                 }
                 config.metricsAddress = s; return nil
             },
+            "convert": { v, _ in
+                guard v.table != nil, let children = merged.first(where: { $0.key == "convert" })?.entry.children else {
+                    return "'convert' must be a table: a [convert] section, not \(describe(v))"
+                }
+                check(children.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, section: "convert", keys: convert); return nil
+            },
             "display": { v, _ in
                 guard v.table != nil, let children = merged.first(where: { $0.key == "display" })?.entry.children else {
                     return "'display' must be a table: a [display] section (the output is chosen with output = \"auto\", \"kms\" or \"virtual\" in it), not \(describe(v))"
@@ -363,6 +391,13 @@ extension ConfigFile {
         "max_connections_per_address",
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "record", "record_presenters", "metrics_address",
         "screen_code", "screen_code_minutes", "wifi_ssid", "wifi_password", "tls", "tls_certificate", "tls_key", "allow_plain", "display",
+        "convert",
     ]
-    public static let sectionKeys = ["display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo", "background_image"]]
+    public static let sectionKeys = [
+        "display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo", "background_image"],
+        "convert": [
+            "office", "timeout_seconds", "at_once", "queue", "memory_mb", "max_pages", "max_unpacked_mb", "warm", "image_max_megapixels", "image_memory_mb",
+            "image_cpu_seconds", "image_max_count",
+        ],
+    ]
 }

@@ -30,6 +30,14 @@ public final class ContentStore: @unchecked Sendable {
         /// The `DeckProbe.rule` the PDF was checked by in a child before anything opened it
         /// in the service (nil: stored before, or without a lecternd to run the check).
         public var openChecked: Int? = nil
+        /// A converted deck (docs/protocol.md §30): the original's format ("pptx"). The
+        /// original stays under the id (the SHA-256 the client hashed), its PDF beside it
+        /// as `<id>.pdf`; `pages`, `deck` and `openChecked` describe the PDF.
+        public var convertedFrom: String? = nil
+        /// Bytes of the converted PDF; nil while it doesn't exist yet (converting, or a
+        /// restart came first: it is converted again).
+        public var convertedSize: Int64? = nil
+        public var awaitsConversion: Bool { convertedFrom != nil && convertedSize == nil }
     }
 
     /// Where a PDF is checked before the service opens it: `lecternd --probe-deck` under
@@ -67,6 +75,13 @@ public final class ContentStore: @unchecked Sendable {
     }
 
     public func path(of id: String) -> String { directory.appendingPathComponent(id).path }
+
+    /// The file the pipeline reads for upload `id`: a converted deck's PDF (`<id>.pdf`),
+    /// else the upload itself.
+    public func deckPath(of id: String) -> String {
+        let pdf = path(of: id) + ".pdf"
+        return FileManager.default.fileExists(atPath: pdf) ? pdf : path(of: id)
+    }
 
     /// Content ids are lowercase hex SHA-256: nothing else may name a file here.
     public static func isValidID(_ id: String) -> Bool {
@@ -138,6 +153,7 @@ public final class ContentStore: @unchecked Sendable {
     /// here: one the check refuses is removed from the store, with a log line saying why.
     public func entries() -> [ContentEntry] {
         items().compactMap { (stored: Item) -> ContentEntry? in
+            guard !stored.awaitsConversion else { return nil }   // `unconverted()`
             var item = stored
             if item.kind == .clip, item.durationMs == nil {
                 item.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0
@@ -164,7 +180,7 @@ public final class ContentStore: @unchecked Sendable {
     /// `item` checked again in the child, its facts and mark written to its description.
     private func recheck(_ stored: Item) throws -> Item {
         var item = stored
-        let (facts, rule) = try check(path(of: item.id), name: item.name)
+        let (facts, rule) = try check(deckPath(of: item.id), name: item.name)
         item.pages = facts.pageCount
         item.deck = DeckFacts(facts)
         item.openChecked = rule
@@ -190,11 +206,14 @@ public final class ContentStore: @unchecked Sendable {
         logger.info("removed upload \(id.prefix(12)): its meeting ended")
     }
 
+    /// Removes the stored original of a conversion that made no deck (the room logged why).
+    public func discardUpload(_ id: String) { remove(id) }
+
     /// Removes a stored upload (its file, description and notes).
     private func remove(_ id: String) {
         guard Self.isValidID(id) else { return }
         forget(id)
-        for suffix in [".json", ".notes.json", ""] { unlink(path(of: id) + suffix) }
+        for suffix in [".json", ".notes.json", ".pdf", ""] { unlink(path(of: id) + suffix) }
         AtomicFile.fsync(directory: directory.path)
     }
 
@@ -248,7 +267,7 @@ public final class ContentStore: @unchecked Sendable {
         }
         lock.lock(); defer { lock.unlock() }
         if let i = documents.firstIndex(where: { $0.id == id }) { return documents[i].document }
-        let d = try PDFDocument(path: path(of: id))
+        let d = try PDFDocument(path: deckPath(of: id))
         documents.append((id, d))
         if documents.count > openDocuments { evicted = documents.removeFirst().document }
         return d
@@ -311,6 +330,8 @@ public final class ContentStore: @unchecked Sendable {
 
     /// The first bytes of a clip container or stream FFmpeg reads.
     static func isClipSignature(_ b: [UInt8]) -> Bool {
+        // A HEIC is an ISO BMFF file too, but a still image (§30.9), not a clip.
+        if ImageFormat(head: b) != nil { return false }
         // ISO BMFF (MP4, MOV, 3GP): a box type at 4.
         if b.count >= 8, ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"].contains(where: { Array($0.utf8) == Array(b[4..<8]) }) {
             return true
@@ -338,6 +359,9 @@ extension ContentEntry {
             id: ContentID(hex: item.id) ?? ContentID(bytes: [UInt8](repeating: 0, count: 32))!, name: item.name,
             kind: item.kind, size: UInt64(max(0, item.size)), pages: item.pages, durationMs: item.durationMs ?? 0,
             console: item.deck.map { DeckConsole(facts: $0, notes: notes) })
+        convertedFrom = item.convertedFrom
+        convertedBytes = UInt64(max(0, item.convertedSize ?? 0))
+        awaitsConversion = item.awaitsConversion
     }
 }
 

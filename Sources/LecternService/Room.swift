@@ -1,4 +1,5 @@
 import Foundation
+import LecternConvert
 import LecternCore
 import LecternProtocol
 import LecternRoom
@@ -31,6 +32,8 @@ final class Room: @unchecked Sendable {
     private var uploadWorker: UploadWorker!
     /// Live shares' decoders and the routes of their media frames (§29).
     private(set) var shareWorker: ShareWorker!
+    /// Converts uploads that are neither PDFs nor clips (§30).
+    private(set) var conversionWorker: ConversionWorker!
     private let store: ContentStore
     private var links: [ConnectionID: PeerLink] = [:]
     private var nextID: ConnectionID = 1
@@ -53,7 +56,8 @@ final class Room: @unchecked Sendable {
 
     /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
-        loop: EventLoop, config: Config, stage: Stage, store: ContentStore, catalog: ContentCatalog? = nil, logger: Logger,
+        loop: EventLoop, config: Config, stage: Stage, store: ContentStore, catalog: ContentCatalog? = nil, converters: DeckConverters = .none,
+        logger: Logger,
         clock: @escaping @Sendable () -> Double = { MonotonicClock.now() },
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
@@ -66,7 +70,7 @@ final class Room: @unchecked Sendable {
         core = RoomCore(
             config: config, keys: try Self.keys(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
-            storeBytes: UploadArea.bytes(in: store.directory.path), wallClock: wallClock)
+            storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(), wallClock: wallClock)
         self.store = store
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }
@@ -79,6 +83,8 @@ final class Room: @unchecked Sendable {
         core.setSoundDevice(sound.pcm)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         shareWorker = ShareWorker(stage: stage, loop: loop, link: { [weak self] in self?.links[$0] }, clock: clock, report: report)
+        uploadWorker = UploadWorker(area: area, store: store, converters: converters, report: report)
+        conversionWorker = ConversionWorker(store: store, converters: converters, limits: config.convert.limits, dataDir: config.dataDir, report: report)
         pageImages = PageImages(
             render: { content, page, width, part in
                 let compositor = stage.compositor   // replaced when the output's mode changes
@@ -101,6 +107,7 @@ final class Room: @unchecked Sendable {
         }
         reportLock.withLock { reporting = false }
         if loop.inEventLoop { shareWorker.stopAll() } else { try? loop.submit { self.shareWorker.stopAll() }.wait() }
+        conversionWorker.shutdown()
         ticker?.cancel()
         ticker = nil
     }
@@ -210,7 +217,7 @@ final class Room: @unchecked Sendable {
     /// The deck the web server may hand out now (§24.5), from the core's decision.
     let download = DeckDownload()
     private func offerDownload() {
-        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.path(of: $0.content), name: $0.name) })
+        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.deckPath(of: $0.content), name: $0.name) })
     }
 
     // MARK: effects out
@@ -265,6 +272,11 @@ final class Room: @unchecked Sendable {
             case .saveNotes(let content, let notes):
                 do { try store.saveNotes(notes, for: content.hex) } catch { logger.warning("notes of \(content.hex.prefix(12)) not saved: \(error)") }
             case .removeUpload(let content): store.removeUpload(content.hex)
+            case .startConversion(let entry, let format): conversionWorker.start(entry, format: format)
+            case .stopConversion(let content): conversionWorker.stop(content)
+            case .discardUpload(let content): store.discardUpload(content.hex)
+            case .storeImageSet(let id, let tag, let set): uploadWorker.storeImageSet(id, tag: tag, set)
+            case .prepareConverter(let name): conversionWorker.converters.prepare(forFileNamed: name)
             case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
             case .pointer(let device, let page, let point, let lifted):
                 stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
@@ -275,7 +287,7 @@ final class Room: @unchecked Sendable {
             case .makeRecord(let id, let tag, let job):
                 let store = self.store
                 if let recordMaker {
-                    recordMaker.make(job, for: id, tag: tag, paths: { store.path(of: $0) }, report: report)
+                    recordMaker.make(job, for: id, tag: tag, paths: { store.deckPath(of: $0) }, report: report)
                 } else {
                     feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
                 }

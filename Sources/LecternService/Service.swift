@@ -1,4 +1,5 @@
 import Foundation
+import LecternConvert
 import LecternCore
 import LecternDisplay
 import LecternPipeline
@@ -163,7 +164,9 @@ public final class Service: @unchecked Sendable {
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.group = group
-        room = try Room(loop: group.next(), config: config, stage: stage, store: store, catalog: catalog, logger: logger)
+        let converters = Self.converters(config)
+        for c in converters.all { if let why = c.unavailable { logger.notice("\(c.name) files can't be converted: \(why)") } }
+        room = try Room(loop: group.next(), config: config, stage: stage, store: store, catalog: catalog, converters: converters, logger: logger)
         room.stateWriter = StateWriter(dataDir: config.dataDir)
         room.holdRepliesUntilDurable()
         let limits = Self.renderLimits(config)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LecternConvert
 import LecternCore
 import LecternProtocol
 import LecternRoom
@@ -11,14 +12,17 @@ import LecternVideo
 final class UploadWorker: @unchecked Sendable {
     let area: UploadArea
     let store: ContentStore
-    private let report: @Sendable (RoomEvent) -> Void
-    private let work = DispatchQueue(label: "lectern.room.uploads", qos: .userInitiated, attributes: .concurrent)
+    /// What an upload that is neither a PDF nor a clip may be converted by (§30).
+    let converters: DeckConverters
+    let report: @Sendable (RoomEvent) -> Void
+    let work = DispatchQueue(label: "lectern.room.uploads", qos: .userInitiated, attributes: .concurrent)
     private let lock = NSLock()
     private var writers: [Int: PartWriter] = [:]
 
-    init(area: UploadArea, store: ContentStore, report: @escaping @Sendable (RoomEvent) -> Void) {
+    init(area: UploadArea, store: ContentStore, converters: DeckConverters = .none, report: @escaping @Sendable (RoomEvent) -> Void) {
         self.area = area
         self.store = store
+        self.converters = converters
         self.report = report
     }
 
@@ -92,6 +96,19 @@ final class UploadWorker: @unchecked Sendable {
                 area.remove(hex)   // the store already has it: keep one copy
                 return .success(ContentEntry(existing))
             }
+            if let (converter, format) = convertible(area.partPath(hex), name: upload.name) {
+                // Stored as it came; the room converts it and answers once its PDF exists (§30).
+                if let why = converter.unavailable {
+                    area.remove(hex)
+                    return .failure(UploadRefusal(.conversionUnavailable(format.what), discarded: true, detail: why))
+                }
+                if upload.announcedKind == .clip {
+                    area.remove(hex)
+                    return .failure(UploadRefusal(LecternError(.unsupportedFileType, message: "The file is not a clip."), discarded: true, detail: nil))
+                }
+                let item = try store.storeOriginal(tmpFile: area.partPath(hex), id: hex, name: upload.name, uploader: upload.uploader, format: format.id)
+                return .success(ContentEntry(item))
+            }
             let kind = try store.kind(ofFile: area.partPath(hex), name: upload.name)
             if let wanted = upload.announcedKind, (wanted == .pdf) != (kind == .pdf) {
                 area.remove(hex)
@@ -115,5 +132,16 @@ final class UploadWorker: @unchecked Sendable {
         } catch {
             return .failure(UploadRefusal(.storageFailed, discarded: false, detail: "\(error)"))
         }
+    }
+
+    /// The converter and format of a file that is neither a PDF (a `%PDF-` header) nor a
+    /// clip by its first bytes, when a converter knows it by its content; else nil (the
+    /// store's own checks decide then).
+    private func convertible(_ path: String, name: String) -> (any DeckConverter, SourceFormat)? {
+        // An image set is the room's own (images-deck, §30.9), never an upload.
+        guard !converters.all.isEmpty, let sniff = try? FileSniff(path: path, name: name), !ImageSet.starts(sniff.head) else { return nil }
+        let head = Data(sniff.head.prefix(1024))
+        if head.range(of: Data("%PDF-".utf8)) != nil || ContentStore.isClipSignature(Array(head)) { return nil }
+        return converters.detect(sniff)
     }
 }

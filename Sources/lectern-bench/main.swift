@@ -13,7 +13,7 @@ func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
 
 let dir = Fixtures.tempDir("bench")
 let rounds = Int(ProcessInfo.processInfo.environment["LECTERN_BENCH_ROUNDS"] ?? "") ?? 5
-/// LECTERN_BENCH_ONLY=render,transition,stage,stress,paneclip,protocol,hostile,video,clips2,sound,ink,record,audience,tls,board,share runs only those parts (default: all; `twoclips` is `clips2`).
+/// LECTERN_BENCH_ONLY=render,transition,stage,stress,paneclip,protocol,hostile,video,clips2,sound,ink,record,office,photos,audience,tls,board,share runs only those parts (default: all; `twoclips` is `clips2`).
 func wants(_ part: String) -> Bool {
     guard let only = ProcessInfo.processInfo.environment["LECTERN_BENCH_ONLY"], !only.isEmpty else { return true }
     return only.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == part }
@@ -169,6 +169,8 @@ if wants("ink") {
     try runDurableAckBenchmark()
 }
 if wants("record") { try runRecordBenchmarks(pages: pages, rounds: rounds) }
+if wants("office") { try runOfficeBenchmarks(rounds: rounds) }
+if wants("photos") { try runPhotoBenchmarks(rounds: rounds) }
 
 if wants("hostile") {
     try runHostileBenchmarks()

@@ -51,47 +51,91 @@ func describe(_ s: Snapshot) -> String {
 }
 
 struct UploadCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "upload", abstract: "Upload a PDF or clip; prints its content id.")
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload files (PDF, clips, office documents, photos and images); prints each content id.",
+        discussion: "Two or more photos or images given together become one deck, in the order given: its id is printed where the first of them was.")
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: "The file.") var file: String
+    @Argument(help: "The files.") var files: [String]
 
     func run() throws {
-        let stored = try withConnection(connection) { try Self.upload(file, $0, showProgress: true) }
-        print(stored.content.hex)
+        let ids = try withConnection(connection) { try UploadFiles.upload(files, $0, showProgress: true) }
+        for id in ids { print(id.hex) }
     }
 
     static func upload(_ file: String, _ c: LecternConnection, showProgress: Bool) throws -> UploadStored {
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw CLIError(code: "argument", message: "Can't read \(file).", exitCode: 1)
         }
+        // Too big for the appliance: said before the file is read (§30.10), as the server would.
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.uint64Value ?? 0
+        if let limit = c.latestState?.uploads, limit.maxFileBytes > 0, size > limit.maxFileBytes {
+            throw CLIError(.server(.fileTooLarge(limit: limit.maxFileBytes, text: limit.maxFileText)))
+        }
         let tty = showProgress && isatty(STDERR_FILENO) == 1
         let start = Date()
-        let stored = try c.upload(path: file) { sent, total in
-            guard tty, total > 0 else { return }
-            let f = Double(sent) / Double(total)
-            let bar = String(repeating: "#", count: Int(f * 30)) + String(repeating: " ", count: 30 - Int(f * 30))
-            let rate = Double(sent) / max(0.001, Date().timeIntervalSince(start)) / 1e6
-            FileHandle.standardError.write(
-                Data(
-                    String(
-                        format: "\r[%@] %3d%%  %.1f/%.1f MB  %.1f MB/s", bar, Int(f * 100),
-                        Double(sent) / 1e6, Double(total) / 1e6, rate
-                    ).utf8))
-        }
-        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        let name = (file as NSString).lastPathComponent
+        var said = ""
+        let stored = try c.upload(
+            path: file,
+            progress: { sent, total in
+                guard tty, total > 0 else { return }
+                let f = Double(sent) / Double(total)
+                let bar = String(repeating: "#", count: Int(f * 30)) + String(repeating: " ", count: 30 - Int(f * 30))
+                let rate = Double(sent) / max(0.001, Date().timeIntervalSince(start)) / 1e6
+                FileHandle.standardError.write(
+                    Data(
+                        String(
+                            format: "\r[%@] %3d%%  %.1f/%.1f MB  %.1f MB/s", bar, Int(f * 100),
+                            Double(sent) / 1e6, Double(total) / 1e6, rate
+                        ).utf8))
+            },
+            converting: { p in
+                // Always said (a conversion takes seconds): one line per change, or one line
+                // redrawn on a terminal (docs/protocol.md §30.3).
+                let line = ConversionLine.text(p, name: name)
+                guard line != said else { return }
+                said = line
+                FileHandle.standardError.write(Data((isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[K" + line : line + "\n").utf8))
+            })
+        if tty || (!said.isEmpty && isatty(STDERR_FILENO) == 1) { FileHandle.standardError.write(Data("\n".utf8)) }
         return stored
     }
 }
 
+/// What the CLI says of a conversion: "Converting deck.pptx · slide 12 of 30".
+enum ConversionLine {
+    static func text(_ p: ConversionProgress, name: String) -> String {
+        switch p.stage {
+        case .queued:
+            return "Converting \(name) (\(p.format)) · stored, waiting\(p.ahead > 0 ? " (\(p.ahead) ahead)" : "")"
+        case .converting:
+            let unit =
+                ["pptx", "ppt", "odp", "key"].contains(p.format) ? "slide" : ImageFormat(rawValue: p.format) != nil || p.format == ImageSet.format ? "image" : "page"
+            if p.total > 0 { return "Converting \(name) · \(unit) \(p.done) of \(p.total)" }
+            return "Converting \(name) · \(p.elapsedMs / 1000) s of at most \(p.budgetMs / 1000) s"
+        }
+    }
+}
+
 struct PresentCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "present", abstract: "Show a PDF (a file, uploaded first, or a content id).")
+    static let configuration = CommandConfiguration(
+        commandName: "present",
+        abstract: "Show a deck: a file (uploaded first: a PDF, an office document, a photo), a content id, or several photos as one deck.")
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: "A PDF file or a content id.") var target: String
+    @Argument(help: "A file or a content id; or several photos or images, which become one deck in the order given.") var targets: [String]
     @Option(help: "The page to start at.") var page: UInt32 = 1
+
+    func validate() throws {
+        if targets.isEmpty { throw ValidationError("Give a file or a content id.") }
+        if targets.count > 1, !targets.allSatisfy(UploadFiles.isImage) {
+            throw ValidationError("Several files can be presented together only when they are all photos or images (they become one deck).")
+        }
+    }
 
     func run() throws {
         try withConnection(connection) { c in
-            let content = try resolveContent(target, c)
+            let content = targets.count > 1 ? try UploadFiles.upload(targets, c, showProgress: false)[0] : try resolveContent(targets[0], c)
             try takeFloorIfOpen(c, role: connection.role)
             try c.present(content, page: page)
         }

@@ -3,6 +3,7 @@ import Foundation
 import LecternCore
 import LecternDisplay
 import LecternPipeline
+import LecternPhotos
 import LecternService
 import Logging
 
@@ -122,4 +123,6 @@ let processStart = MonotonicClock.now()
 // The service's deck probe (`DeckProbe`): a child that opens an upload within its budgets
 // before the service does; not for admins, so not an option in --help.
 DeckProbe.runIfAsked(CommandLine.arguments)
+// The child that makes photos into a deck (`PhotoDeck`), within its budgets.
+PhotoDeckChild.runIfAsked(CommandLine.arguments)
 Lecternd.main()

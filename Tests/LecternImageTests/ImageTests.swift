@@ -355,4 +355,29 @@ final class ImageTests: XCTestCase {
         XCTAssertEqual(stored.size, size)
         XCTAssertEqual(stored.pageCount, 3)
     }
+
+    // MARK: - issue 29: a photo under the unit as it ships
+
+    /// A phone's photo goes on the wall under the unit as it ships (its MemoryMax=, its
+    /// system-call filter, MemoryDenyWriteExecute=, ProtectSystem=): a JPEG stored sideways
+    /// with EXIF orientation 6, presented from the CLI, is shown upright between bars, decoded
+    /// by the image child with libvips from the image's own packages.
+    func test10APhonePhotoGoesOnTheWallUprightUnderTheUnit() throws {
+        let a = try appliance()
+        try a.waitUntilServing()
+        try a.lectern(["floor", "request"])
+        let photo = try Fixtures.rotatedJPEG(Fixtures.quadrants(width: 900, height: 1200), in: Fixtures.tempDir("image-photo"))
+        let t0 = Self.nowMs()
+        try a.lectern(["present", photo])
+        // 3:4 on 1920×1080: 810×1080 in the middle; each quadrant's centre its colour.
+        let points = [(757, 270), (1162, 270), (757, 810), (1162, 810)]
+        try a.waitForScreen("the photo upright on the scanout") { f in
+            f.pixel(x: 100, y: 540) == .black
+                && zip(points, Fixtures.quadrantColors).allSatisfy { p, want in
+                    let got = f.pixel(x: p.0, y: p.1)
+                    return max(abs(Int(got.r) - Int(want.r)), abs(Int(got.g) - Int(want.g)), abs(Int(got.b) - Int(want.b))) <= 24
+                }
+        }
+        Self.figure("photo: a 1.1 MP JPEG from lectern present to upright on the scanout (guest under TCG): \(Self.nowMs() - t0) ms")
+    }
 }

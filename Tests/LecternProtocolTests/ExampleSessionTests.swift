@@ -72,6 +72,8 @@ enum ExampleSession {
             // One full pane, the room's screen (§9.7), and the protocol's minor version (§5).
             s.layout = LayoutSnapshot.full(screen, driver: s.floor.driver)
             s.protocolMinor = lecternProtocolMinor
+            s.uploads = UploadsSnapshot(maxFileBytes: 524_288_000, maxFileText: "500 MB")   // max_upload_mb's default (§30.10)
+            s.conversions = []   // nothing converting (§30.4)
             let m = Message.state(s)
             let bytes = m.encode(tag: 0, deviceID: 0)
             out.append(
@@ -278,6 +280,28 @@ enum ErrorTable {
         (.shareReplaced, "0"),
         (.shareNoPicture, "0"),
         (.shareNotWaiting, "0"),
+        (.stillConverting("deck.pptx"), "0"),
+        (.conversionUnavailable("PowerPoint presentations"), "0"),
+        (.conversionFailed("deck.pptx", "LibreOffice can't read it (damaged, or protected by a password)"), "0"),
+        (.conversionTimedOut("deck.pptx", seconds: 60), "the budget in seconds"),
+        (.conversionTooLarge("deck.pptx", unpackedLimit: 500_000_000), "the limit in bytes"),
+        (.conversionTooManyPages("deck.pptx", limit: 500), "the limit in pages"),
+        (.conversionOutOfMemory("deck.pptx", limitMB: 1024), "the limit in bytes"),
+        (.conversionQueueFull(limit: 8), "the limit"),
+        (.conversionCancelled("deck.pptx", "its uploader cancelled it"), "0"),
+        (.notConverting, "0"),
+        (.notAnImage(position: 2, name: "notes.pdf"), "the position of the first that isn't, from 1"),
+        (.tooManyImages(count: 150, limit: 100), "the limit"),
+        (
+            .imageTooLarge(
+                "bomb.png", limitMegapixels: 250, reason: "it is 100000 × 100000 pixels (10000 megapixels), more than the 250 megapixels an image may have"),
+            "the limit in megapixels"
+        ),
+        (
+            .imageOverBudget(
+                "IMG_0001.heic", limitMB: 384, reason: "decoding it needs more than the 384 MB of memory or 20 s of processor time an image may take"),
+            "the memory limit in bytes"
+        ),
     ]
 
     static func markdown() -> String {

@@ -192,7 +192,7 @@ final class MessageTests: XCTestCase {
         let json = String(decoding: s.jsonBytes(), as: UTF8.self)
         XCTAssertEqual(
             json,
-            #"{"audience":null,"console":null,"devices":[],"epoch":null,"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"layout":null,"meeting":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"protocolMinor":null,"record":null,"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"shares":null,"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0}}"#
+            #"{"audience":null,"console":null,"conversions":null,"devices":[],"epoch":null,"floor":{"delegate":null,"doNotDisturb":false,"driver":null,"graceRemainingMs":null,"holder":null,"queue":[]},"floorMode":"open","ink":null,"layout":null,"meeting":null,"output":{"connected":true,"height":0,"losses":0,"mode":"","name":"","width":0},"protocolMinor":null,"record":null,"revision":1,"room":"R","screen":{"blank":"none","clip":null,"content":null,"page":0,"pageCount":0},"shares":null,"sound":{"device":null,"level":100,"muted":false},"transitions":{"fallbackFadeMs":0},"uploads":null}"#
         )
         XCTAssertEqual(try Snapshot.fromJSON(s.jsonBytes()), s)
     }

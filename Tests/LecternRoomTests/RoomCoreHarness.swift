@@ -20,7 +20,7 @@ final class RoomCoreHarness {
 
     init(
         floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
-        storeBytes: UInt64 = 0, audience: PasscodeHash? = nil, audienceMode: RoomCore.Keys.AudienceMode = .passcode,
+        storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [], audience: PasscodeHash? = nil, audienceMode: RoomCore.Keys.AudienceMode = .passcode,
         configure: (inout Config) -> Void = { _ in }
     ) {
         var c = Config()
@@ -29,7 +29,7 @@ final class RoomCoreHarness {
         configure(&c)
         core = RoomCore(
             config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey, audience: audience, audienceMode: audienceMode),
-            serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes,
+            serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes, unconverted: unconverted,
             wallClock: { [wall] in wall.seconds })
         // Every push seen as it is made; the pacing's own tests set it back (StatePacerTests).
         core.statePushInterval = 0
@@ -120,7 +120,7 @@ final class RoomCoreHarness {
     static func work(_ effects: [RoomEffect]) -> [RoomEffect] {
         effects.filter {
             switch $0 {
-            case .send, .log, .persist, .wake: return false;
+            case .send, .log, .persist, .wake, .prepareConverter: return false;
             default: return true
             }
         }

@@ -10,11 +10,15 @@ import XCTest
 /// CLI commands of contract.md against it.
 final class CLITests: XCTestCase {
     final class Daemon {
-        let dir = Fixtures.tempDir("cli-daemon")
+        let dir: String
         let process: RunningProcess
         let port: Int
 
-        init(floor: String = "open", extra: String = "") throws {
+        /// A second daemon on the data of `other` (stopped first): a restart.
+        convenience init(reusing other: Daemon) throws { try self.init(dir: other.dir) }
+
+        init(floor: String = "open", extra: String = "", dir: String = Fixtures.tempDir("cli-daemon")) throws {
+            self.dir = dir
             let config = """
                 room = "CLI Room"
                 port = 7420

@@ -169,10 +169,16 @@ final class UploadOverTCPTests: XCTestCase {
         let cut = Fixtures.tempDir("cut") + "/cut.ts"
         try ts.prefix(ts.count / 2 / 188 * 188 + 100).write(to: URL(fileURLWithPath: cut))
         XCTAssertEqual(try c.upload(path: cut).kind, .clip)
-        // A PNG is neither a PDF nor a clip.
+        // A PNG, whatever its name, is a photo: a one-page deck (§30.9); plain text is neither
+        // a PDF, a clip, an office document nor an image.
         let png = Fixtures.tempDir("png") + "/slide.pdf"
         try PNG.encode(Frame(width: 64, height: 48, color: .white)).write(to: URL(fileURLWithPath: png))
-        XCTAssertServerError(.unsupportedFileType, try c.upload(path: png))
+        let photo = try c.upload(path: png)
+        XCTAssertEqual(photo.kind, .pdf)
+        XCTAssertEqual(photo.pageCount, 1)
+        let text = Fixtures.tempDir("text") + "/slide.pdf"
+        try Data("Slide 1: welcome\n".utf8).write(to: URL(fileURLWithPath: text))
+        XCTAssertServerError(.unsupportedFileType, try c.upload(path: text))
     }
 
     /// A PDF whose `%PDF-` header is missing, or comes after the first KiB, is a PDF when

@@ -98,7 +98,7 @@ final class FirstSlideWalkTests: XCTestCase {
         if let one = try w.session.find("#upload-present"), try w.session.displayed(one) {
             try w.pick(pdf, input: "#file-present", "Upload and present")
         } else {
-            try w.pick(pdf, input: "#file-input", "Upload a PDF or clip")
+            try w.pick(pdf, input: "#file-input", "Upload slides, photos or clips")
             try w.tap("#file-list button[data-action=present]", "Present", timeout: 30)
         }
         try eventually("the first slide on the wall", timeout: 30) {

@@ -12,6 +12,8 @@ import { UploadSpeed } from './upload-speed.js';
 import { C } from './protocol.js';
 import { encodeClipPlay } from './wire.js';
 import { goLive } from './go-live.js';
+import { looksLikeImage } from './formats.js';
+import { deckName, makeImagesDeck } from './images-deck.js';
 import { showPicture } from './presenter-layout.js';
 
 // Whether "Upload and present" is offered: this session's first file, with the floor free
@@ -68,23 +70,72 @@ export function renderFiles() {
   // Styled (and found as the page's upload button) only while offered.
   $('upload-present').hidden = !offer;
   $('upload-present').className = offer ? 'upload' : '';
-  $('upload-label').textContent = offer ? 'Upload only' : 'Upload a PDF or clip';
+  $('upload-label').textContent = offer ? 'Upload only' : 'Upload slides, photos or clips';
 }
 
-// `present`: the first file goes on the wall once stored ("Upload and present").
+// `present`: the first file goes on the wall once stored ("Upload and present"). Two or
+// more photos or images chosen together become one deck in the order chosen (§30.9),
+// listed instead of them, where the first of them was.
 export async function uploadFiles(files, present = false) {
   const live = present && uploadPresents();
-  let first = null;
+  const done = [];
   for (const file of files) {
     const item = await uploadOne(file);
-    first = first || item;
+    if (item) done.push({ file, item });
+  }
+  const images = done.filter((d) => looksLikeImage(d.file));
+  let first = done.length ? done[0].item : null;
+  if (images.length > 1) {
+    const deck = await imagesAsOneDeck(images.map((d) => d.item), images.map((d) => d.file.name));
+    if (deck && first === images[0].item) first = deck;
   }
   if (live && first && first.kind !== 'pdfpc') await goLiveWith(first);
+}
+
+// The uploaded images made one deck; the files list shows it instead of them.
+async function imagesAsOneDeck(items, names) {
+  const bar = $('upload-bar'), text = $('upload-text');
+  const name = deckName(names);
+  const making = 'Making one deck of ' + items.length + ' images…';
+  text.textContent = making;
+  bar.removeAttribute('value');
+  app.uploading = true;
+  try {
+    const deck = await makeImagesDeck(app.link, items, name, () => { text.textContent = making; });
+    const ids = new Set(items.map((i) => i.id));
+    app.files = app.files.filter((f) => !ids.has(f.id) && f.id !== deck.id).concat([deck]);
+    saveSession();
+    renderFiles();
+    text.textContent = name + ' is ready: ' + deck.pages + ' pages.';
+    bar.value = 1;
+    return deck;
+  } catch (e) {
+    text.textContent = describe(e);
+    bar.value = 0;
+    toast(describe(e));
+    return null;
+  } finally {
+    app.uploading = false;
+  }
+}
+
+// The appliance's refusal of a file larger than its limit (state.uploads, §30.10), said
+// before the file is read or hashed, in the units the admin wrote; null when it fits.
+export function tooBig(file) {
+  const u = app.state && app.state.uploads;
+  return u && file.size > u.maxFileBytes ? 'The file is larger than the ' + u.maxFileText + ' limit.' : null;
 }
 
 async function uploadOne(file) {
   const bar = $('upload-bar'), text = $('upload-text');
   $('upload-box').hidden = false;
+  const refused = tooBig(file);
+  if (refused) {
+    text.textContent = file.name + ': ' + refused;
+    bar.value = 0;
+    toast(refused);
+    return null;
+  }
   app.uploading = true;
   const speed = new UploadSpeed();
   const report = (phase, done, total) => {

@@ -26,6 +26,7 @@ import { setupSound } from './sound-control.js';
 import { setupRecord } from './record-view.js';
 import { renderModerator, grantFloor, takeBackLoan } from './moderator-view.js';
 import { uploadFiles } from './files-view.js';
+import { acceptList, FORMATS } from './formats.js';
 import { drive, onKey, setupSwipe } from './drive.js';
 import { setupInk, inkTool } from './ink-tool.js';
 import { withNotesFiles } from './notes-files.js';
@@ -119,6 +120,8 @@ function init() {
   $('floor-release').addEventListener('click', () => act(() => app.link.request(C.floorRelease, new Uint8Array(0))));
   $('floor-takeback').addEventListener('click', () => act(() => app.link.control(SIGNAL.takeBack)));
   $('dnd').addEventListener('change', (e) => act(() => app.link.moderate(e.target.checked ? MODERATE.dndOn : MODERATE.dndOff, 0)).then(renderModerator));
+  // The pickers offer everything the appliance shows (formats.js, one table with the server's).
+  for (const id of ['file-input', 'file-present']) $(id).accept = acceptList();
   $('file-input').addEventListener('change', (e) => {
     const files = Array.from(e.target.files || []);
     e.target.value = '';
@@ -209,7 +212,7 @@ function watchMeeting() {
 // For the browser tests and for people poking at the console.
 const api = {
   render: renderAll, sha256, hmacSha256, pbkdf2Sha256, deriveKey, registerMAC, registerProof, usesWebCrypto, hex, fromHex,
-  utf8: (s) => utf8.encode(s), app, protocol: { COMMANDS, ERRORS, C, ERR }, ink: inkTool, sharer: currentSharer,
+  utf8: (s) => utf8.encode(s), app, protocol: { COMMANDS, ERRORS, C, ERR }, formats: FORMATS, ink: inkTool, sharer: currentSharer,
 };
 if (typeof window !== 'undefined') window.Lectern = api;
 if (typeof document !== 'undefined') {
