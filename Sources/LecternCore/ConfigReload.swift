@@ -41,7 +41,7 @@ public enum ConfigReload {
         Held("http_head_timeout", \.httpHeadTimeout), Held("http_idle_timeout", \.httpIdleTimeout),
         Held("audio_device", \.audioDevice),
         Held("metrics_address", \.metricsAddress),
-        Held("tls", \.tls), Held("allow_plain", \.allowPlain),
+        Held("tls", \.tls), Held("allow_plain", \.allowPlain), Held("share", \.share),
         Held(
             "display",
             [

@@ -179,7 +179,7 @@ public struct ShareConfig: Equatable, Sendable {
         if w < ShareLimits.minSide || h < ShareLimits.minSide || max(w, h) > l.maxSide || w * h > l.maxPixels {
             return .shareUnsupported(
                 detail: UInt64(w * h),
-                "A shared picture of \(w)×\(h) is outside the limits: each side \(ShareLimits.minSide)–\(l.maxSide) pixels and at most 1920×1200 in all — share a smaller window or lower the resolution."
+                "A shared picture of \(w)×\(h) is outside the limits: each side \(ShareLimits.minSide)–\(l.maxSide) pixels and at most \(l.maxPixels == 1920 * 1200 ? "1920×1200" : "\(l.maxPixels) pixels") in all — share a smaller window or lower the resolution."
             )
         }
         if frameRate < 1 || Int(frameRate) > l.maxFrameRate {
@@ -292,6 +292,16 @@ public struct ShareLimits: Equatable, Sendable {
     /// Longest one picture may take to decode before the share ends (`shareStalled`).
     public var stallSeconds = 2.0
     public init() {}
+
+    /// The caps the config's `[share]` section sets.
+    public init(_ s: ShareSettings) {
+        maxSide = max(s.maxWidth, s.maxHeight)
+        maxPixels = s.maxWidth * s.maxHeight
+        maxFrameRate = s.maxFrameRate
+        maxBitrate = s.maxBitrateKbps * 1000
+        maxQueuedBytes = s.maxQueuedKB << 10
+        stallSeconds = s.stallSeconds
+    }
 }
 
 // MARK: errors (0x12xx)

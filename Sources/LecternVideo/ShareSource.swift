@@ -11,19 +11,22 @@ import Synchronization
 /// goes to the decoder or is dropped, the key frames asked for and the advice sent are
 /// `ShareFlow`'s decisions.
 ///
-/// A stall or a failure costs only this share: the decoder is in this process (decoded
-/// pictures stay where the display loop reads them; a decoder process would copy 8 MB a
-/// 1080p picture across), on its own thread, with a watchdog: a picture that takes longer
-/// than `stallSeconds` to decode ends the share (`onFail(.stalled)`), the thread is left
-/// to finish on its own and frees its decoder when it does; any error the decoder reports,
-/// a picture over the size limit or a sender far over what it announced ends the share too.
+/// A stall or a crash costs only this share: its `ShareDecoding` (in the service, a decoder
+/// process of its own, `ShareDecoderProcess`, drawing the pictures into memory shared with
+/// this process) is driven from the share's own thread, with a watchdog: a picture that
+/// takes longer than `stallSeconds` to decode ends the share (`.stalled`; a decoder process
+/// is killed), a decoder process that dies ends it (`.crashed`); any error the decoder
+/// reports, a picture over the size limit or a sender far over what it announced ends the
+/// share too.
 public final class ShareSource: PaneVideoSource {
     public enum Codec: Sendable { case h264, vp8, vp9 }
 
-    public enum Failure: Sendable, Equatable {
+    public enum Failure: Error, Sendable, Equatable {
         case damaged(String)
         case stalled(seconds: Double)
         case overLimit(String)
+        /// The decoder's process died (a crash, its memory or CPU limit, a kill from outside).
+        case crashed(String)
     }
 
     /// What the source tells its share (called on the decoder thread, or on the thread that
@@ -58,6 +61,9 @@ public final class ShareSource: PaneVideoSource {
         var busySince: Double?
         var ended = false
         var presented = 0
+        /// Pictures decoded and handed to the display loop (the frame rate's count).
+        var pictures = 0
+        var decoderProcessID: Int32?
     }
 
     public let codec: Codec
@@ -71,11 +77,16 @@ public final class ShareSource: PaneVideoSource {
     private let bell = DispatchSemaphore(value: 0)
     private let watchdog = Mutex<DispatchSourceTimer?>(nil)
     private let startedOnce = Atomic<Bool>(false)
+    /// Makes the decoding on the decode loop's thread (a decoder process is started there,
+    /// not on the caller's).
+    let makeDecoding: @Sendable () throws -> ShareDecoding
 
+    /// `decoding` nil: in this process (`InProcessShareDecoding`).
     public init(
         codec: Codec, limits: ShareFlow.Limits, maxSide: Int, maxPixels: Int, stallSeconds: Double, background: RGB,
-        width: Int, height: Int, reports: Reports
+        width: Int, height: Int, reports: Reports, decoding: (@Sendable () throws -> ShareDecoding)? = nil
     ) {
+        makeDecoding = decoding ?? { InProcessShareDecoding(maxSide: maxSide, maxPixels: maxPixels, background: background) }
         self.codec = codec
         self.limits = limits
         self.maxSide = maxSide
@@ -171,6 +182,8 @@ public final class ShareSource: PaneVideoSource {
             guard !s.ended, let since = s.busySince else { return false }
             return MonotonicClock.now() - since > stallSeconds
         }
+        // A decoder process is killed by its own deadline (the same), on the loop's thread;
+        // an in-process decoder's thread is left to finish alone and frees its decoder then.
         if stalled { fail(.stalled(seconds: stallSeconds)) }
     }
 
@@ -206,6 +219,12 @@ public final class ShareSource: PaneVideoSource {
     public var counts: (decoded: Int, dropped: Int, presented: Int) {
         state.withLock { ($0.flow.decoded, $0.flow.dropped, $0.presented) }
     }
+
+    /// Pictures decoded and drawn for the pane so far (a picture a frame the sender sent).
+    public var pictures: Int { state.withLock { $0.pictures } }
+
+    /// The decoder's process id while it runs (nil: none, or decoding in this process).
+    public var decoderProcessID: Int32? { state.withLock { $0.decoderProcessID } }
 
     public var isEnded: Bool { state.withLock { $0.ended } }
 

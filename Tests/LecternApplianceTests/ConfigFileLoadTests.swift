@@ -209,7 +209,7 @@ final class ConfigFileLoadTests: XCTestCase {
         expected.moderatorPasscode = "granite-lantern"
         XCTAssertEqual(r.config, expected)
         // …and the file names every key.
-        let all = ConfigFile.topKeys.filter { $0 != "display" } + ConfigFile.sectionKeys["display"]!
+        let all = ConfigFile.topKeys.filter { ConfigFile.sectionKeys[$0] == nil } + ConfigFile.sectionKeys.values.joined()
         for key in all {
             XCTAssertTrue(keys.contains(key) || text.contains("\n\(key) = "), "board/lectern.toml doesn't mention '\(key)'")
         }
@@ -230,15 +230,22 @@ final class ConfigFileLoadTests: XCTestCase {
             guard parts.count >= 3 else { XCTFail("no default for \(key) in docs/config.md"); continue }
             documented[key] = String(parts[1])
         }
-        let known = ConfigFile.topKeys.filter { $0 != "display" } + ConfigFile.sectionKeys["display"]!.map { "display.\($0)" }
+        let known =
+            ConfigFile.topKeys.filter { ConfigFile.sectionKeys[$0] == nil }
+            + ConfigFile.sectionKeys.flatMap { section, keys in keys.map { "\(section).\($0)" } }
         XCTAssertEqual(Set(documented.keys), Set(known), "docs/config.md's table vs ConfigFile's keys")
 
-        var top = "", display = "[display]\n"
+        var top = ""
+        var sections = ConfigFile.sectionKeys.keys.map { ($0, "[\($0)]\n") }
         for (key, value) in documented.sorted(by: { $0.key < $1.key }) {
             if key == "passcode" || key == "moderator_passcode" { XCTAssertEqual(value, "\"\""); continue }
-            if key.hasPrefix("display.") { display += "\(key.dropFirst("display.".count)) = \(value)\n" } else { top += "\(key) = \(value)\n" }
+            if let i = sections.firstIndex(where: { key.hasPrefix($0.0 + ".") }) {
+                sections[i].1 += "\(key.dropFirst(sections[i].0.count + 1)) = \(value)\n"
+            } else {
+                top += "\(key) = \(value)\n"
+            }
         }
-        let r = ConfigFile.parse(passcodes + "\n" + top + display)
+        let r = ConfigFile.parse(passcodes + "\n" + top + sections.map(\.1).joined())
         XCTAssertEqual(r.problems, [])
         var expected = Config()
         expected.passcode = "tulip-harbour"
