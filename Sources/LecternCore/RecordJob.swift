@@ -12,6 +12,9 @@ public struct RecordJob: Codable, Equatable, Sendable {
         case card(WallCard)
         /// A clip: its first frame, name and duration (seconds).
         case clip(content: String, name: String, duration: Double)
+        /// A live share: who shared what, from when, how long (seconds), and its pictures at
+        /// the start and the end (JPEG files; nil or missing: none was taken).
+        case share(name: String, source: String, at: Double, duration: Double, start: String?, end: String?)
     }
 
     public struct Presenter: Codable, Equatable, Sendable {

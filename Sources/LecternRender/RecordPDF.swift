@@ -13,7 +13,7 @@ public final class RecordPDF {
     public static let slide = SourceShape(width: 960, height: 540)
 
     private let surface: OpaquePointer
-    private let cr: OpaquePointer
+    let cr: OpaquePointer
     public private(set) var pages = 0
 
     public init(path: String) throws {
@@ -139,12 +139,12 @@ public final class RecordPDF {
 
     // MARK: -
 
-    private func newPage(_ size: SourceShape) {
+    func newPage(_ size: SourceShape) {
         cairo_pdf_surface_set_size(surface, size.width, size.height)
         cairo_new_path(cr)
     }
 
-    private func endPage() {
+    func endPage() {
         cairo_show_page(cr)
         pages += 1
     }

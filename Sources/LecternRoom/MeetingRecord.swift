@@ -16,6 +16,10 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
         case poll(WallCard)
         /// A clip that played: its first frame, name and duration go on its page.
         case clip(content: String, name: String, duration: Double)
+        /// A live share (§29) that was on the wall: its sharer, what it shared (`screen`,
+        /// `camera`, `file`), how long, and its pictures when it started and ended (JPEG files
+        /// `<frames>-start.jpg` and `<frames>-end.jpg` in the record's frame folder).
+        case share(name: String, source: String, duration: Double, frames: String)
     }
 
     public struct Entry: Codable, Equatable, Sendable {
@@ -101,6 +105,12 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
         append(Entry(item: .clip(content: content, name: name, duration: duration), presenter: presenter, at: at))
     }
 
+    /// A live share left the wall (it goes in after the page it was over).
+    public mutating func shareShown(name: String, source: String, duration: Double, frames: String, at: Double) {
+        startedAt = startedAt ?? at
+        append(Entry(item: .share(name: name, source: source, duration: duration, frames: frames), presenter: name, at: at))
+    }
+
     /// What a download has now: the entries, then the page on the wall with `wallStrokes`
     /// (unless an entry already has it as it is).
     public func pages(wallStrokes: [InkStroke]) -> [Entry] {
@@ -121,6 +131,7 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
             case .page(_, let name, _, _, _): what = name
             case .poll(let card): what = "Poll: \(card.title)"
             case .clip(_, let name, _): what = name
+            case .share(_, let source, _, _): what = source == "camera" ? "Camera" : "Shared \(source)"
             }
             if shown[who] == nil { order.append(who); shown[who] = [] }
             if !shown[who]!.contains(what) { shown[who]!.append(what) }

@@ -208,7 +208,9 @@ extension RoomCore {
             guard let q = pane.queue else { return main }
             return shareContent(ofPane: i) ?? .scene((q.running?.target ?? q.committed).scene)
         }
-        return .showWall(op: op, WallPlan(layout: wall.layout, panes: panes))
+        var plan = WallPlan(layout: wall.layout, panes: panes)
+        plan.cards = cardsOverShares(main: main)
+        return .showWall(op: op, plan)
     }
 
     /// A clip started or ended in the main pane of a wall of several panes: the plan says so.

@@ -25,7 +25,8 @@ extension RoomCore {
             return answer(reply, why)
         }
         if let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
-        mainScreenChanging()
+        // A card (a poll's chart) is an overlay: it goes over a live share, not in its place.
+        if case .card = change {} else { mainScreenChanging() }
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }
@@ -89,7 +90,7 @@ extension RoomCore {
                 continue
             }
             screen.setTarget(target)
-            emit(wallEffect(op: op.id, main: .scene(target.scene)))
+            emit(wallEffect(op: op.id, main: shareContent(ofPane: wall.mainIndex) ?? .scene(target.scene)))
             return
         }
     }

@@ -251,6 +251,8 @@ final class Room: @unchecked Sendable {
             case .shareStop(let serial): shareWorker.stop(serial: serial)
             case .sharePicture(let id, let tag, let serial, let w, let h):
                 shareWorker.picture(id, tag: tag, serial: serial, maxWidth: w, maxHeight: h)
+            case .shareRecordFrame(let serial, let path, let after): shareWorker.recordFrame(serial: serial, path: path, after: after)
+            case .clearRecordFrames(let directory): shareWorker.clearRecordFrames(directory)
             case .openPart(let content, let writer, let offset, let hashing):
                 uploadWorker.openPart(content, writer: writer, offset: offset, hashing: hashing)
             case .writeChunk(let content, let writer, let data): uploadWorker.writeChunk(content, writer: writer, data)

@@ -16,6 +16,7 @@ final class MeetingRecordCoreTests: XCTestCase {
             case .page(_, let name, let page, _, let strokes): "\(name)\(page)\(strokes.isEmpty ? "" : "+ink")"
             case .poll(let card): "poll \(card.bars.map(\.count))"
             case .clip(_, let name, _): "clip \(name)"
+            case .share(let name, let source, let duration, _): "share \(name) \(source) \(Int(duration))s"
             }
         }
     }
