@@ -95,7 +95,7 @@ final class WebServerTests: XCTestCase {
     ]
 
     /// The audience's own page (viewer.html, §24) and the modules it imports.
-    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js"]
+    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js", "viewer-share.js"]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:
     /// nothing from the internet, no bare names a bundler would resolve), and is reached

@@ -11,6 +11,7 @@ import { renderPoll } from './poll-view.js';
 import { sha256 } from './sha256.js';
 import { ViewerOverlay } from './viewer-overlay.js';
 import { renderViewerWall } from './viewer-wall.js';
+import { followShare, mainShare, shareCounts } from './viewer-share.js';
 
 const VIEWER = 3;
 const KEY = 'lectern-viewer';
@@ -19,6 +20,7 @@ const app = { link: null, hello: null, state: null, token: null, key: null, name
 // The widths page images come in (§24.2): the device asks for the smallest at least as wide as its slide.
 const WIDTHS = [320, 480, 640, 960, 1280, 1920];
 window.LecternViewer = app;
+app.shareCounts = shareCounts;
 
 function toast(msg) {
   const t = $('toast');
@@ -133,18 +135,24 @@ function render() {
   if (a.locked || app.own === null) app.own = null;
   const page = app.own || live;
   const blank = scr.blank !== 'none';
-  $('slide').classList.toggle('blank', blank || !live);
-  $('slide-note').textContent = blank ? 'The wall is blanked.' : !live ? 'Nothing is shown yet.' :
+  // A live share in the main pane: its pictures in the slide's place (viewer-share.js).
+  const share = blank || app.own ? null : mainShare(s);
+  followShare(app.link, $('slide'), share);
+  $('slide').classList.toggle('blank', !share && (blank || !live));
+  $('slide-note').textContent = share ? (share.name || 'Someone') + ' is sharing' + (share.status === 'live' ? '' : ' (paused)') + '.' :
+    blank ? 'The wall is blanked.' : !live ? 'Nothing is shown yet.' :
     'Slide ' + page + ' of ' + scr.pageCount + (app.own ? ' (you are browsing)' : '');
-  $('live-note').textContent = live ? (app.own ? 'browsing' : 'live') : '';
-  if (live && !blank && a.pageImage) {
+  $('live-note').textContent = share || live ? (app.own ? 'browsing' : 'live') : '';
+  if (share) {
+    app.shown = '';
+  } else if (live && !blank && a.pageImage) {
     showSlide(app.own ? '/page/' + scr.content.id + '/' + page : a.pageImage);
   } else if (app.shown) {
     app.shown = '';
     $('slide').removeAttribute('srcset');
     $('slide').removeAttribute('src');
   }
-  if (app.overlay) app.overlay.update(app.link, s, page, !blank && !!live);
+  if (app.overlay) app.overlay.update(app.link, s, page, !share && !blank && !!live);
   renderViewerWall(s);
   $('browse').hidden = a.locked || !live;
   $('download').hidden = !a.downloadURL;
