@@ -98,7 +98,7 @@ extension Message {
         case .paneSet: m = try Body.paneSet(&r)
         case .wallAdd: m = try Body.wallAdd(&r)
         case .shareBegin, .shareReady, .shareFrame, .shareAck, .shareKeyRequest, .shareAdvice, .shareControl, .shareModerate, .shareEnded,
-            .sharePicture:
+            .sharePicture, .shareAudio:
             m = .share(try ShareMessage.decode(command, &r))
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest

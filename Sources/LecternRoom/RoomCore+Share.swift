@@ -9,8 +9,8 @@ extension RoomCore {
     func shareRequest(_ m: ShareMessage, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         switch m {
         case .begin(let c): try shareBegin(c, by: me, peer: p, tag: tag)
-        case .frame:
-            // A share's frames go to its decoder, never here: this connection shares nothing.
+        case .frame, .audio:
+            // A share's frames and sound go to its decoder, never here: this connection shares nothing.
             throw LecternError.noShare
         case .control(let a): try shareControl(a, by: me, peer: p, tag: tag)
         case .moderate(let d, let action): try shareModerate(d, action, by: me, peer: p, tag: tag)

@@ -79,6 +79,7 @@ final class Room: @unchecked Sendable {
         core.setSoundDevice(sound.pcm)
         uploadWorker = UploadWorker(area: area, store: store, report: report)
         shareWorker = ShareWorker(stage: stage, loop: loop, link: { [weak self] in self?.links[$0] }, clock: clock, report: report)
+        shareWorker.sound = sound
         pageImages = PageImages(
             render: { content, page, width, part in
                 let compositor = stage.compositor   // replaced when the output's mode changes

@@ -35,6 +35,8 @@ final class ShareWorker {
     /// Each share's decoder runs in a process of its own (`ShareDecoderProcess`), this
     /// lecternd with these limits; nil: in this process (no lecternd to start).
     var decoderProcess: (executable: String, limits: ShareDecoderProcess.Limits)?
+    /// Where shares' sound plays (the clips' device and the room's volume).
+    var sound: ClipSoundSource?
     /// The size a share is decoded at until it is in a pane (a waiting share's thumbnail).
     static let thumbnailSize = (width: 640, height: 360)
 
@@ -91,9 +93,11 @@ final class ShareWorker {
         let decoding: (@Sendable () throws -> ShareDecoding)? = decoderProcess.map { p in
             { try ShareDecoderProcess(executable: p.executable, limits: p.limits, background: background) }
         }
+        let sound = self.sound
         let source = ShareSource(
             codec: codec, limits: flow, maxSide: limits.maxSide, maxPixels: limits.maxPixels, stallSeconds: limits.stallSeconds,
-            background: background, width: size.width, height: size.height, reports: r, decoding: decoding)
+            background: background, width: size.width, height: size.height, reports: r, decoding: decoding,
+            sound: sound.map { s in { _ in s.openShare() as ShareSoundSink? } })
         sources[serial] = source
         started += 1
         stage.attach(serial: serial, source)
@@ -147,11 +151,15 @@ final class ShareWorker {
     /// A frame from connection `id`: a share-frame of a routed share goes to its source
     /// (true); anything else is the room's (false), a malformed share-frame included.
     func take(_ id: ConnectionID, _ frame: WireFrame) -> Bool {
-        guard frame.header.command == Command.shareFrame.rawValue, let r = routes[id], frame.header.deviceID == r.device,
+        let c = frame.header.command
+        guard c == Command.shareFrame.rawValue || c == Command.shareAudio.rawValue, let r = routes[id], frame.header.deviceID == r.device,
             let source = sources[r.serial]
         else { return false }
-        guard case .share(.frame(let f))? = try? Message.decode(frame, sentBy: .client) else { return false }
-        source.push(sequence: f.sequence, key: f.key, timestamp: f.timestamp, data: f.data, now: clock())
+        switch try? Message.decode(frame, sentBy: .client) {
+        case .share(.frame(let f))?: source.push(sequence: f.sequence, key: f.key, timestamp: f.timestamp, data: f.data, now: clock())
+        case .share(.audio(let a))?: source.pushAudio(timestamp: a.timestamp, channels: Int(a.channels), data: a.data)
+        default: return false
+        }
         return true
     }
 

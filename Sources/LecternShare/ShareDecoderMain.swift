@@ -25,7 +25,8 @@ public enum ShareDecoderMain {
         let input = UnsafeRawBufferPointer(start: mapped, count: Int(st.st_size))
         // The service keeps at most `ShareDecoderProcess.poolCapacity` frames for a share;
         // mapping them all keeps a steady share free of page faults.
-        var mappings = SharedFrame.Mappings(capacity: ShareDecoderProcess.poolCapacity + 1)
+        var mappings = SharedFrame.Mappings(capacity: ShareDecoderProcess.poolCapacity + 2)
+        var audio: ShareAudioDecoder?
         var decoder: ShareDecoder?
         var current: (generation: UInt32, codec: UInt8)?
         send(s, ShareDecoderWire.Reply(serial: 0, status: .noPicture))   // ready
@@ -40,6 +41,19 @@ public enum ShareDecoderMain {
             do {
                 guard fd >= 0, let memory = mappings.map(fd, byteCount: r.byteCount) else {
                     throw VideoError("the frame to draw into can't be mapped")
+                }
+                if r.operation == .audio {
+                    guard Int(r.length) <= input.count, r.width >= ShareAudioDecoder.maxFrames else { throw VideoError("a sound packet too large") }
+                    if audio?.channels != Int(r.codec) {
+                        audio = nil
+                        audio = try ShareAudioDecoder(channels: Int(r.codec))
+                    }
+                    let n = try audio!.decode(
+                        UnsafeRawBufferPointer(rebasing: input[0..<Int(r.length)]), into: memory.assumingMemoryBound(to: Int16.self))
+                    reply.status = .drawn
+                    reply.count = UInt32(n)
+                    send(s, reply)
+                    continue
                 }
                 let frame = Frame(wrapping: memory, width: r.width, height: r.height, stride: r.width * 4)
                 if r.operation == .decode {

@@ -33,7 +33,7 @@ public final class ShareDecoderProcess: ShareDecoding {
     }
 
     /// Frames kept for one share (the newest, the display loop's, one being drawn, spares).
-    public static let poolCapacity = 5
+    public static var poolCapacity: Int { ShareFramePool<Int32>.shareCapacity }
     /// The shared input: one encoded picture at most (a protocol frame is at most 1 MiB + 64 KiB).
     public static let inputBytes = 2 << 20
     /// How long the process may take to start (load lecternd, confine itself).
@@ -47,6 +47,8 @@ public final class ShareDecoderProcess: ShareDecoding {
     private var input: SharedFrame.Buffer?
     private var serial: UInt32 = 0
     private var pool = ShareFramePool<Int32>(capacity: poolCapacity)
+    /// Where the process writes decoded sound (made at the first sound).
+    private var audioOut: SharedFrame.Buffer?
 
     /// Starts the process and waits (up to `startSeconds`) until it is ready.
     public init(executable: String, limits: Limits, background: RGB) throws {
@@ -77,6 +79,26 @@ public final class ShareDecoderProcess: ShareDecoding {
         return try draw(.decode, codec: c, generation: UInt32(truncatingIfNeeded: generation), length: UInt32(data.count), width: width, height: height)
     }
 
+    public func decodeAudio(_ data: [UInt8], channels: Int) throws -> [Int16] {
+        guard pid > 0, let input else { throw ShareSource.Failure.crashed("the decoder process has ended") }
+        guard data.count <= input.byteCount else { throw ShareSource.Failure.damaged("a sound packet of \(data.count) bytes") }
+        if audioOut == nil {
+            do { audioOut = try SharedFrame.fresh(ShareAudioDecoder.maxFrames * 4) } catch { throw ShareSource.Failure.crashed("no memory for sound: \(error)") }
+        }
+        let out = audioOut!
+        data.withUnsafeBytes { input.memory.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
+        serial &+= 1
+        if serial == 0 { serial = 1 }
+        let request = ShareDecoderWire.Request(
+            operation: .audio, codec: UInt8(channels), serial: serial, generation: 0, length: UInt32(data.count), width: ShareAudioDecoder.maxFrames,
+            height: 1, background: background)
+        guard SeqPacket.send(socket, ShareDecoderWire.encode(request), fd: out.fd) else { throw died() }
+        let reply = try awaitReply(serial: serial, seconds: limits.stallSeconds, stalled: .stalled(seconds: limits.stallSeconds))
+        guard reply.status == .drawn else { throw ShareSource.Failure.damaged("its sound: \(reply.message)") }
+        let n = min(Int(reply.count), ShareAudioDecoder.maxFrames) * AudioDecoder.channels
+        return Array(UnsafeBufferPointer(start: out.memory.assumingMemoryBound(to: Int16.self), count: n))
+    }
+
     public func redraw(width: Int, height: Int) throws -> Frame? {
         try draw(.redraw, codec: 0, generation: 0, length: 0, width: width, height: height)
     }
@@ -91,6 +113,11 @@ public final class ShareDecoderProcess: ShareDecoding {
         if socket >= 0 { Glibc.close(socket) }
         socket = -1
         pool.removeAll()
+        if let b = audioOut {
+            munmap(b.memory, b.byteCount)
+            Glibc.close(b.fd)
+            audioOut = nil
+        }
         if let b = input {
             munmap(b.memory, b.byteCount)
             Glibc.close(b.fd)

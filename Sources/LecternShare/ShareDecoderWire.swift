@@ -15,6 +15,10 @@ public enum ShareDecoderWire {
         case decode = 1
         /// Draw the newest picture again, at the frame's size (the pane changed size).
         case redraw = 2
+        /// Decode the `length` bytes at the start of the input as an Opus packet of `codec`
+        /// channels, into the memfd that comes with it (48 kHz stereo S16, `width` frames of
+        /// room, `height` 1).
+        case audio = 3
     }
 
     public struct Request: Equatable, Sendable {
@@ -52,9 +56,11 @@ public enum ShareDecoderWire {
     public struct Reply: Equatable, Sendable {
         public var serial: UInt32
         public var status: Status
+        /// Sound frames written (an audio request).
+        public var count: UInt32
         public var message: String
-        public init(serial: UInt32, status: Status, message: String = "") {
-            self.serial = serial; self.status = status; self.message = message
+        public init(serial: UInt32, status: Status, count: UInt32 = 0, message: String = "") {
+            self.serial = serial; self.status = status; self.count = count; self.message = message
         }
     }
 
@@ -89,13 +95,14 @@ public enum ShareDecoderWire {
         var b: [UInt8] = []
         put32(&b, r.serial)
         b.append(r.status.rawValue)
-        b += Array(r.message.utf8.prefix(maxMessage - 5))
+        put32(&b, r.count)
+        b += Array(r.message.utf8.prefix(maxMessage - 9))
         return b
     }
 
     public static func decodeReply(_ b: [UInt8]) throws -> Reply {
-        guard b.count >= 5, let status = Status(rawValue: b[4]) else { throw Malformed(description: "not a share decoder reply") }
-        return Reply(serial: get32(b, 0), status: status, message: String(decoding: b[5...], as: UTF8.self))
+        guard b.count >= 9, let status = Status(rawValue: b[4]) else { throw Malformed(description: "not a share decoder reply") }
+        return Reply(serial: get32(b, 0), status: status, count: get32(b, 5), message: String(decoding: b[9...], as: UTF8.self))
     }
 
     private static func put16(_ b: inout [UInt8], _ v: UInt16) { b += [UInt8(v & 0xFF), UInt8(v >> 8)] }

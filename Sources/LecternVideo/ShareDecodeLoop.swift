@@ -14,7 +14,9 @@ final class ShareDecodeLoop {
     enum Job: Sendable {
         case end
         case wait
-        case decode(sequence: UInt32, data: [UInt8], generation: Int, width: Int, height: Int)
+        case decode(sequence: UInt32, data: [UInt8], capture: Double, generation: Int, width: Int, height: Int)
+        /// A piece of sound: decoded first (small, and late sound is worse than a late picture).
+        case audio(data: [UInt8], channels: Int, capture: Double)
         /// The pane changed size while no picture came: the newest again at the new size.
         case rescale(width: Int, height: Int)
     }
@@ -35,10 +37,15 @@ final class ShareDecodeLoop {
             let canRescale = hasPicture
             let job = source.withState { s -> Job in
                 if s.ended { return .end }
+                if !s.audio.isEmpty {
+                    let a = s.audio.removeFirst()
+                    s.busySince = MonotonicClock.now()
+                    return .audio(data: a.data, channels: a.channels, capture: a.capture)
+                }
                 if !s.packets.isEmpty {
                     let p = s.packets.removeFirst()
                     s.busySince = MonotonicClock.now()
-                    return .decode(sequence: p.sequence, data: p.data, generation: s.generation, width: s.width, height: s.height)
+                    return .decode(sequence: p.sequence, data: p.data, capture: p.capture, generation: s.generation, width: s.width, height: s.height)
                 }
                 if canRescale, let n = s.newest, n.width != s.width || n.height != s.height { return .rescale(width: s.width, height: s.height) }
                 return .wait
@@ -46,14 +53,22 @@ final class ShareDecodeLoop {
             switch job {
             case .end: return
             case .wait: source.waitForWork(seconds: 0.25)
+            case .audio(let data, let channels, let capture):
+                let samples: [Int16]
+                do { samples = try decoding.decodeAudio(data, channels: channels) } catch {
+                    source.fail(error as? ShareSource.Failure ?? .damaged("\(error)"))
+                    return
+                }
+                source.withState { $0.busySince = nil }
+                if !samples.isEmpty { source.play(samples, capture: capture, channels: channels) }
             case .rescale(let w, let h):
                 do {
-                    if let f = try decoding.redraw(width: w, height: h) { hand(f, sequence: nil, bytes: 0, seconds: nil) }
+                    if let f = try decoding.redraw(width: w, height: h) { hand(f, sequence: nil, bytes: 0, seconds: nil, capture: nil) }
                 } catch {
                     source.fail(error as? ShareSource.Failure ?? .damaged("\(error)"))
                     return
                 }
-            case .decode(let seq, let data, let gen, let w, let h):
+            case .decode(let seq, let data, let capture, let gen, let w, let h):
                 let t0 = MonotonicClock.now()
                 let picture: Frame?
                 do {
@@ -64,7 +79,7 @@ final class ShareDecodeLoop {
                 }
                 if picture != nil { hasPicture = true }
                 let seconds = MonotonicClock.now() - t0
-                hand(picture, sequence: seq, bytes: data.count, seconds: picture == nil ? nil : seconds)
+                hand(picture, sequence: seq, bytes: data.count, seconds: picture == nil ? nil : seconds, capture: capture)
             }
         }
     }
@@ -79,7 +94,7 @@ final class ShareDecodeLoop {
 
     /// Hands a picture to the display loop (if the pane is still that size), and reports the
     /// picture handled (`sequence` nil: a rescale, nothing to report).
-    private func hand(_ picture: Frame?, sequence: UInt32?, bytes: Int, seconds: Double?) {
+    private func hand(_ picture: Frame?, sequence: UInt32?, bytes: Int, seconds: Double?, capture: Double?) {
         let now = MonotonicClock.now()
         let (effects, ack) = source.withState { s -> ([ShareFlow.Effect], (UInt32, Int, Int, Int)?) in
             s.busySince = nil
@@ -87,6 +102,11 @@ final class ShareDecodeLoop {
                 s.newest = p
                 s.newestTaken = false
                 s.pictures += 1
+                // With sound, the picture waits for it (`frame(forRefreshAt:)`).
+                if s.sound != nil, let capture {
+                    s.synced.append((p, capture))
+                    if s.synced.count > ShareSource.syncQueue { s.synced.removeFirst(s.synced.count - ShareSource.syncQueue) }
+                }
             }
             guard let sequence else { return ([], nil) }
             let e = s.flow.handled(sequence: sequence, bytes: bytes, seconds: seconds, now: now)

@@ -13,6 +13,9 @@ public protocol ShareDecoding: AnyObject {
     func decode(_ data: [UInt8], codec: ShareDecoder.Codec, generation: Int, width: Int, height: Int) throws -> Frame?
     /// The newest picture again at a new size (nil: none yet).
     func redraw(width: Int, height: Int) throws -> Frame?
+    /// Decodes one Opus packet of the share's sound (`channels` 1 or 2) into 48 kHz stereo
+    /// S16 interleaved samples. Throws `ShareSource.Failure`.
+    func decodeAudio(_ data: [UInt8], channels: Int) throws -> [Int16]
     /// The decoder's process id (nil: it decodes in this process).
     var processID: Int32? { get }
     /// Ends the decoder (its process, if any); it may be called more than once.
@@ -39,6 +42,10 @@ public struct ShareFramePool<Extra> {
     }
 
     public mutating func removeAll() { frames.removeAll() }
+
+    /// Frames a share keeps: the display loop's, the newest few waiting for their sound
+    /// (`ShareSource`'s lip-sync queue), one being drawn, a spare.
+    public static var shareCapacity: Int { ShareSource.syncQueue + 3 }
 }
 
 /// A share's decoder in this process, on the decode loop's thread: FFmpeg's crash would be
@@ -51,7 +58,8 @@ public final class InProcessShareDecoding: ShareDecoding {
     private var decoder: ShareDecoder?
     private var generation = -1
     private var codec: ShareDecoder.Codec?
-    private var pool = ShareFramePool<Void>(capacity: 5)
+    private var pool = ShareFramePool<Void>(capacity: ShareFramePool<Void>.shareCapacity)
+    private var audio: ShareAudioDecoder?
 
     public init(maxSide: Int, maxPixels: Int, background: RGB) {
         self.maxSide = maxSide
@@ -84,9 +92,20 @@ public final class InProcessShareDecoding: ShareDecoding {
 
     public var processID: Int32? { nil }
 
+    public func decodeAudio(_ data: [UInt8], channels: Int) throws -> [Int16] {
+        do {
+            if audio?.channels != channels { audio = try ShareAudioDecoder(channels: channels) }
+            return try audio!.decode(data)
+        } catch {
+            throw ShareSource.Failure.damaged("its sound: \(error)")
+        }
+    }
+
     public func close() {
         decoder?.close()
         decoder = nil
+        audio?.close()
+        audio = nil
         pool.removeAll()
     }
 

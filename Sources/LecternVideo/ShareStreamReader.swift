@@ -14,9 +14,23 @@ public final class ShareStreamReader {
     public struct Picture: Sendable {
         public var bytes: [UInt8]
         public var key: Bool
-        /// Seconds from the first picture (nil: the container gives no time).
+        /// Seconds from the stream's first packet (nil: the container gives no time).
         public var time: Double?
     }
+
+    /// One Opus packet of the stream's first Opus sound, with its time as a picture's.
+    public struct Sound: Sendable {
+        public var bytes: [UInt8]
+        public var time: Double?
+    }
+
+    public enum Item: Sendable {
+        case picture(Picture)
+        case sound(Sound)
+    }
+
+    /// The channels of its Opus sound (nil: it has none).
+    public let soundChannels: Int?
 
     public let codec: Codec
     public let width: Int
@@ -33,8 +47,10 @@ public final class ShareStreamReader {
     private let input: Input
     private let stream: Int32
     private let timeBase: Double
-    private var first: Int64?
-    private var queued: [Picture] = []
+    private let soundStream: Int32
+    private let soundTimeBase: Double
+    private var first: Double?
+    private var queued: [Item] = []
     private var ended = false
 
     /// Where the bytes come from: a file, or a descriptor (standard input) with bytes
@@ -97,6 +113,17 @@ public final class ShareStreamReader {
             index = Int32(i)
             break
         }
+        var sound: Int32 = -1
+        for i in 0..<Int(fmt.pointee.nb_streams) {
+            guard let par = fmt.pointee.streams[i]?.pointee.codecpar, par.pointee.codec_type == AVMEDIA_TYPE_AUDIO,
+                par.pointee.codec_id == AV_CODEC_ID_OPUS, (1...2).contains(par.pointee.ch_layout.nb_channels)
+            else { continue }
+            sound = Int32(i)
+            break
+        }
+        soundStream = sound
+        soundTimeBase = sound >= 0 ? av_q2d(fmt.pointee.streams[Int(sound)]!.pointee.time_base) : 1
+        soundChannels = sound >= 0 ? Int(fmt.pointee.streams[Int(sound)]!.pointee.codecpar.pointee.ch_layout.nb_channels) : nil
         guard let found, index >= 0, let st = fmt.pointee.streams[Int(index)], let par = st.pointee.codecpar else {
             throw VideoError("\(path) has no H.264, VP8 or VP9 video stream (a share sends one of those)")
         }
@@ -133,8 +160,16 @@ public final class ShareStreamReader {
         }
     }
 
-    /// The next picture, or nil at the end of the stream.
+    /// The next picture (its sound skipped), or nil at the end of the stream.
     public func next() throws -> Picture? {
+        while let item = try nextItem() {
+            if case .picture(let p) = item { return p }
+        }
+        return nil
+    }
+
+    /// The next picture or piece of sound, in the stream's order, or nil at its end.
+    public func nextItem() throws -> Item? {
         while queued.isEmpty {
             guard !ended, let ctx = context, let pkt = packet else { return nil }
             let r = av_read_frame(ctx, pkt)
@@ -147,12 +182,17 @@ public final class ShareStreamReader {
                 break
             }
             defer { av_packet_unref(pkt) }
+            if pkt.pointee.stream_index == soundStream {
+                let bytes = Array(UnsafeBufferPointer(start: pkt.pointee.data, count: Int(pkt.pointee.size)))
+                queued.append(.sound(Sound(bytes: bytes, time: time(pkt, soundTimeBase))))
+                continue
+            }
             guard pkt.pointee.stream_index == stream else { continue }
             if let f = filter {
                 guard av_bsf_send_packet(f, pkt) == 0 else { throw VideoError("a damaged H.264 picture in the stream") }
                 drain(f)
             } else {
-                queued.append(picture(pkt))
+                queued.append(.picture(picture(pkt)))
             }
         }
         return queued.isEmpty ? nil : queued.removeFirst()
@@ -163,19 +203,22 @@ public final class ShareStreamReader {
         var o: UnsafeMutablePointer<AVPacket>? = out
         defer { av_packet_free(&o) }
         while av_bsf_receive_packet(f, out) == 0 {
-            queued.append(picture(out))
+            queued.append(.picture(picture(out)))
             av_packet_unref(out)
         }
     }
 
     private func picture(_ p: UnsafeMutablePointer<AVPacket>) -> Picture {
         let bytes = Array(UnsafeBufferPointer(start: p.pointee.data, count: Int(p.pointee.size)))
-        let ts = p.pointee.dts != Int64.min ? p.pointee.dts : p.pointee.pts   // sent in decoding order
-        var time: Double?
-        if ts != Int64.min {
-            if first == nil { first = ts }
-            time = Double(ts - first!) * timeBase
-        }
-        return Picture(bytes: bytes, key: p.pointee.flags & AV_PKT_FLAG_KEY != 0, time: time)
+        return Picture(bytes: bytes, key: p.pointee.flags & AV_PKT_FLAG_KEY != 0, time: time(p, timeBase))
+    }
+
+    /// Seconds from the first packet (of any stream), in decoding order.
+    private func time(_ p: UnsafeMutablePointer<AVPacket>, _ base: Double) -> Double? {
+        let ts = p.pointee.dts != Int64.min ? p.pointee.dts : p.pointee.pts
+        guard ts != Int64.min else { return nil }
+        let t = Double(ts) * base
+        if first == nil { first = t }
+        return t - first!
     }
 }

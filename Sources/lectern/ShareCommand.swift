@@ -43,8 +43,8 @@ struct ShareCommand: ParsableCommand {
             let ready = try c.beginShare(config)
             say(ready.status == .live ? "live in pane \(ready.pane ?? 0) (\(source.width)×\(source.height), \(rate) fps)" : "waiting for the moderator to approve the share…")
             var picture: ShareSourceFile.Picture? = first
-            var sequence: UInt32 = 0
-            var sentFrames = 0, unsent = 0
+            var sequence: UInt32 = 0, soundSequence: UInt32 = 0
+            var sentFrames = 0, unsent = 0, sentSound = 0
             var lastAck: ShareAck?
             let start = MonotonicClock.now(), period = 1 / Double(rate)
             while let p = picture {
@@ -59,7 +59,18 @@ struct ShareCommand: ParsableCommand {
                 let due = start + p.time
                 let wait = due - MonotonicClock.now()
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                let f = ShareFrame(sequence: sequence, timestamp: UInt64(MonotonicClock.now() * 1_000_000), key: p.key, data: p.bytes)
+                // Capture times: when each is due, pictures and sound alike (the appliance keeps them together).
+                let stamp = UInt64(max(0, due) * 1_000_000)
+                if p.sound, let channels = source.soundChannels {
+                    if p.bytes.count <= ShareAudio.maxBytes {
+                        _ = c.send(.share(.audio(ShareAudio(channels: UInt8(channels), sequence: soundSequence, timestamp: stamp, data: p.bytes))))
+                        soundSequence &+= 1
+                        sentSound += 1
+                    }
+                    picture = try source.next()
+                    continue
+                }
+                let f = ShareFrame(sequence: sequence, timestamp: stamp, key: p.key, data: p.bytes)
                 if c.sendShareFrame(f, wait: period) {
                     sequence &+= 1
                     sentFrames += 1
@@ -71,7 +82,8 @@ struct ShareCommand: ParsableCommand {
             }
             _ = try c.request(.share(.control(.stop)))
             let a = lastAck.map { ", \($0.decoded) decoded, \($0.dropped) dropped by the appliance" } ?? ""
-            say("shared \(sentFrames) pictures\(unsent > 0 ? ", \(unsent) not sent (the network was behind)" : "")\(a)")
+            let sound = sentSound > 0 ? " and \(sentSound) pieces of sound" : ""
+            say("shared \(sentFrames) pictures\(sound)\(unsent > 0 ? ", \(unsent) not sent (the network was behind)" : "")\(a)")
         }
     }
 

@@ -12,6 +12,8 @@ struct ShareSourceFile {
         var key: Bool
         /// Seconds from the start of the share when it is due.
         var time: Double
+        /// An Opus packet of the sound (`key` unused), not a picture.
+        var sound = false
     }
 
     let path: String
@@ -21,6 +23,8 @@ struct ShareSourceFile {
     let height: Int
     /// Pictures a second announced (and the pace of raw H.264).
     let frameRate: Int
+    /// Channels of the Opus sound a container has (nil: none; raw H.264 has none).
+    var soundChannels: Int? { container?.soundChannels }
     private var raw: ShareInput?
     private var container: ShareStreamReader?
     private var first: Picture?
@@ -72,10 +76,14 @@ struct ShareSourceFile {
             return Picture(bytes: u.bytes, key: u.key, time: Double(count - 1) / Double(frameRate))
         }
         guard let c = container else { return nil }
-        if let p = try c.next() {
+        switch try c.nextItem() {
+        case .picture(let p)?:
             count += 1
             last = offset + (p.time ?? Double(count - 1) / Double(frameRate))
             return Picture(bytes: p.bytes, key: p.key, time: last)
+        case .sound(let s)?:
+            return Picture(bytes: s.bytes, key: false, time: offset + (s.time ?? last), sound: true)
+        case nil: break
         }
         guard loop, count > 0 else { return nil }
         offset = last + 1 / Double(frameRate)

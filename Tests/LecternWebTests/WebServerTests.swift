@@ -91,7 +91,7 @@ final class WebServerTests: XCTestCase {
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "console-wire.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js", "audience-panel.js",
-        "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-wire.js",
+        "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-wire.js", "share-sound.js",
     ]
 
     /// The audience's own page (viewer.html, §24) and the modules it imports.
