@@ -108,6 +108,7 @@ export class Sharer {
     if (audio && canShareSound()) { try { this.sound = new ShareSound(this, audio); } catch (e) { this.sound = null; } }
     this.encode(first);
     this.pump();
+    this.refiner = setInterval(() => this.refine(), 100);
     return this;
   }
 
@@ -191,7 +192,27 @@ export class Sharer {
     if (key) { this.forceKey = false; this.lastKeyUs = t; }
     this.lastEncodedUs = t;
     this.encoder.encode(frame, { keyFrame: key });
+    // Kept for a still screen (`refine`): a capture sends nothing while nothing changes.
+    if (this.held) this.held.close();
+    this.held = frame.clone();
+    this.heldAt = performance.now();
+    this.refined = 0;
     frame.close();
+  }
+
+  // A still screen (must 4, §29.7): the capture sends no new picture, and the last one was
+  // encoded for motion. The same picture is encoded again — a key frame at 300 ms, then
+  // twice more 200 ms apart — so the encoder spends the bitrate on sharpening it: 12-point
+  // text is sharp on the wall within a second of the screen going still.
+  refine() {
+    if (this.stopped || this.paused || !this.held || !this.encoder || this.encoder.state !== 'configured') return;
+    if (this.refined >= 3 || app.link !== this.link || this.inFlight.length >= MAX_IN_FLIGHT) return;
+    const still = performance.now() - this.heldAt;
+    if (still < 300 + this.refined * 200) return;
+    const f = new VideoFrame(this.held, { timestamp: this.held.timestamp + Math.round(still * 1000) });
+    this.encoder.encode(f, { keyFrame: this.refined === 0 });
+    f.close();
+    this.refined++;
   }
 
   output(chunk) {
@@ -252,6 +273,8 @@ export class Sharer {
     if (this.stopped) return;
     this.stopped = true;
     if (this.sound) this.sound.close();
+    clearInterval(this.refiner);
+    if (this.held) { this.held.close(); this.held = null; }
     try { if (this.encoder && this.encoder.state !== 'closed') this.encoder.close(); } catch (e) { /* closed */ }
     if (this.frames) this.frames.close();
     if (this.stream) for (const t of this.stream.getTracks()) t.stop();
