@@ -108,7 +108,8 @@ final class ShareDecodeLoop {
                     if s.synced.count > ShareSource.syncQueue { s.synced.removeFirst(s.synced.count - ShareSource.syncQueue) }
                 }
             }
-            guard let sequence else { return ([], nil) }
+            // Ended meanwhile: nobody to tell (the connection, even the room's loop, may be gone).
+            guard let sequence, !s.ended else { return ([], nil) }
             let e = s.flow.handled(sequence: sequence, bytes: bytes, seconds: seconds, now: now)
             let f = s.flow
             return (e, (f.handledSequence, f.decoded, f.dropped, f.queuedBytes))

@@ -42,18 +42,23 @@ private enum ShareBench {
         var r = ShareSource.Reports()
         r.ack = { _, _, _, _ in acked.signal() }
         let source = ShareSource(
-            codec: .h264, limits: ShareFlow.Limits(maxQueuedBytes: 64 << 20, maxQueuedFrames: 1000, bitrate: 20_000_000, frameRate: 60),
+            // Pictures as fast as the decoder takes them: a frame rate no sender would announce.
+            codec: .h264, limits: ShareFlow.Limits(maxQueuedBytes: 64 << 20, maxQueuedFrames: 1000, bitrate: 200_000_000, frameRate: 1000),
             maxSide: 1920, maxPixels: 1920 * 1200, stallSeconds: 10, background: .black, width: 1920, height: 1080, reports: r, decoding: decoding)
         source.start()
         // The decoder process started and ready (its start is not a picture's cost).
         source.push(sequence: 0, key: frames[0].key, timestamp: 0, data: frames[0].bytes, now: MonotonicClock.now())
-        acked.wait()
-        let cpu0 = cpuSeconds() + cpuSeconds(children: true), t0 = MonotonicClock.now()
+        if acked.wait(timeout: .now() + 20) == .timedOut { print("  (the decoder never answered: \(source.isEnded ? "the share ended" : "stuck"))") }
+        let cpu0 = cpuSeconds(), t0 = MonotonicClock.now()
         var childCPU0 = 0.0
         if let pid = source.decoderProcessID { childCPU0 = processCPU(pid) }
         for (i, f) in frames.enumerated().dropFirst() {
             source.push(sequence: UInt32(i), key: f.key, timestamp: UInt64(i) * 33_333, data: f.bytes, now: MonotonicClock.now())
-            acked.wait()   // one at a time: the decoder's own pace
+            // One at a time: the decoder's own pace.
+            if acked.wait(timeout: .now() + 10) == .timedOut {
+                print("  (no answer for picture \(i): \(source.isEnded ? "the share ended" : "stuck"))")
+                break
+            }
         }
         let wall = MonotonicClock.now() - t0
         var cpu = cpuSeconds() - cpu0

@@ -66,7 +66,10 @@ enum ShareLatencyBench {
         let s = try chrome.session()
         defer { chrome.close(s) }
         try chrome.open(s, "https://127.0.0.1:\(port)/")
-        try chrome.until(s, "the login form") { try chrome.run(s, "return !!document.getElementById('name')") as? Bool == true }
+        // The page's modules loaded and its hello in (the form is plain HTML before that).
+        try chrome.until(s, "the login form, live") {
+            try chrome.run(s, "return !!window.Lectern && document.getElementById('login-room').textContent === 'Bench'") as? Bool == true
+        }
         try chrome.run(
             s,
             """
@@ -228,11 +231,18 @@ final class BenchChrome {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Type: application/json\r\n"
         head += "Content-Length: \(data.count)\r\n\r\n"
         _ = socket.send(Array(head.utf8) + [UInt8](data))
+        // Until the body's Content-Length is in (chromedriver may keep the connection open).
         var got: [UInt8] = []
-        while let b = socket.receive(timeout: 90), !b.isEmpty { got += b }
-        guard let split = String(decoding: got, as: UTF8.self).range(of: "\r\n\r\n") else { throw Fixtures.ToolError(description: "chromedriver: no answer") }
-        let text = String(decoding: got, as: UTF8.self)
-        let json = try JSONSerialization.jsonObject(with: Data(text[split.upperBound...].utf8), options: [.fragmentsAllowed])
+        var body: [UInt8]?
+        while body == nil, let b = socket.receive(timeout: 90), !b.isEmpty {
+            got += b
+            guard let end = got.indices.dropLast(3).first(where: { got[$0] == 13 && got[$0 + 1] == 10 && got[$0 + 2] == 13 && got[$0 + 3] == 10 }) else { continue }
+            let head = String(decoding: got[..<end], as: UTF8.self).lowercased()
+            let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) }
+            if let length, got.count - (end + 4) >= length { body = Array(got[(end + 4)..<(end + 4 + length)]) }
+        }
+        guard let body else { throw Fixtures.ToolError(description: "chromedriver: no answer to \(method) \(path)") }
+        let json = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
         let value = (json as? [String: Any])?["value"]
         if let v = value as? [String: Any], let e = v["error"] as? String { throw Fixtures.ToolError(description: "\(e): \(v["message"] ?? "")") }
         return value

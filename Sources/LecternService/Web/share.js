@@ -184,7 +184,11 @@ export class Sharer {
     const minGap = 1_000_000 / this.frameRate * 0.9;
     if (this.paused || !this.encoder || this.encoder.state !== 'configured' || t - this.lastEncodedUs < minGap
       || this.inFlight.length >= MAX_IN_FLIGHT || inFlightBytes >= MAX_IN_FLIGHT_BYTES || this.encoder.encodeQueueSize > 1) {
-      if (!this.paused) this.skipped++;
+      if (!this.paused) {
+        this.skipped++;
+        // The newest picture is the one a still screen sharpens (`refine`), sent or not.
+        this.hold(frame);
+      }
       frame.close();
       return;
     }
@@ -192,12 +196,16 @@ export class Sharer {
     if (key) { this.forceKey = false; this.lastKeyUs = t; }
     this.lastEncodedUs = t;
     this.encoder.encode(frame, { keyFrame: key });
-    // Kept for a still screen (`refine`): a capture sends nothing while nothing changes.
+    this.hold(frame);
+    frame.close();
+  }
+
+  // Kept for a still screen (`refine`): a capture sends nothing while nothing changes.
+  hold(frame) {
     if (this.held) this.held.close();
     this.held = frame.clone();
     this.heldAt = performance.now();
     this.refined = 0;
-    frame.close();
   }
 
   // A still screen (must 4, §29.7): the capture sends no new picture, and the last one was
