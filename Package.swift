@@ -114,11 +114,15 @@ let package = Package(
         .target(
             name: "LecternStage", dependencies: ["LecternCore", "LecternRender", "LecternPipeline"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Live sharing's decoder process (issue 28): a crash or a stall costs only that share.
+        .target(
+            name: "LecternShare", dependencies: ["LecternCore", "LecternVideo", "LecternPipeline"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LecternService",
             dependencies: [
                 "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternStage", "LecternDisplay", "LecternVideo",
-                "LecternSound", "LecternConvert", "LecternPhotos",
+                "LecternSound", "LecternConvert", "LecternPhotos", "LecternShare",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -145,14 +149,14 @@ let package = Package(
         .executableTarget(
             name: "lecternd",
             dependencies: [
-                "LecternService", "LecternDisplay", "LecternPipeline", "LecternPhotos",
+                "LecternService", "LecternDisplay", "LecternPipeline", "LecternPhotos", "LecternShare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "LecternClient", "LecternPipeline", "LecternRender", "LecternProtocol",
+                "LecternClient", "LecternPipeline", "LecternRender", "LecternProtocol", "LecternVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -160,7 +164,7 @@ let package = Package(
             name: "lectern-bench",
             dependencies: [
                 "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternSound",
-                "LecternPhotos", "LecternTestSupport",
+                "LecternPhotos", "LecternTestSupport", "LecternShare",
             ]),
 
         // MARK: tests
@@ -190,7 +194,7 @@ let package = Package(
             name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
-        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternTestSupport"]),
+        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternShare", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(name: "LecternImageTests", dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternCore", "LecternTestSupport"]),

@@ -18,6 +18,12 @@ extension LecternConnection {
         return true
     }
 
+    /// share-picture: the newest picture of `device`'s share at most `maxWidth`×`maxHeight`
+    /// (0: no limit on that side), a JPEG (§29.2; a viewer: the share in the main pane, §29.8).
+    public func sharePicture(of device: DeviceID, maxWidth: UInt16, maxHeight: UInt16 = 0) throws -> Data {
+        try image(tag: send(.share(.picture(device: device, maxWidth: maxWidth, maxHeight: maxHeight))), what: "share picture")
+    }
+
     /// The share messages the service sent since the last call (acks, key-frame requests,
     /// advice, share-ready after an approval, share-ended), oldest first; taken.
     public func shareEvents() -> [ShareMessage] {

@@ -238,7 +238,7 @@ public final class LecternConnection: @unchecked Sendable {
     }
 
     /// Collects the screenshot-data pieces answering the request sent with `tag`.
-    private func image(tag: UInt16, what: String) throws -> Data {
+    func image(tag: UInt16, what: String) throws -> Data {
         var png = Data()
         while true {
             guard case .screenshotData(let piece) = try reply(tag: tag, what: what) else {

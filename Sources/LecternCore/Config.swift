@@ -57,6 +57,8 @@ public struct Config: Equatable, Sendable {
     /// (the wall's, the background's) and the service fit the unit's MemoryMax (640M):
     /// ≈ 200 MB of service (96 of page cache) + 2 × (≈ 30 MB of worker + 192).
     public var renderMemoryMB = 192
+    /// Live sharing's caps (`[share]`).
+    public var share = ShareSettings()
     /// Seconds of silence after which a peer is considered gone.
     public var keepaliveTimeout = 6.0
     /// TCP port of the web remote (HTTP, and the wire protocol over its WebSocket at `/ws`).

@@ -43,6 +43,7 @@ public enum ConfigReload {
         Held("metrics_address", \.metricsAddress),
         Held("tls", \.tls), Held("allow_plain", \.allowPlain),
         Held("convert", \.convert),
+        Held("share", \.share),
         Held(
             "display",
             [

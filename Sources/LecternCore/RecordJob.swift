@@ -14,6 +14,9 @@ public struct RecordJob: Codable, Equatable, Sendable {
         case clip(content: String, name: String, duration: Double)
         /// A wall of several panes as it looked, every pane at its place.
         case wall(RecordWall)
+        /// A live share: who shared what, from when, how long (seconds), and its pictures at
+        /// the start and the end (JPEG files; nil or missing: none was taken).
+        case share(name: String, source: String, at: Double, duration: Double, start: String?, end: String?)
     }
 
     public struct Presenter: Codable, Equatable, Sendable {

@@ -24,3 +24,13 @@ public struct WallCard: Equatable, Hashable, Sendable, Codable, CustomStringConv
     }
     public var description: String { bars.isEmpty ? "card '\(title.prefix(24))' (\(lines.count) lines)" : "chart '\(title.prefix(24))' \(bars.map(\.count))" }
 }
+
+extension WallCard {
+    /// Where a card's white panel sits on a `width`×`height` picture: everything a card
+    /// draws is inside it (`WallCardDrawing`), so copying it puts the card over anything.
+    public static func panelRect(width: Int, height: Int, overscanPercent: Double) -> PixelRect {
+        let mx = Int(Double(width) * (0.08 + overscanPercent / 100))
+        let my = Int(Double(height) * (0.08 + overscanPercent / 100))
+        return PixelRect(x: mx, y: my, width: width - 2 * mx, height: height - 2 * my)
+    }
+}

@@ -6,6 +6,9 @@ public struct WallPlan: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var layout: WallLayout
     /// One entry per pane, in the layout's pane order (`layout.paneCount` entries).
     public var panes: [PaneContent]
+    /// A card (a poll's chart, §24) over a pane showing a moving source, by pane index: a card
+    /// is an overlay, it doesn't end a live share (a card over a page is its scene's, `.card`).
+    public var cards: [Int: WallCard] = [:]
 
     public init(layout: WallLayout, panes: [PaneContent]) {
         precondition(panes.count == layout.paneCount, "a \(layout) plan has \(layout.paneCount) panes, not \(panes.count)")

@@ -14,6 +14,9 @@ public final class InkOverlay: @unchecked Sendable {
         public var content: String
         public var page: Int
         public init(content: String, page: Int) { self.content = content; self.page = page }
+        /// A live share's ink and pointers (docs/protocol.md §29.8): kept as a page's, under
+        /// `ShareInk.content` (never a content id) and the share's source serial.
+        public static func share(serial: Int) -> Key { Key(content: ShareInk.content, page: serial) }
         public init?(_ scene: Scene) {
             switch scene {
             case .page(let c, let p), .pagePart(let c, let p, _): content = c; page = p
@@ -117,9 +120,27 @@ public final class InkOverlay: @unchecked Sendable {
     /// Whether anything is to be drawn over `scene` now.
     public func hasInk(_ scene: Scene) -> Bool {
         guard let key = Key(scene) else { return false }
+        return hasInk(key)
+    }
+
+    /// Whether anything is to be drawn over the page (or live share) `key` now.
+    public func hasInk(_ key: Key) -> Bool {
         let now = clock()
         cond.lock(); defer { cond.unlock() }
         return layers[key] != nil || pointers.values.contains { $0.page == key && $0.trace.visible(now: now) }
+    }
+
+    /// Draws every stroke and pointer of `key` (a live share's, whose picture changes at each
+    /// refresh: nothing is kept) into `frame` over `rect`.
+    public func paint(_ key: Key, into frame: Frame, rect: PixelRect) {
+        let now = clock()
+        cond.lock()
+        let layer = layers[key]
+        let trails = pointers.sorted { $0.key < $1.key }.filter { $0.value.page == key && $0.value.trace.visible(now: now) }.map {
+            $0.value.trace.trail(now: now)
+        }
+        cond.unlock()
+        InkPainter.paint(strokes: (layer?.strokes ?? []) + (layer?.live ?? []), pointers: trails, into: frame, rect: rect)
     }
 
     /// Waits until the overlay changed since `version` or `timeout` seconds passed.

@@ -15,13 +15,13 @@ import LecternCore
 /// ready buffer costs nothing. The pool costs up to `poolCapacity` frames of memory
 /// (24 MiB at 1080p). Beyond it, a buffer is unmapped and closed when its frame goes, so the memory
 /// goes back to the system.
-enum SharedFrame {
-    struct Failed: Error, CustomStringConvertible { let description: String }
+public enum SharedFrame {
+    public struct Failed: Error, CustomStringConvertible { public let description: String }
 
-    struct Buffer {
-        let fd: Int32
-        let memory: UnsafeMutableRawPointer
-        let byteCount: Int
+    public struct Buffer {
+        public let fd: Int32
+        public let memory: UnsafeMutableRawPointer
+        public let byteCount: Int
     }
 
     /// Buffers made ahead for the next pages (`poolSize`), and free buffers kept at most
@@ -74,7 +74,8 @@ enum SharedFrame {
         }
     }
 
-    private static func fresh(_ byteCount: Int) throws -> Buffer {
+    /// A new buffer, never from the pool (a share's pictures, its decoder's input).
+    public static func fresh(_ byteCount: Int) throws -> Buffer {
         guard let create = memfdCreate else { throw Failed(description: "memfd_create is not available") }
         let fd = "lectern-frame".withCString { create($0, UInt32(mfdCloexec)) }
         guard fd >= 0 else { throw Failed(description: "memfd_create: \(String(cString: strerror(errno)))") }
@@ -101,7 +102,7 @@ enum SharedFrame {
 
     /// Maps `byteCount` bytes of `fd` shared, read-write; nil on failure (errno says why).
     /// Populated at once (MAP_POPULATE): one pass, not 2048 page faults.
-    static func map(_ fd: Int32, _ byteCount: Int) -> UnsafeMutableRawPointer? {
+    public static func map(_ fd: Int32, _ byteCount: Int) -> UnsafeMutableRawPointer? {
         let p = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED | mapPopulate, fd, 0)
         guard let p, p != MAP_FAILED else { return nil }
         return p
@@ -117,13 +118,13 @@ enum SharedFrame {
 
     /// The worker's side: its mappings of the last `capacity` buffers it drew into, by
     /// the memfd's inode (each request brings a new descriptor for the same buffer).
-    struct Mappings {
-        let capacity: Int
+    public struct Mappings {
+        public let capacity: Int
         private var recent: [(inode: UInt64, memory: UnsafeMutableRawPointer, byteCount: Int)] = []
-        init(capacity: Int) { self.capacity = capacity }
+        public init(capacity: Int) { self.capacity = capacity }
 
         /// The mapping of `fd` (closed here), reusing an earlier one of the same buffer.
-        mutating func map(_ fd: Int32, byteCount: Int) -> UnsafeMutableRawPointer? {
+        public mutating func map(_ fd: Int32, byteCount: Int) -> UnsafeMutableRawPointer? {
             defer { close(fd) }
             var st = stat()
             guard fstat(fd, &st) == 0, Int(st.st_size) >= byteCount else { return nil }
@@ -158,10 +159,10 @@ enum SharedFrame {
 }
 
 /// One message with at most one descriptor over a SOCK_SEQPACKET socket (SCM_RIGHTS).
-enum SeqPacket {
+public enum SeqPacket {
     /// Sends `bytes` (and `fd` if not -1); false on failure (errno says why). Never raises
     /// SIGPIPE: a dead peer is an error here, not a signal.
-    static func send(_ socket: Int32, _ bytes: [UInt8], fd: Int32 = -1) -> Bool {
+    public static func send(_ socket: Int32, _ bytes: [UInt8], fd: Int32 = -1) -> Bool {
         var bytes = bytes
         let space = controlSpace(fd >= 0 ? 1 : 0)
         let control = UnsafeMutableRawPointer.allocate(byteCount: max(space, 1), alignment: 8)
@@ -193,7 +194,7 @@ enum SeqPacket {
 
     /// Receives one message of at most `max` bytes and the descriptor that came with it
     /// (-1 if none). nil: the peer is gone (or the socket failed).
-    static func receive(_ socket: Int32, max: Int) -> (bytes: [UInt8], fd: Int32)? {
+    public static func receive(_ socket: Int32, max: Int) -> (bytes: [UInt8], fd: Int32)? {
         var buffer = [UInt8](repeating: 0, count: max)
         let space = controlSpace(1)
         let control = UnsafeMutableRawPointer.allocate(byteCount: space, alignment: 8)

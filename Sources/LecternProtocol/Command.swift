@@ -34,7 +34,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
     case recordRequest, recordProgress, recordData
     case layoutSet, paneSet, wallAdd, panePlay
     case wallView
-    case shareBegin, shareReady, shareFrame, shareAck, shareKeyRequest, shareAdvice, shareControl, shareModerate, shareEnded, sharePicture
+    case shareBegin, shareReady, shareFrame, shareAck, shareKeyRequest, shareAdvice, shareControl, shareModerate, shareEnded, sharePicture, shareAudio
 
     /// One row of the command table.
     public struct Definition: Sendable, Equatable {
@@ -150,6 +150,7 @@ public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawReprese
         case .shareModerate: Definition(0xD7, "share-moderate", .client)
         case .shareEnded: Definition(0xD8, "share-ended", .server)
         case .sharePicture: Definition(0xD9, "share-picture", .client)
+        case .shareAudio: Definition(0xDA, "share-audio", .client)
         // the presenter console (§20)
         case .notesRequest: Definition(0x60, "notes-request", .client)
         case .notes: Definition(0x61, "notes", .server)

@@ -102,7 +102,7 @@ extension Message {
         case .wallAdd: m = try Body.wallAdd(&r)
         case .panePlay: m = try Body.panePlay(&r)
         case .shareBegin, .shareReady, .shareFrame, .shareAck, .shareKeyRequest, .shareAdvice, .shareControl, .shareModerate, .shareEnded,
-            .sharePicture:
+            .sharePicture, .shareAudio:
             m = .share(try ShareMessage.decode(command, &r))
         case .ok: m = .ok
         case .stateRequest: m = .stateRequest

@@ -24,6 +24,8 @@ public enum ShareMessage: Equatable, Sendable {
     case ended(LecternError)
     /// 0xD9: the newest picture of a device's share, small (JPEG); screenshot-data.
     case picture(device: DeviceID, maxWidth: UInt16, maxHeight: UInt16)
+    /// 0xDA: one encoded piece of the share's sound (Opus). No success reply.
+    case audio(ShareAudio)
 
     public var command: Command {
         switch self {
@@ -37,6 +39,7 @@ public enum ShareMessage: Equatable, Sendable {
         case .moderate: .shareModerate
         case .ended: .shareEnded
         case .picture: .sharePicture
+        case .audio: .shareAudio
         }
     }
 
@@ -57,6 +60,8 @@ public enum ShareMessage: Equatable, Sendable {
         case .moderate(let d, let m): w.u8(d); w.u8(m.rawValue)
         case .ended(let e): Body.error(e, &w)
         case .picture(let d, let mw, let mh): w.u8(d); w.u8(0); w.u16(mw); w.u16(mh)
+        case .audio(let a):
+            w.u8(a.codec.rawValue); w.u8(a.channels); w.u16(0); w.u32(a.sequence); w.u64(a.timestamp); w.bytes(a.data)
         }
     }
 
@@ -105,6 +110,17 @@ public enum ShareMessage: Equatable, Sendable {
             let d = try r.u8()
             _ = try r.u8()
             return .picture(device: d, maxWidth: try r.u16(), maxHeight: try r.u16())
+        case .shareAudio:
+            let codec = try r.u8(), channels = try r.u8()
+            _ = try r.u16()
+            guard let c = ShareAudio.Codec(rawValue: codec) else { throw WireError.invalid("audio codec \(codec) is not 1 (Opus)") }
+            guard (1...2).contains(channels) else { throw WireError.invalid("\(channels) audio channels: 1 or 2") }
+            let seq = try r.u32(), ts = try r.u64()
+            let data = r.rest()
+            guard !data.isEmpty, data.count <= ShareAudio.maxBytes else {
+                throw WireError.invalid("a share-audio carries 1 to \(ShareAudio.maxBytes) bytes of sound, not \(data.count)")
+            }
+            return .audio(ShareAudio(codec: c, channels: channels, sequence: seq, timestamp: ts, data: data))
         default: throw WireError.invalid("not a share command")
         }
     }
@@ -179,7 +195,7 @@ public struct ShareConfig: Equatable, Sendable {
         if w < ShareLimits.minSide || h < ShareLimits.minSide || max(w, h) > l.maxSide || w * h > l.maxPixels {
             return .shareUnsupported(
                 detail: UInt64(w * h),
-                "A shared picture of \(w)×\(h) is outside the limits: each side \(ShareLimits.minSide)–\(l.maxSide) pixels and at most 1920×1200 in all — share a smaller window or lower the resolution."
+                "A shared picture of \(w)×\(h) is outside the limits: each side \(ShareLimits.minSide)–\(l.maxSide) pixels and at most \(l.maxPixels == 1920 * 1200 ? "1920×1200" : "\(l.maxPixels) pixels") in all — share a smaller window or lower the resolution."
             )
         }
         if frameRate < 1 || Int(frameRate) > l.maxFrameRate {
@@ -213,6 +229,23 @@ public struct ShareReady: Equatable, Sendable {
 }
 
 /// share-frame's body: one encoded picture.
+/// share-audio's body (§29.9): one Opus packet of the share's sound, with its capture time
+/// on the same clock as the share-frames' (so the appliance can keep the picture with it).
+public struct ShareAudio: Equatable, Sendable {
+    public enum Codec: UInt8, Sendable, Equatable { case opus = 1 }
+    /// The largest packet (Opus allows 1275 bytes a frame, 120 ms at most a packet).
+    public static let maxBytes = 8000
+    public var codec: Codec
+    public var channels: UInt8
+    public var sequence: UInt32
+    /// Capture time (µs) of its first sample, on the share-frames' clock.
+    public var timestamp: UInt64
+    public var data: [UInt8]
+    public init(codec: Codec = .opus, channels: UInt8, sequence: UInt32, timestamp: UInt64, data: [UInt8]) {
+        self.codec = codec; self.channels = channels; self.sequence = sequence; self.timestamp = timestamp; self.data = data
+    }
+}
+
 public struct ShareFrame: Equatable, Sendable {
     /// Counts media frames sent in this share, +1 each (a new share-begin starts again anywhere).
     public var sequence: UInt32
@@ -292,6 +325,16 @@ public struct ShareLimits: Equatable, Sendable {
     /// Longest one picture may take to decode before the share ends (`shareStalled`).
     public var stallSeconds = 2.0
     public init() {}
+
+    /// The caps the config's `[share]` section sets.
+    public init(_ s: ShareSettings) {
+        maxSide = max(s.maxWidth, s.maxHeight)
+        maxPixels = s.maxWidth * s.maxHeight
+        maxFrameRate = s.maxFrameRate
+        maxBitrate = s.maxBitrateKbps * 1000
+        maxQueuedBytes = s.maxQueuedKB << 10
+        stallSeconds = s.stallSeconds
+    }
 }
 
 // MARK: errors (0x12xx)

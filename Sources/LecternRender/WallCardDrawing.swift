@@ -25,9 +25,7 @@ public enum WallCardDrawing {
     }
 
     static func panelRect(width: Int, height: Int, overscanPercent: Double) -> PixelRect {
-        let mx = Int(Double(width) * (0.08 + overscanPercent / 100))
-        let my = Int(Double(height) * (0.08 + overscanPercent / 100))
-        return PixelRect(x: mx, y: my, width: width - 2 * mx, height: height - 2 * my)
+        WallCard.panelRect(width: width, height: height, overscanPercent: overscanPercent)
     }
 
     /// Draws the card over `frame`; returns every text drawn, where and at what size.

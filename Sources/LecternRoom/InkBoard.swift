@@ -160,6 +160,9 @@ public struct InkBoard: Equatable, Sendable {
         return drop { $0.content == content }
     }
 
+    /// Removes `page`'s ink (a live share's, when the share ends); returns the strokes removed.
+    public mutating func remove(page: InkPageRef) -> Int { drop { $0 == page } }
+
     /// Lets `target` draw, or stops it (its strokes stay; an open one is finished), by the
     /// holder or moderator.
     public mutating func allow(_ w: Who, _ target: DeviceID, _ on: Bool) throws(LecternError) {
@@ -190,7 +193,8 @@ public struct InkBoard: Equatable, Sendable {
 
     public var saved: Saved {
         Saved(
-            pages: pages.keys.sorted().map { Saved.Page(content: $0.content, page: $0.page, strokes: pages[$0]!) },
+            // A live share's ink goes with the share: never saved.
+            pages: pages.keys.sorted().filter { !ShareInk.isShare($0.content) }.map { Saved.Page(content: $0.content, page: $0.page, strokes: pages[$0]!) },
             allowed: allowed.sorted(), nextID: nextID)
     }
 

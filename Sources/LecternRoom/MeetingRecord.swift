@@ -42,6 +42,11 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
             default: return self
             }
         }
+
+        /// A live share (§29) that was on the wall: its sharer, what it shared (`screen`,
+        /// `camera`, `file`), how long, and its pictures when it started and ended (JPEG files
+        /// `<frames>-start.jpg` and `<frames>-end.jpg` in the record's frame folder).
+        case share(name: String, source: String, duration: Double, frames: String)
     }
 
     /// The finished strokes on a page (content id hex, page from 1) now.
@@ -161,6 +166,12 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
         append(Entry(item: .clip(content: content, name: name, duration: duration), presenter: presenter, at: at))
     }
 
+    /// A live share left the wall (it goes in after the page it was over).
+    public mutating func shareShown(name: String, source: String, duration: Double, frames: String, at: Double) {
+        startedAt = startedAt ?? at
+        append(Entry(item: .share(name: name, source: source, duration: duration, frames: frames), presenter: name, at: at))
+    }
+
     /// What a download has now: the entries, then the page on the wall with `wallStrokes`
     /// (unless an entry already has it as it is).
     public func pages(wallStrokes: [InkStroke]) -> [Entry] { pages { _, _ in wallStrokes } }
@@ -187,6 +198,7 @@ public struct MeetingRecord: Codable, Equatable, Sendable {
             case .page(_, let name, _, _, _): note(e.presenter, name)
             case .poll(let card): note(e.presenter, "Poll: \(card.title)")
             case .clip(_, let name, _): note(e.presenter, name)
+            case .share(_, let source, _, _): note(e.presenter, source == "camera" ? "Camera" : "Shared \(source)")
             case .wall(let w):
                 // Each pane's driver showed what is in it.
                 for (i, pane) in w.panes.enumerated() {

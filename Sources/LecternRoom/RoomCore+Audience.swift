@@ -139,6 +139,7 @@ extension RoomCore {
                 throw LecternError.viewerNotAllowed(command)
             }
             send(.ink(.page(ink.strokes(on: ref))), to: p, tag: tag)
+        case .share(.picture(let d, let w, let h)): try viewerSharePicture(of: d, maxWidth: Int(w), maxHeight: Int(h), peer: p, tag: tag)
         case .pollAnswer, .questionAsk, .questionVote:
             try audienceRequest(message, from: p, voter: v.voter, name: v.name, tag: tag)
         default:

@@ -5,8 +5,10 @@ import LecternProtocol
 /// here from the floor; the strokes are the `InkBoard`'s; the wall gets what to draw as
 /// `inkPage` and `pointer` effects.
 extension RoomCore {
-    /// The page on screen, if ink can go on what is shown (a PDF page, no clip, not blanked).
+    /// The page on screen, if ink can go on what is shown (a PDF page, no clip, not blanked),
+    /// or the live share in the main pane (its pane's coordinates, §29.8).
     var inkPageOnScreen: InkPageRef? {
+        if case .share(let serial, _)? = shareContent(ofPane: wall.mainIndex) { return InkPageRef(content: ShareInk.content, page: serial) }
         guard screen.clip == nil else { return nil }
         switch screen.committed.baseScene {   // under a poll's card (§24) too
         case .page(let content, let page), .pagePart(let content, let page, _): return InkPageRef(content: content, page: page)
@@ -27,7 +29,8 @@ extension RoomCore {
             guard isLead(me) else { throw LecternError.leadOnly }
             guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
             emit(.pointer(me, page: page, point, lifted: lifted))
-            pointToViewers(page: page.page, point, lifted: lifted)
+            // Viewers follow pages; a share reaches them as pictures (§29.8), with the ink drawn in.
+            if !ShareInk.isShare(page.content) { pointToViewers(page: page.page, point, lifted: lifted) }
         case .strokeBegin(let b):
             guard let page = inkPageOnScreen else { throw LecternError.nothingToInk }
             let before = ink.slots

@@ -242,7 +242,10 @@ extension RoomCore {
     func wallEffect(op: Int) -> RoomEffect {
         wall.shows.asked(op)
         let panes = wall.panes.indices.map { paneContent($0) }
-        return .showWall(op: op, WallPlan(layout: wall.layout, panes: panes))
+        var plan = WallPlan(layout: wall.layout, panes: panes)
+        // A card (a poll's chart) goes over a live share in the main pane, not in its place.
+        plan.cards = cardsOverShares(main: panes[wall.mainIndex])
+        return .showWall(op: op, plan)
     }
 
     // MARK: a pane's screen queue

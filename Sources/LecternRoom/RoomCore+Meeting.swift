@@ -71,6 +71,7 @@ extension RoomCore {
         // What belonged to the meeting goes first, so no push or save after this has it.
         audience.endMeeting()
         record.clear()
+        emit(.clearRecordFrames(directory: recordFramesDirectory))
         let inked = ink.pages.keys.sorted()
         ink = InkBoard(limits: ink.limits)
         for page in inked { showInk(on: page) }   // the wall forgets each page's layer

@@ -69,6 +69,27 @@ extension RoomCore {
         record.putBack(onWall)
     }
 
+    /// Where the record's share pictures are kept (`data_dir/record-frames`).
+    var recordFramesDirectory: String { config.dataDir + "/record-frames" }
+
+    /// A share went on the wall: its picture a second later is the record's "started".
+    func recordShareStarted(_ s: ShareBoard.Share) {
+        guard config.record else { return }
+        emit(.shareRecordFrame(serial: s.serial, path: recordFramesDirectory + "/" + recordFrames(s) + "-start.jpg", after: 1))
+    }
+
+    /// A share leaves the wall (before its decoder stops): its last picture, and its page
+    /// of the record after the page it was over.
+    func recordShareEnded(_ s: ShareBoard.Share) {
+        guard config.record, let since = s.liveSince else { return }
+        emit(.shareRecordFrame(serial: s.serial, path: recordFramesDirectory + "/" + recordFrames(s) + "-end.jpg", after: 0))
+        let at = wallClock() - max(0, now - since)
+        recordBetween { $0.shareShown(name: s.name, source: s.config.source.name, duration: max(0, now - since), frames: recordFrames(s), at: at) }
+    }
+
+    /// The name of a share's pictures: the meeting's and the share's own.
+    private func recordFrames(_ s: ShareBoard.Share) -> String { "share-\(meeting.id.prefix(8))-\(s.serial)" }
+
     var recordSnapshot: RecordSnapshot {
         RecordSnapshot(
             on: config.record, pages: config.record ? record.count(strokes: recordStrokes) : 0,
@@ -96,6 +117,9 @@ extension RoomCore {
             case .poll(let card): return .card(card)
             case .clip(let c, let name, let duration): return .clip(content: c, name: name, duration: duration)
             case .wall(let w): return .wall(w)
+            case .share(let name, let source, let duration, let frames):
+                let f = recordFramesDirectory + "/" + frames
+                return .share(name: name, source: source, at: e.at, duration: duration, start: f + "-start.jpg", end: f + "-end.jpg")
             }
         }
         var job = RecordJob(

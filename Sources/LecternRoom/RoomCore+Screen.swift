@@ -25,7 +25,8 @@ extension RoomCore {
             return answer(reply, why)
         }
         endClip(in: .main, opening: Self.overtakes(change))
-        mainScreenChanging()
+        // A card (a poll's chart) is an overlay: it goes over a live share, not in its place.
+        if case .card = change {} else { mainScreenChanging() }
         if Self.overtakes(change) {
             for op in screen.abandonAll() { answer(op.reply, Self.overtaken(op)) }
         }

@@ -9,8 +9,8 @@ extension RoomCore {
     func shareRequest(_ m: ShareMessage, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         switch m {
         case .begin(let c): try shareBegin(c, by: me, peer: p, tag: tag)
-        case .frame:
-            // A share's frames go to its decoder, never here: this connection shares nothing.
+        case .frame, .audio:
+            // A share's frames and sound go to its decoder, never here: this connection shares nothing.
             throw LecternError.noShare
         case .control(let a): try shareControl(a, by: me, peer: p, tag: tag)
         case .moderate(let d, let action): try shareModerate(d, action, by: me, peer: p, tag: tag)
@@ -23,10 +23,20 @@ extension RoomCore {
         }
     }
 
+    /// A viewer's picture of the share in the main pane (what it follows, as it follows the
+    /// slide there, §29.8): only that one, only while it is on the wall.
+    func viewerSharePicture(of d: DeviceID, maxWidth: Int, maxHeight: Int, peer p: Peer, tag: UInt16) throws {
+        guard let s = shares[d], sharePane(s) == wall.mainIndex else {
+            throw LecternError(.shareNoPicture, message: "Viewers see the share on the wall, and only while it is shown.")
+        }
+        try takePictureSlot(p, tag: tag, maxWidth: maxWidth, maxHeight: maxHeight)
+        emit(.sharePicture(p.id, tag: tag, serial: s.serial, maxWidth: maxWidth, maxHeight: maxHeight))
+    }
+
     // MARK: share-begin
 
     private func shareBegin(_ c: ShareConfig, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
-        if let e = c.check() { throw e }
+        if let e = c.check(ShareLimits(config.share)) { throw e }
         if var s = shares[me] {
             // Again, on this connection (a new size or codec) or after a reconnect: the same
             // share, in the same place; decoding starts again at the next key frame.
@@ -106,6 +116,7 @@ extension RoomCore {
         s.slot = slot
         s.liveSince = now
         shares[s.device] = s
+        recordShareStarted(s)
         if slot == .main, let c = screen.clip { emit(.steerClip(serial: c.serial, .stop)) }
         shareWallChanged(s)
         return s
@@ -170,7 +181,12 @@ extension RoomCore {
     /// snapshot, §14.1).
     func endShare(_ device: DeviceID, telling why: LecternError?, push: Bool = true) {
         guard let s = shares.remove(device) else { return }
+        recordShareEnded(s)
         emit(.shareStop(serial: s.serial))
+        // Its ink goes with it (never saved, §29.8).
+        let inked = InkPageRef(content: ShareInk.content, page: s.serial)
+        _ = ink.remove(page: inked)
+        showInk(on: inked)
         if let why, let p = peer(of: device) { send(.share(.ended(why)), to: p, tag: 0) }
         log(.info, "\(s.name)'s share ended\(why.map { ": \($0.message)" } ?? "")")
         // The pane shows its screen again, whether or not the change that ended it shows anything.
@@ -250,6 +266,14 @@ extension RoomCore {
         if let s, s.slot == nil { return }
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp()))
+    }
+
+    /// The main screen's card over the share in the main pane (a card is an overlay, §29.4).
+    func cardsOverShares(main: PaneContent) -> [Int: WallCard] {
+        guard case .share = main else { return [:] }
+        let m = screen.running?.target ?? screen.committed
+        guard let card = m.card, m.blank == .none else { return [:] }
+        return [wall.mainIndex: card]
     }
 
     /// The state's `shares`.

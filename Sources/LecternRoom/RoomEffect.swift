@@ -48,6 +48,12 @@ public enum RoomEffect: Equatable, Sendable {
     /// The newest picture of share `serial` at most `maxWidth`×`maxHeight`, as JPEG pieces;
     /// report `.previewRendered`.
     case sharePicture(ConnectionID, tag: UInt16, serial: Int, maxWidth: Int, maxHeight: Int)
+    /// Keep share `serial`'s newest picture (a JPEG at most 960×540) at `path` for the
+    /// meeting record, `after` seconds from now (its start) or now (its end, before its
+    /// `.shareStop`). A share with no picture by then keeps none.
+    case shareRecordFrame(serial: Int, path: String, after: Double)
+    /// The meeting ended: the record's share pictures in `directory` go.
+    case clearRecordFrames(directory: String)
 
     // MARK: uploads
     /// Open (create) the part file of `content` at `offset`, truncating after it, for

@@ -20,6 +20,20 @@ final class ClipSoundSource: @unchecked Sendable {
         log(resolved.log)
     }
 
+    /// A live share's sound output on the device (§29.9), or nil (no device, or it can't be
+    /// opened now: a clip's sound holds it; the share plays silent, one log line).
+    func openShare() -> ShareSoundTrack? {
+        guard let pcm else { return nil }
+        do {
+            let sink = try ALSASink(name: pcm, latency: 0.06)
+            log("share sound on \(pcm)")
+            return ShareSoundTrack(sink: sink, level: level)
+        } catch {
+            log("a share's sound can't be played: \(error)")
+            return nil
+        }
+    }
+
     /// The clip's sound on the device, or nil (silent).
     func open(clip path: String) -> SoundTrack? {
         guard let pcm else { return nil }

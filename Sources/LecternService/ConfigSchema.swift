@@ -185,6 +185,20 @@ extension ConfigFile {
                 config.backgroundImage = s; return nil
             },
         ]
+        let share: [String: Check] = [
+            "max_resolution": string("share.max_resolution") { s in
+                let p = s.split(separator: "x").compactMap { Int($0) }
+                guard p.count == 2, p.allSatisfy({ (16...1920).contains($0) }), p[0] * p[1] <= 1920 * 1200 else {
+                    return "'share.max_resolution' must look like \"1920x1200\": each side 16–1920, at most 1920×1200 pixels in all, not '\(s)'"
+                }
+                (config.share.maxWidth, config.share.maxHeight) = (p[0], p[1]); return nil
+            },
+            "max_frame_rate": int("share.max_frame_rate", 1...60) { config.share.maxFrameRate = $0 },
+            "max_bitrate_kbps": int("share.max_bitrate_kbps", 100...20000) { config.share.maxBitrateKbps = $0 },
+            "max_queued_kb": int("share.max_queued_kb", 256...16384) { config.share.maxQueuedKB = $0 },
+            "decoder_memory_mb": int("share.decoder_memory_mb", 64...4096) { config.share.decoderMemoryMB = $0 },
+            "stall_seconds": number("share.stall_seconds", 0.5...30) { config.share.stallSeconds = $0 },
+        ]
         let top: [String: Check] = [
             "room": string("room") { s in
                 guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { return "'room' must not be blank" }
@@ -332,6 +346,12 @@ extension ConfigFile {
                 }
                 check(children.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, section: "display", keys: display); return nil
             },
+            "share": { v, _ in
+                guard v.table != nil, let children = merged.first(where: { $0.key == "share" })?.entry.children else {
+                    return "'share' must be a table: a [share] section, not \(describe(v))"
+                }
+                check(children.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, section: "share", keys: share); return nil
+            },
         ]
         check(merged, section: nil, keys: top)
 
@@ -391,7 +411,7 @@ extension ConfigFile {
         "max_connections_per_address",
         "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "ink_everyone", "record", "record_presenters", "metrics_address",
         "screen_code", "screen_code_minutes", "wifi_ssid", "wifi_password", "tls", "tls_certificate", "tls_key", "allow_plain", "display",
-        "convert",
+        "convert", "share",
     ]
     public static let sectionKeys = [
         "display": ["output", "card", "connector", "mode", "background", "overscan", "crossfade_ms", "accent", "logo", "background_image"],
@@ -399,5 +419,6 @@ extension ConfigFile {
             "office", "timeout_seconds", "at_once", "queue", "memory_mb", "max_pages", "max_unpacked_mb", "warm", "image_max_megapixels", "image_memory_mb",
             "image_cpu_seconds", "image_max_count",
         ],
+        "share": ["max_resolution", "max_frame_rate", "max_bitrate_kbps", "max_queued_kb", "decoder_memory_mb", "stall_seconds"],
     ]
 }

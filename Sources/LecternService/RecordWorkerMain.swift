@@ -74,6 +74,10 @@ public enum RecordWorkerMain {
                 pdf.addWall(
                     wall, background: job.background, overscanPercent: job.overscanPercent, document: document,
                     poster: { job.files[$0].flatMap(firstFrame) })
+            case .share(let name, let source, let at, let duration, let start, let end):
+                let (s, e) = (start.flatMap(picture), end.flatMap(picture))
+                pdf.addShare(
+                    start: s ?? e, end: e, name: name, source: source, date: timeLine(at, duration), duration: duration)
             }
             progress(pdf.pages)
         }
@@ -92,6 +96,20 @@ public enum RecordWorkerMain {
         let frame = Frame(width: max(2, Int(w * scale) & ~1), height: max(2, Int(h * scale) & ~1))
         do { try f.draw(into: frame, rect: PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)) } catch { return nil }
         return frame
+    }
+
+    /// A picture the service kept for the record (a JPEG of at most 960×540), or nil.
+    static func picture(path: String) -> Frame? {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 4 << 20 else { return nil }
+        return try? JPEG.decode([UInt8](data), maxPixels: 960 * 540)
+    }
+
+    /// "09:02–09:14" in the appliance's time zone: from `at`, for `duration` seconds.
+    static func timeLine(_ at: Double, _ duration: Double) -> String {
+        let time = DateFormatter()
+        time.locale = Locale(identifier: "en_GB")
+        time.dateFormat = "HH:mm"
+        return time.string(from: Date(timeIntervalSince1970: at)) + "–" + time.string(from: Date(timeIntervalSince1970: at + duration))
     }
 
     /// "Tuesday 24 November 2026, 09:02–10:15" in the appliance's time zone.

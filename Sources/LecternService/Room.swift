@@ -81,10 +81,10 @@ final class Room: @unchecked Sendable {
         let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
         stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
         core.setSoundDevice(sound.pcm)
-        uploadWorker = UploadWorker(area: area, store: store, report: report)
         shareWorker = ShareWorker(stage: stage, loop: loop, link: { [weak self] in self?.links[$0] }, clock: clock, report: report)
         uploadWorker = UploadWorker(area: area, store: store, converters: converters, report: report)
         conversionWorker = ConversionWorker(store: store, converters: converters, limits: config.convert.limits, dataDir: config.dataDir, report: report)
+        shareWorker.sound = sound
         pageImages = PageImages(
             render: { content, page, width, part in
                 let compositor = stage.compositor   // replaced when the output's mode changes
@@ -258,6 +258,8 @@ final class Room: @unchecked Sendable {
             case .shareStop(let serial): shareWorker.stop(serial: serial)
             case .sharePicture(let id, let tag, let serial, let w, let h):
                 shareWorker.picture(id, tag: tag, serial: serial, maxWidth: w, maxHeight: h)
+            case .shareRecordFrame(let serial, let path, let after): shareWorker.recordFrame(serial: serial, path: path, after: after)
+            case .clearRecordFrames(let directory): shareWorker.clearRecordFrames(directory)
             case .openPart(let content, let writer, let offset, let hashing):
                 uploadWorker.openPart(content, writer: writer, offset: offset, hashing: hashing)
             case .writeChunk(let content, let writer, let data): uploadWorker.writeChunk(content, writer: writer, data)

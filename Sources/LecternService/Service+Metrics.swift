@@ -16,7 +16,11 @@ extension Service {
         guard !config.metricsAddress.isEmpty, let (host, port) = MetricsServer.parse(address: config.metricsAddress) else { return }
         let server = MetricsServer(group: group) { [weak self] loop in
             guard let self else { return loop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
-            return room.loop.submit { room.snapshot() }.hop(to: loop).map { snapshot in metrics.exposition(self.metricsReading(snapshot)) }
+            return room.loop.submit { (room.snapshot(), room.shareWorker.counts) }.hop(to: loop).map { snapshot, shares in
+                var r = self.metricsReading(snapshot)
+                r.shares = shares
+                return metrics.exposition(r)
+            }
         }
         do {
             let bound = try server.bind(host: host, port: port)

@@ -173,6 +173,7 @@ public final class Service: @unchecked Sendable {
         room.recordMaker = RecordMaker(
             executable: options.renderWorker ?? Self.renderWorkerExecutable(), dataDir: config.dataDir,
             memoryMB: limits.memoryBytes >> 20, cpuSeconds: limits.cpuSeconds)
+        configureShares(room.shareWorker, config)
         stage.setFallbackTransition(RoomCore.fallbackTransition(ms: UInt32(clamping: config.crossfadeMs)))
         reportOutput()
         room.onScreenCode = { [weak self] _ in

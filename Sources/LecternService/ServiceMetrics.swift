@@ -16,6 +16,11 @@ final class ServiceMetrics: @unchecked Sendable {
     /// Confined to the room's loop (`observe`).
     private var turns = PageTurnTimer()
     private var clips = ClipFrameTally()
+    /// Read at each scrape (on the metrics server's loop, one at a time).
+    private var shareRates = ShareRates()
+    private let sharesStarted: Metrics.Counter
+    private let shareFramesDecoded: Metrics.Counter
+    private let shareFramesDropped: Metrics.Counter
     private var errors: [UInt16: Metrics.Counter] = [:]
     private let errorsLock = NSLock()
 
@@ -39,6 +44,7 @@ final class ServiceMetrics: @unchecked Sendable {
         var snapshot: Snapshot
         var storageUsedBytes: Int64
         var storageQuotaBytes: Int64
+        var shares = ShareCounts()
     }
 
     /// `starts`: how many times the service started with this data directory (this one
@@ -54,8 +60,13 @@ final class ServiceMetrics: @unchecked Sendable {
         uploads = Metrics.Counter(label: "lectern_uploads_total", factory: f)
         uploadBytes = Metrics.Counter(label: "lectern_upload_bytes_total", factory: f)
         throttled = Metrics.Counter(label: "lectern_throttled_attempts_total", factory: f)
+        sharesStarted = Metrics.Counter(label: "lectern_shares_total", factory: f)
+        shareFramesDecoded = Metrics.Counter(label: "lectern_share_frames_decoded_total", factory: f)
+        shareFramesDropped = Metrics.Counter(label: "lectern_share_frames_dropped_total", factory: f)
         // Present from the first scrape (0), so rate() and alerts see them start.
-        for c in [pageTurns, framesPresented, framesDropped, uploads, uploadBytes, throttled] { c.increment(by: 0) }
+        for c in [pageTurns, framesPresented, framesDropped, uploads, uploadBytes, throttled, sharesStarted, shareFramesDecoded, shareFramesDropped] {
+            c.increment(by: 0)
+        }
         Metrics.Counter(label: "lectern_service_starts_total", factory: f).increment(by: Int64(starts))
         Metrics.Gauge(label: "lectern_service_start_time_seconds", factory: f).record(startTime)
     }
@@ -151,6 +162,19 @@ final class ServiceMetrics: @unchecked Sendable {
         gauge("lectern_floor_do_not_disturb", f.doNotDisturb ? 1 : 0)
         gauge("lectern_storage_used_bytes", Double(r.storageUsedBytes))
         gauge("lectern_storage_quota_bytes", Double(r.storageQuotaBytes))
+        // Live sharing (docs/protocol.md §29): shares on the wall and waiting, and each
+        // pane's share frame rate since the last scrape (0 where no share is).
+        let shares = r.snapshot.shares ?? []
+        gauge("lectern_shares_live", Double(shares.filter { $0.status != .waiting }.count))
+        gauge("lectern_shares_waiting", Double(shares.filter { $0.status == .waiting }.count))
+        let s = shareRates.reading(r.shares, now: MonotonicClock.now())
+        sharesStarted.increment(by: Int64(s.started))
+        shareFramesDecoded.increment(by: Int64(s.decoded))
+        shareFramesDropped.increment(by: Int64(s.dropped))
+        for pane in 0..<WallLayout.quad.paneCount {
+            let fps = shares.first { $0.pane == pane }.flatMap { s.fps[$0.device] } ?? 0
+            gauge("lectern_share_frames_per_second", (fps * 10).rounded() / 10, [("pane", String(pane))])
+        }
         var out: [UInt8] = []
         registry.emit(into: &out)
         return Self.withHelp(out)
@@ -181,6 +205,12 @@ final class ServiceMetrics: @unchecked Sendable {
         "lectern_upload_bytes_total": "Bytes of uploads stored.",
         "lectern_errors_total": "Errors sent to clients, by code and name (docs/protocol.md §15).",
         "lectern_throttled_attempts_total": "Join attempts refused by the passcode throttle (tooManyAttempts).",
+        "lectern_shares_total": "Live shares started (docs/protocol.md §29).",
+        "lectern_shares_live": "Live shares on the wall now (live, paused or away).",
+        "lectern_shares_waiting": "Live shares waiting for the moderator's approval now.",
+        "lectern_share_frames_decoded_total": "Pictures of live shares decoded, every share together.",
+        "lectern_share_frames_dropped_total": "Media frames of live shares dropped (late, over the queue, or waiting for a key frame).",
+        "lectern_share_frames_per_second": "Pictures a second the live share in each pane showed since the last scrape (0: no share there).",
     ]
 
     /// Adds a `# HELP` line before each `# TYPE` line that has none (the registry, fed

@@ -4,6 +4,7 @@ import LecternCore
 import LecternProtocol
 import LecternRender
 import LecternRoom
+import LecternShare
 import LecternVideo
 import NIOCore
 
@@ -26,7 +27,16 @@ final class ShareWorker {
     private var routes: [ConnectionID: (serial: Int, device: DeviceID)] = [:]
     private var routeOf: [Int: (connection: ConnectionID, device: DeviceID)] = [:]
     private let work = DispatchQueue(label: "lectern.share.pictures", qos: .utility)
-    let limits = ShareLimits()
+    private let pictureCache = SharePictureCache()
+    /// Shares started, and the decoded and dropped counts of those that ended (`/metrics`).
+    private var started = 0
+    private var ended = (decoded: 0, dropped: 0)
+    var limits = ShareLimits()
+    /// Each share's decoder runs in a process of its own (`ShareDecoderProcess`), this
+    /// lecternd with these limits; nil: in this process (no lecternd to start).
+    var decoderProcess: (executable: String, limits: ShareDecoderProcess.Limits)?
+    /// Where shares' sound plays (the clips' device and the room's volume).
+    var sound: ClipSoundSource?
     /// The size a share is decoded at until it is in a pane (a waiting share's thumbnail).
     static let thumbnailSize = (width: 640, height: 360)
 
@@ -71,6 +81,7 @@ final class ShareWorker {
             case .damaged(let d): e = .shareDamaged(d)
             case .stalled(let s): e = .shareStalled(seconds: s)
             case .overLimit(let d): e = .shareUnsupported(detail: 0, d + " The share has ended.")
+            case .crashed(let d): e = .shareDamaged(d)
             }
             report(.shareFailed(serial: serial, e))
         }
@@ -78,10 +89,17 @@ final class ShareWorker {
             maxQueuedBytes: limits.maxQueuedBytes, maxQueuedFrames: limits.maxQueuedFrames, bitrate: Int(config.bitrate),
             frameRate: Int(config.frameRate))
         let size = Self.thumbnailSize
+        let background = stage.compositor.settings.background
+        let decoding: (@Sendable () throws -> ShareDecoding)? = decoderProcess.map { p in
+            { try ShareDecoderProcess(executable: p.executable, limits: p.limits, background: background) }
+        }
+        let sound = self.sound
         let source = ShareSource(
             codec: codec, limits: flow, maxSide: limits.maxSide, maxPixels: limits.maxPixels, stallSeconds: limits.stallSeconds,
-            background: stage.compositor.settings.background, width: size.width, height: size.height, reports: r)
+            background: background, width: size.width, height: size.height, reports: r, decoding: decoding,
+            sound: sound.map { s in { _ in s.openShare() as ShareSoundSink? } })
         sources[serial] = source
+        started += 1
         stage.attach(serial: serial, source)
         source.start()
     }
@@ -98,6 +116,9 @@ final class ShareWorker {
         if let old = routeOf.removeValue(forKey: serial) { routes[old.connection] = nil }
         guard let s = sources.removeValue(forKey: serial) else { return }
         s.stop()
+        let c = s.counts
+        ended.decoded += c.decoded
+        ended.dropped += c.dropped
         stage.detach(serial: serial)
     }
 
@@ -107,15 +128,21 @@ final class ShareWorker {
     }
 
     /// The newest picture of share `serial`, small, as JPEG pieces (the moderator's look
-    /// before approving, §29.3).
+    /// before approving, §29.3; viewers following the wall, §29.8). A picture is encoded
+    /// once a size: every viewer asking for it at that size while it is the newest gets the
+    /// same bytes (`SharePictureCache`, on `work` alone).
     func picture(_ id: ConnectionID, tag: UInt16, serial: Int, maxWidth: Int, maxHeight: Int) {
-        let source = sources[serial], report = self.report
+        let source = sources[serial], report = self.report, cache = pictureCache
         work.async {
-            guard let f = source?.newest else { return report(.previewRendered(id, tag: tag, .failure(.shareNoPicture))) }
+            guard let source, let f = source.newest else { return report(.previewRendered(id, tag: tag, .failure(.shareNoPicture))) }
             let size = Fit.previewSize(width: f.width, height: f.height, maxWidth: maxWidth, maxHeight: maxHeight)
+            let key = SharePictureCache.Key(serial: serial, width: size.width, height: size.height)
+            if let chunks = cache.chunks(key, picture: f) { return report(.previewRendered(id, tag: tag, .success(chunks))) }
             let small = f.scaled(width: size.width, height: size.height)
             guard let jpeg = JPEG.encode(small) else { return report(.previewRendered(id, tag: tag, .failure(.shareNoPicture))) }
-            report(.previewRendered(id, tag: tag, .success(ScreenshotChunk.split(png: jpeg, width: UInt32(small.width), height: UInt32(small.height)))))
+            let chunks = ScreenshotChunk.split(png: jpeg, width: UInt32(small.width), height: UInt32(small.height))
+            cache.keep(key, picture: f, chunks)
+            report(.previewRendered(id, tag: tag, .success(chunks)))
         }
     }
 
@@ -124,17 +151,59 @@ final class ShareWorker {
     /// A frame from connection `id`: a share-frame of a routed share goes to its source
     /// (true); anything else is the room's (false), a malformed share-frame included.
     func take(_ id: ConnectionID, _ frame: WireFrame) -> Bool {
-        guard frame.header.command == Command.shareFrame.rawValue, let r = routes[id], frame.header.deviceID == r.device,
+        let c = frame.header.command
+        guard c == Command.shareFrame.rawValue || c == Command.shareAudio.rawValue, let r = routes[id], frame.header.deviceID == r.device,
             let source = sources[r.serial]
         else { return false }
-        guard case .share(.frame(let f))? = try? Message.decode(frame, sentBy: .client) else { return false }
-        source.push(sequence: f.sequence, key: f.key, timestamp: f.timestamp, data: f.data, now: clock())
+        switch try? Message.decode(frame, sentBy: .client) {
+        case .share(.frame(let f))?: source.push(sequence: f.sequence, key: f.key, timestamp: f.timestamp, data: f.data, now: clock())
+        case .share(.audio(let a))?: source.pushAudio(timestamp: a.timestamp, channels: Int(a.channels), data: a.data)
+        default: return false
+        }
         return true
     }
 
     private func send(_ serial: Int, _ m: ShareMessage) {
         guard let r = routeOf[serial], let l = link(r.connection) else { return }
         l.write(Message.share(m).encode(tag: 0, deviceID: r.device))
+    }
+
+    /// Keeps share `serial`'s newest picture at `path` for the meeting record (§26): now, or
+    /// `after` seconds from now (tried each second for up to 5 s while it has none yet).
+    func recordFrame(serial: Int, path: String, after: Double, tries: Int = 5) {
+        guard let source = sources[serial] else { return }
+        guard after <= 0 else {
+            loop.scheduleTask(in: .milliseconds(Int64(after * 1000))) { [weak self] in
+                guard let self, self.sources[serial] === source else { return }
+                if source.newest == nil, tries > 1 { return self.recordFrame(serial: serial, path: path, after: 1, tries: tries - 1) }
+                self.recordFrame(serial: serial, path: path, after: 0)
+            }
+            return
+        }
+        guard let f = source.newest else { return }
+        work.async {
+            let size = Fit.previewSize(width: f.width, height: f.height, maxWidth: 960, maxHeight: 540)
+            guard let jpeg = JPEG.encode(f.scaled(width: size.width, height: size.height)) else { return }
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try? AtomicFile.write(Data(jpeg), to: path)
+        }
+    }
+
+    /// The meeting ended: the record's pictures go (after any still being written).
+    func clearRecordFrames(_ directory: String) {
+        work.async { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// What `/metrics` counts of the shares so far.
+    var counts: ShareCounts {
+        var c = ShareCounts(started: started, decoded: ended.decoded, dropped: ended.dropped)
+        for (serial, s) in sources {
+            let n = s.counts
+            c.decoded += n.decoded
+            c.dropped += n.dropped
+            if let d = routeOf[serial]?.device { c.pictures[d] = s.pictures }
+        }
+        return c
     }
 
     /// The source of a share (tests, metrics).

@@ -48,6 +48,8 @@ public struct ComposedPane: Sendable {
     public var content: Content
     /// Marked paused (a live share held on its last picture, §29): a badge over its corner.
     public var paused = false
+    /// A card over a moving source: `panel` of `frame` (the pane's size) is copied over it.
+    public var overlay: (frame: Frame, panel: PixelRect)?
 
     public init(rect: PixelRect, content: Content, paused: Bool = false) {
         self.rect = rect

@@ -10,6 +10,15 @@ enum PaneDrawing {
         moving: [Int: Frame], scratch: inout [Frame]
     ) {
         drawContent(p, into: back, whole: whole, background: background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
+        if case .video(let serial) = p.content {
+            // Over a moving source: a card's panel, then the ink and pointers of a live share
+            // (in the pane's coordinates, §29.8), drawn fresh over each frame.
+            if let o = p.overlay, o.frame.width == p.rect.width, o.frame.height == p.rect.height {
+                Blit.copy(o.frame, area: o.panel, into: back, x: p.rect.x + o.panel.x, y: p.rect.y + o.panel.y)
+            }
+            let key = InkOverlay.Key.share(serial: serial)
+            if ink.hasInk(key) { ink.paint(key, into: back, rect: p.rect) }
+        }
         if p.paused { PauseBadge.draw(into: back, pane: p.rect) }
     }
 

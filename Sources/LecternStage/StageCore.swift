@@ -15,6 +15,9 @@ public struct StageCore: Sendable {
         /// Where the page sits in `frame` (nil: no page).
         var pageRect: PixelRect?
         var animation: Animation?
+        /// A card over a moving source (`WallPlan.cards`): drawn at the pane's size, and its
+        /// panel's place in it (what is copied over each frame of the source).
+        var overlay: (frame: Frame, panel: PixelRect)?
         public var scene: Scene? { if case .scene(let s) = content { return s } else { return nil } }
     }
 
@@ -164,7 +167,14 @@ public struct StageCore: Sendable {
         let rects = rects(plan.layout)
         var p = Pending(op: op, plan: plan, rects: rects, requests: [:], ready: [:])
         for (i, content) in plan.panes.enumerated() {
-            guard case .scene(let scene) = content else { continue }
+            let scene: Scene
+            switch content {
+            case .scene(let s): scene = s
+            case .clip, .share:
+                // A card over a moving source: drawn once, its panel copied over each frame.
+                guard let card = plan.cards[i] else { continue }
+                scene = .card(card, over: .blank(background))
+            }
             let id = nextRequest
             nextRequest += 1
             p.requests[i] = id
@@ -205,6 +215,16 @@ public struct StageCore: Sendable {
         var next: [Pane] = []
         for (i, content) in p.plan.panes.enumerated() {
             var pane = Pane(content: content, rect: p.rects[i], frame: p.ready[i]?.frame, pageRect: p.ready[i]?.pageRect, animation: nil)
+            if content.sourceSerial != nil {
+                // Its picture is the source's; a drawn frame is a card to go over it. Ink and
+                // the pointer over a live share are in the pane's coordinates: its box is the pane.
+                pane.overlay = pane.frame.map { f in
+                    (f, WallCard.panelRect(width: f.width, height: f.height, overscanPercent: p.plan.layout == .full ? overscanPercent : 0))
+                }
+                pane.frame = nil
+                pane.pageRect = nil
+                if case .share = content { pane.pageRect = PixelRect(x: 0, y: 0, width: pane.rect.width, height: pane.rect.height) }
+            }
             if sameLayout, i < panes.count, let r = p.ready[i], connected {
                 let old = panes[i]
                 if old.animation != nil {
@@ -271,6 +291,7 @@ public struct StageCore: Sendable {
             var p = ComposedPane(rect: panes[i].rect, content: c)
             if case .video = c { p.rect = sourceRect(ofPane: i) }
             if case .share(_, let paused) = panes[i].content { p.paused = paused }
+            p.overlay = panes[i].overlay
             out.append(p)
         }
         let allIdle = !panes.contains { $0.scene != .idle }

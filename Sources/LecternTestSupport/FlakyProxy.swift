@@ -28,10 +28,20 @@ public final class FlakyProxy: @unchecked Sendable {
     private var _outages = 0
     private var _attemptTimes: [Double] = []
     private var _upstreamRate: Double = 0
+    /// A narrow link towards the service: bytes a second and one-way delay (0: none).
+    private var _linkRate: Double = 0
+    private var _linkDelay: Double = 0
+    /// Bytes the link's queue holds at most (past it the proxy stops reading: TCP's
+    /// back-pressure reaches the sender, as a router's full queue does).
+    public static let linkQueueBytes = 64 << 10
 
     final class Pair {
         let a: Int32, b: Int32
         var frozen = false
+        /// Bytes on their way to the service over the narrow link, each with when it arrives.
+        var inFlight: [(bytes: [UInt8], at: Double)] = []
+        var inFlightBytes = 0
+        var linkFree = 0.0
         /// Asked to reset: the pair's own thread does it (only it closes the descriptors).
         var resetAsked = false
         init(_ a: Int32, _ b: Int32) { (self.a, self.b) = (a, b) }
@@ -80,6 +90,16 @@ public final class FlakyProxy: @unchecked Sendable {
     /// Bytes from the clients to the service are forwarded at most this fast (0: no limit):
     /// a slow room Wi-Fi for an upload.
     public func throttleUpstream(bytesPerSecond: Double) { lock.withLock { _upstreamRate = bytesPerSecond } }
+
+    /// The way to the service becomes a link of `bytesPerSecond` with `delay` seconds one way
+    /// (a busy Wi-Fi): each piece arrives once the link has carried it, plus the delay; at
+    /// most `linkQueueBytes` wait (new connections and open ones alike).
+    public func shapeUpstream(bytesPerSecond: Double, delay: Double) {
+        lock.withLock {
+            _linkRate = bytesPerSecond
+            _linkDelay = delay
+        }
+    }
 
     /// What happens to new connections from now on.
     public func setNewConnections(_ mode: NewConnections) { lock.withLock { newConnections = mode } }
@@ -199,14 +219,32 @@ public final class FlakyProxy: @unchecked Sendable {
                 MonotonicClock.sleep(until: MonotonicClock.now() + 0.05)
                 continue
             }
-            var fds = [pollfd(fd: pair.a, events: Int16(POLLIN), revents: 0), pollfd(fd: pair.b, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, 100) > 0 else { continue }
+            let (linkRate, linkDelay) = lock.withLock { (_linkRate, _linkDelay) }
+            let shaped = linkRate > 0
+            // The link: what has arrived goes on to the service.
+            let now = MonotonicClock.now()
+            while let first = pair.inFlight.first, first.at <= now {
+                pair.inFlight.removeFirst()
+                pair.inFlightBytes -= first.bytes.count
+                if !sendAll(pair.b, first.bytes, first.bytes.count) { break }
+            }
+            let full = shaped && pair.inFlightBytes >= Self.linkQueueBytes
+            var fds = [pollfd(fd: pair.a, events: full ? 0 : Int16(POLLIN), revents: 0), pollfd(fd: pair.b, events: Int16(POLLIN), revents: 0)]
+            let wait = pair.inFlight.first.map { max(1, Int32(($0.at - now) * 1000)) } ?? 100
+            guard poll(&fds, 2, min(100, wait)) > 0 else { continue }
             for (i, f) in fds.enumerated() where f.revents != 0 {
                 let from = i == 0 ? pair.a : pair.b, to = i == 0 ? pair.b : pair.a
                 // Frozen or reset between poll and read: leave the bytes where they are.
                 if lock.withLock({ pair.frozen || pair.resetAsked }) { break }
                 let rate = i == 0 ? lock.withLock { _upstreamRate } : 0
                 let n = recv(from, &buf, buf.count, 0)
+                if n > 0, i == 0, shaped {
+                    let t = MonotonicClock.now()
+                    pair.linkFree = max(t, pair.linkFree) + Double(n) / linkRate
+                    pair.inFlight.append((Array(buf[0..<n]), pair.linkFree + linkDelay))
+                    pair.inFlightBytes += n
+                    continue
+                }
                 if n > 0, rate > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + Double(n) / rate) }
                 if n <= 0 || !sendAll(to, buf, n) {
                     lock.withLock { pairs.removeAll { $0 === pair } }

@@ -8,8 +8,8 @@ import LecternCore
 /// allocates them (`max_pixels`), every picture's size is checked again, and any error the
 /// decoder reports ends the stream (`AV_EF_EXPLODE`): a damaged share is ended, never
 /// patched over. One thread, low delay: a picture out for every picture in.
-final class ShareDecoder {
-    enum Codec: Sendable {
+public final class ShareDecoder {
+    public enum Codec: Sendable {
         case h264, vp8, vp9
         var id: AVCodecID {
             switch self {
@@ -25,10 +25,11 @@ final class ShareDecoder {
     private var received: UnsafeMutablePointer<AVFrame>?
     /// The newest picture decoded (kept until the next one).
     private(set) var latest: UnsafeMutablePointer<AVFrame>?
-    let maxSide: Int
-    let maxPixels: Int
+    public let maxSide: Int
+    public let maxPixels: Int
+    private let scaler = FrameScaler()
 
-    init(codec: Codec, maxSide: Int, maxPixels: Int) throws {
+    public init(codec: Codec, maxSide: Int, maxPixels: Int) throws {
         _ = OpenedClip.quietLog
         self.maxSide = maxSide
         self.maxPixels = maxPixels
@@ -55,7 +56,8 @@ final class ShareDecoder {
 
     deinit { close() }
 
-    func close() {
+    public func close() {
+        scaler.release()
         av_frame_free(&latest)
         av_frame_free(&received)
         av_packet_free(&packet)
@@ -64,11 +66,16 @@ final class ShareDecoder {
 
     /// Decodes one encoded picture; true when a new picture is in `latest`. Throws (with a
     /// sentence for people) when the stream is damaged or too large.
-    func decode(_ data: [UInt8]) throws -> Bool {
+    public func decode(_ data: [UInt8]) throws -> Bool {
+        try data.withUnsafeBytes { try decode($0) }
+    }
+
+    /// `decode` of bytes in place (a decoder process's shared input).
+    public func decode(_ data: UnsafeRawBufferPointer) throws -> Bool {
         guard let ctx, let pkt = packet, let frame = received, let latest else { throw VideoError("the decoder is closed") }
         guard av_new_packet(pkt, Int32(data.count)) == 0 else { throw VideoError("out of memory for a picture of \(data.count) bytes") }
         defer { av_packet_unref(pkt) }
-        data.withUnsafeBytes { pkt.pointee.data.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: data.count) }
+        if let base = data.baseAddress { pkt.pointee.data.update(from: base.assumingMemoryBound(to: UInt8.self), count: data.count) }
         let s = avcodec_send_packet(ctx, pkt)
         if s < 0 && s != lectern_averror_eagain() { throw VideoError("the decoder refused a picture: \(ClipDecoder.errorText(s))") }
         var got = false
@@ -86,5 +93,21 @@ final class ShareDecoder {
             got = true
         }
         return got
+    }
+
+    /// Whether a picture has been decoded (and can be drawn).
+    public var hasPicture: Bool { latest.map { $0.pointee.width > 0 && $0.pointee.height > 0 } ?? false }
+
+    /// Draws the newest picture into `target`, fitted aspect-preserving (its sample aspect
+    /// ratio too) with exact bars of `background`; false when there is none yet.
+    public func draw(into target: Frame, background: RGB) throws -> Bool {
+        guard let latest, hasPicture else { return false }
+        var aspect = Double(latest.pointee.width) / Double(latest.pointee.height)
+        let sar = latest.pointee.sample_aspect_ratio
+        if sar.num > 0, sar.den > 0 { aspect *= Double(sar.num) / Double(sar.den) }
+        let rect = Fit.rect(aspect: aspect, in: target.bounds)
+        try scaler.draw(latest, rotation: 0, into: target, rect: rect)
+        target.fillBars(around: rect, background)
+        return true
     }
 }

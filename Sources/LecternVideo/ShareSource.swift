@@ -11,19 +11,22 @@ import Synchronization
 /// goes to the decoder or is dropped, the key frames asked for and the advice sent are
 /// `ShareFlow`'s decisions.
 ///
-/// A stall or a failure costs only this share: the decoder is in this process (decoded
-/// pictures stay where the display loop reads them; a decoder process would copy 8 MB a
-/// 1080p picture across), on its own thread, with a watchdog: a picture that takes longer
-/// than `stallSeconds` to decode ends the share (`onFail(.stalled)`), the thread is left
-/// to finish on its own and frees its decoder when it does; any error the decoder reports,
-/// a picture over the size limit or a sender far over what it announced ends the share too.
+/// A stall or a crash costs only this share: its `ShareDecoding` (in the service, a decoder
+/// process of its own, `ShareDecoderProcess`, drawing the pictures into memory shared with
+/// this process) is driven from the share's own thread, with a watchdog: a picture that
+/// takes longer than `stallSeconds` to decode ends the share (`.stalled`; a decoder process
+/// is killed), a decoder process that dies ends it (`.crashed`); any error the decoder
+/// reports, a picture over the size limit or a sender far over what it announced ends the
+/// share too.
 public final class ShareSource: PaneVideoSource {
     public enum Codec: Sendable { case h264, vp8, vp9 }
 
-    public enum Failure: Sendable, Equatable {
+    public enum Failure: Error, Sendable, Equatable {
         case damaged(String)
         case stalled(seconds: Double)
         case overLimit(String)
+        /// The decoder's process died (a crash, its memory or CPU limit, a kill from outside).
+        case crashed(String)
     }
 
     /// What the source tells its share (called on the decoder thread, or on the thread that
@@ -42,7 +45,21 @@ public final class ShareSource: PaneVideoSource {
     struct Packet {
         let sequence: UInt32
         let data: [UInt8]
+        /// Capture time, the sender's seconds.
+        let capture: Double
     }
+
+    struct AudioPacket {
+        let data: [UInt8]
+        let channels: Int
+        let capture: Double
+    }
+
+    /// Pictures kept waiting for their sound (lip sync, §29.9): about 160 ms at 30 fps.
+    public static let syncQueue = 5
+    /// Sound packets waiting for the decoder, at most (0.5 s of 20 ms packets): past it the
+    /// oldest go (never queued to catch up).
+    static let audioQueue = 25
 
     struct State {
         var flow: ShareFlow
@@ -58,6 +75,18 @@ public final class ShareSource: PaneVideoSource {
         var busySince: Double?
         var ended = false
         var presented = 0
+        /// Sound packets to decode; the sound's sink (nil: none yet, or no device).
+        var audio: [AudioPacket] = []
+        var sound: ShareSoundSink?
+        var soundTried = false
+        var audioDropped = 0
+        /// Pictures with their capture times, oldest first, waiting for their sound.
+        var synced: [(frame: Frame, capture: Double)] = []
+        /// The capture time of the picture last taken with its sound (nil: none, or no sound).
+        var shownCapture: Double?
+        /// Pictures decoded and handed to the display loop (the frame rate's count).
+        var pictures = 0
+        var decoderProcessID: Int32?
     }
 
     public let codec: Codec
@@ -71,11 +100,20 @@ public final class ShareSource: PaneVideoSource {
     private let bell = DispatchSemaphore(value: 0)
     private let watchdog = Mutex<DispatchSourceTimer?>(nil)
     private let startedOnce = Atomic<Bool>(false)
+    /// Makes the decoding on the decode loop's thread (a decoder process is started there,
+    /// not on the caller's).
+    let makeDecoding: @Sendable () throws -> ShareDecoding
+    /// Opens the share's sound output (for so many channels), once, at its first sound.
+    let makeSound: (@Sendable (Int) -> ShareSoundSink?)?
 
+    /// `decoding` nil: in this process (`InProcessShareDecoding`).
     public init(
         codec: Codec, limits: ShareFlow.Limits, maxSide: Int, maxPixels: Int, stallSeconds: Double, background: RGB,
-        width: Int, height: Int, reports: Reports
+        width: Int, height: Int, reports: Reports, decoding: (@Sendable () throws -> ShareDecoding)? = nil,
+        sound: (@Sendable (Int) -> ShareSoundSink?)? = nil
     ) {
+        makeSound = sound
+        makeDecoding = decoding ?? { InProcessShareDecoding(maxSide: maxSide, maxPixels: maxPixels, background: background) }
         self.codec = codec
         self.limits = limits
         self.maxSide = maxSide
@@ -101,10 +139,15 @@ public final class ShareSource: PaneVideoSource {
 
     /// Ends the share's decoding: the thread stops after the picture it is on.
     public func stop() {
-        state.withLock {
-            $0.ended = true
-            $0.packets = []
+        let sound = state.withLock { s -> ShareSoundSink? in
+            s.ended = true
+            s.packets = []
+            s.audio = []
+            s.synced = []
+            defer { s.sound = nil }
+            return s.sound
         }
+        sound?.stop()
         watchdog.withLock {
             $0?.cancel()
             $0 = nil
@@ -129,13 +172,50 @@ public final class ShareSource: PaneVideoSource {
             guard !s.ended else { return (.drop, [], nil) }
             let (v, e) = s.flow.arrived(sequence: sequence, key: key, bytes: data.count, timestamp: timestamp, now: now)
             if e.contains(.flushQueue) { s.packets = [] }
-            if v == .decode { s.packets.append(Packet(sequence: sequence, data: data)) }
+            if v == .decode { s.packets.append(Packet(sequence: sequence, data: data, capture: Double(timestamp) / 1e6)) }
             let f = s.flow
             return (v, e, v == .drop ? (f.handledSequence, f.decoded, f.dropped, f.queuedBytes) : nil)
         }
         carry(effects)
         if verdict == .decode { bell.signal() }
         if let a = ack { reports.ack(a.0, a.1, a.2, a.3) }
+    }
+
+    /// A piece of the share's sound arrived. Never waits; past `audioQueue` waiting the
+    /// oldest goes.
+    public func pushAudio(timestamp: UInt64, channels: Int, data: [UInt8]) {
+        let queued = state.withLock { s -> Bool in
+            guard !s.ended else { return false }
+            s.audio.append(AudioPacket(data: data, channels: channels, capture: Double(timestamp) / 1e6))
+            if s.audio.count > Self.audioQueue {
+                s.audio.removeFirst(s.audio.count - Self.audioQueue)
+                s.audioDropped += 1
+            }
+            return true
+        }
+        if queued { bell.signal() }
+    }
+
+    /// Decoded sound to its sink (opened at the first, on the decode loop's thread).
+    func play(_ samples: [Int16], capture: Double, channels: Int) {
+        let (sink, open) = state.withLock { s -> (ShareSoundSink?, Bool) in
+            if s.ended { return (nil, false) }
+            if s.sound == nil && !s.soundTried {
+                s.soundTried = true
+                return (nil, true)
+            }
+            return (s.sound, false)
+        }
+        var out = sink
+        if open, let made = makeSound?(channels) {
+            let kept = state.withLock { s -> Bool in
+                guard !s.ended else { return false }
+                s.sound = made
+                return true
+            }
+            if kept { out = made } else { made.stop() }
+        }
+        out?.push(samples, capture: capture)
     }
 
     func carry(_ effects: [ShareFlow.Effect]) {
@@ -151,13 +231,16 @@ public final class ShareSource: PaneVideoSource {
 
     /// Ends the share once, telling why.
     func fail(_ why: Failure) {
-        let first = state.withLock { s -> Bool in
-            guard !s.ended else { return false }
+        let (first, sound) = state.withLock { s -> (Bool, ShareSoundSink?) in
+            guard !s.ended else { return (false, nil) }
             s.ended = true
             s.packets = []
-            return true
+            s.audio = []
+            defer { s.sound = nil }
+            return (true, s.sound)
         }
         guard first else { return }
+        sound?.stop()
         watchdog.withLock {
             $0?.cancel()
             $0 = nil
@@ -171,6 +254,8 @@ public final class ShareSource: PaneVideoSource {
             guard !s.ended, let since = s.busySince else { return false }
             return MonotonicClock.now() - since > stallSeconds
         }
+        // A decoder process is killed by its own deadline (the same), on the loop's thread;
+        // an in-process decoder's thread is left to finish alone and frees its decoder then.
         if stalled { fail(.stalled(seconds: stallSeconds)) }
     }
 
@@ -178,8 +263,25 @@ public final class ShareSource: PaneVideoSource {
 
     public func frame(forRefreshAt refresh: Double, refreshPeriod: Double) -> Frame? {
         state.withLock { s in
+            // With sound: the newest picture whose sound is heard by this refresh (the
+            // picture waits for its sound; a picture whose sound is late is shown anyway
+            // once `syncQueue` newer ones wait).
+            if let sound = s.sound, !s.synced.isEmpty, sound.heard(capture: s.synced[0].capture) != nil {
+                var pick: Int?
+                for (i, p) in s.synced.enumerated() {
+                    guard let at = sound.heard(capture: p.capture), at <= refresh + refreshPeriod / 2 else { break }
+                    pick = i
+                }
+                guard let i = pick else { return nil }
+                let f = s.synced[i].frame
+                s.shownCapture = s.synced[i].capture
+                s.synced.removeFirst(i + 1)
+                s.newestTaken = s.synced.isEmpty
+                return f.width == s.width && f.height == s.height ? f : nil
+            }
             guard !s.newestTaken, let f = s.newest, f.width == s.width, f.height == s.height else { return nil }
             s.newestTaken = true
+            s.synced = []
             return f
         }
     }
@@ -207,7 +309,17 @@ public final class ShareSource: PaneVideoSource {
         state.withLock { ($0.flow.decoded, $0.flow.dropped, $0.presented) }
     }
 
+    /// Pictures decoded and drawn for the pane so far (a picture a frame the sender sent).
+    public var pictures: Int { state.withLock { $0.pictures } }
+
+    /// The decoder's process id while it runs (nil: none, or decoding in this process).
+    public var decoderProcessID: Int32? { state.withLock { $0.decoderProcessID } }
+
     public var isEnded: Bool { state.withLock { $0.ended } }
+
+    /// The capture time (the sender's seconds) of the picture the display loop last took
+    /// with its sound; nil without sound (tests of lip sync).
+    public var shownCapture: Double? { state.withLock { $0.shownCapture } }
 
     // MARK: the decoder thread's side
 

@@ -4,50 +4,50 @@ import LecternClient
 import LecternCore
 import LecternProtocol
 
-/// `lectern share FILE|-`: streams H.264 (Annex B) as a live share in real time
-/// (docs/protocol.md §29), for scripts, kiosks and tests:
-/// `ffmpeg -f x11grab -i :0 -c:v libx264 -tune zerolatency -f h264 - | lectern share -`.
+/// `lectern share FILE|-`: streams a video as a live share in real time (docs/protocol.md
+/// §29), for scripts, kiosks and tests: raw H.264 (Annex B, paced by `--fps`), or any
+/// container FFmpeg reads (MP4, Matroska/WebM, MPEG-TS: H.264, VP8 or VP9, paced by its
+/// timestamps). `ffmpeg -f x11grab -i :0 -c:v libx264 -tune zerolatency -f h264 - | lectern share -`.
 struct ShareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share",
-        abstract: "Share a live H.264 stream (Annex B) on the wall: a file, or - for standard input.",
+        abstract: "Share a live video on the wall: raw H.264 (Annex B) or a container FFmpeg reads (MP4, Matroska); a file, or - for standard input.",
         discussion: """
-            Each picture is sent when its time comes (--fps), so a file plays in real time; a live \
-            pipe is sent as it arrives. In an open room the share takes the floor (--beside: a pane \
-            of its own beside what the wall shows); in a moderated room it waits for the moderator's \
-            approval unless you have the floor. It ends at the end of the input (--loop: a file \
-            starts again), or when the moderator ends it (exit 28).
+            Each picture is sent when its time comes (a container's timestamps; raw H.264: --fps), \
+            so a file plays in real time; a live pipe is sent as it arrives. In an open room the share \
+            takes the floor (--beside: a pane of its own beside what the wall shows); in a moderated \
+            room it waits for the moderator's approval unless you have the floor. It ends at the end \
+            of the input (--loop: a file starts again), or when the moderator ends it (exit 28).
             """)
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: "An H.264 Annex B file (ffmpeg ... -f h264), or - for standard input") var input: String
-    @Option(help: "Pictures a second in the stream (raw H.264 carries no timing)") var fps: Int = 30
+    @Argument(help: "A video file: raw H.264 (ffmpeg ... -f h264) or MP4, Matroska/WebM, MPEG-TS (H.264, VP8, VP9); - for standard input")
+    var input: String
+    @Option(help: "Pictures a second of raw H.264 (it carries no timing; a container's own rate is used)") var fps: Int?
     @Option(help: "The stream's bitrate in kbit/s, as announced to the appliance") var kbps: Int = 8000
     @Flag(help: "A pane of its own beside what the wall shows") var beside = false
     @Flag(help: "Start a file again at its end") var loop = false
     @Flag(help: "Print nothing but errors") var quiet = false
 
     func run() throws {
-        guard (1...60).contains(fps) else { throw ValidationError("--fps is 1 to 60") }
-        var reader = try ShareInput(path: input, loop: loop)
-        guard let first = try reader.next() else {
-            throw CLIError(code: "input", message: "\(input) holds no H.264 picture (Annex B: ffmpeg ... -f h264)")
+        if let fps { guard (1...60).contains(fps) else { throw ValidationError("--fps is 1 to 60") } }
+        var source = try ShareSourceFile(path: input, loop: loop, fps: fps)
+        guard let first = try source.next() else {
+            throw CLIError(code: "input", message: "\(input) holds no picture (raw H.264 Annex B, or a container with H.264, VP8 or VP9)")
         }
-        guard let size = AnnexB.pictureSize(first.bytes) else {
-            throw CLIError(code: "input", message: "\(input) has no sequence parameter set (SPS) before its first picture")
-        }
+        let rate = source.frameRate
         let config = ShareConfig(
-            codec: .h264, source: .file, placement: beside ? .beside : .driven, width: UInt16(clamping: size.width),
-            height: UInt16(clamping: size.height), frameRate: UInt16(fps), bitrate: UInt32(clamping: kbps * 1000))
+            codec: source.codec, source: .file, placement: beside ? .beside : .driven, width: UInt16(clamping: source.width),
+            height: UInt16(clamping: source.height), frameRate: UInt16(rate), bitrate: UInt32(clamping: kbps * 1000))
         try withConnection(connection) { c in
             if !beside { try takeFloorIfOpen(c, role: connection.role) }
             let ready = try c.beginShare(config)
-            say(ready.status == .live ? "live in pane \(ready.pane ?? 0) (\(size.width)×\(size.height), \(fps) fps)" : "waiting for the moderator to approve the share…")
-            var unit: AnnexBSplitter.Unit? = first
-            var sequence: UInt32 = 0
-            var sentFrames = 0, unsent = 0
+            say(ready.status == .live ? "live in pane \(ready.pane ?? 0) (\(source.width)×\(source.height), \(rate) fps)" : "waiting for the moderator to approve the share…")
+            var picture: ShareSourceFile.Picture? = first
+            var sequence: UInt32 = 0, soundSequence: UInt32 = 0
+            var sentFrames = 0, unsent = 0, sentSound = 0
             var lastAck: ShareAck?
-            let start = MonotonicClock.now(), period = 1 / Double(fps)
-            while let u = unit {
+            let start = MonotonicClock.now(), period = 1 / Double(rate)
+            while let p = picture {
                 for m in c.shareEvents() {
                     switch m {
                     case .ended(let e): throw LecternConnection.ClientError.server(e)
@@ -56,10 +56,21 @@ struct ShareCommand: ParsableCommand {
                     default: break   // a key frame asked for: a stream's next one comes; advice: it is encoded already
                     }
                 }
-                let due = start + Double(sentFrames + unsent) * period
+                let due = start + p.time
                 let wait = due - MonotonicClock.now()
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                let f = ShareFrame(sequence: sequence, timestamp: UInt64(MonotonicClock.now() * 1_000_000), key: u.key, data: u.bytes)
+                // Capture times: when each is due, pictures and sound alike (the appliance keeps them together).
+                let stamp = UInt64(max(0, due) * 1_000_000)
+                if p.sound, let channels = source.soundChannels {
+                    if p.bytes.count <= ShareAudio.maxBytes {
+                        _ = c.send(.share(.audio(ShareAudio(channels: UInt8(channels), sequence: soundSequence, timestamp: stamp, data: p.bytes))))
+                        soundSequence &+= 1
+                        sentSound += 1
+                    }
+                    picture = try source.next()
+                    continue
+                }
+                let f = ShareFrame(sequence: sequence, timestamp: stamp, key: p.key, data: p.bytes)
                 if c.sendShareFrame(f, wait: period) {
                     sequence &+= 1
                     sentFrames += 1
@@ -67,11 +78,12 @@ struct ShareCommand: ParsableCommand {
                     unsent += 1
                 }
                 guard c.isOpen else { throw LecternConnection.ClientError.closed }
-                unit = try reader.next()
+                picture = try source.next()
             }
             _ = try c.request(.share(.control(.stop)))
             let a = lastAck.map { ", \($0.decoded) decoded, \($0.dropped) dropped by the appliance" } ?? ""
-            say("shared \(sentFrames) pictures\(unsent > 0 ? ", \(unsent) not sent (the network was behind)" : "")\(a)")
+            let sound = sentSound > 0 ? " and \(sentSound) pieces of sound" : ""
+            say("shared \(sentFrames) pictures\(sound)\(unsent > 0 ? ", \(unsent) not sent (the network was behind)" : "")\(a)")
         }
     }
 
@@ -91,9 +103,11 @@ struct ShareInput {
     private var splitter = AnnexBSplitter()
     private var ready: [AnnexBSplitter.Unit] = []
 
-    init(path: String, loop: Bool) throws {
+    /// `prefix`: bytes of standard input read already (to tell raw H.264 from a container).
+    init(path: String, loop: Bool, prefix: [UInt8] = []) throws {
         self.path = path
         self.loop = loop && path != "-"
+        ready = splitter.feed(prefix)
         if path == "-" {
             handle = FileHandle.standardInput
         } else {

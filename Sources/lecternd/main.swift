@@ -5,6 +5,7 @@ import LecternDisplay
 import LecternPipeline
 import LecternPhotos
 import LecternService
+import LecternShare
 import Logging
 
 struct Lecternd: ParsableCommand {
@@ -32,9 +33,18 @@ struct Lecternd: ParsableCommand {
     @Option(help: .hidden) var renderCpuSeconds = 10
     // The meeting record's worker (RecordMaker): `lecternd --record-worker <out.pdf>`.
     @Option(help: .hidden) var recordWorker: String?
+    // A live share's decoder (ShareDecoderProcess): `lecternd --share-decoder`.
+    @Flag(help: .hidden) var shareDecoder = false
+    @Option(help: .hidden) var shareMemoryMb = 256
+    @Option(help: .hidden) var shareCpuSeconds = 4
+    @Option(help: .hidden) var shareMaxSide = 1920
+    @Option(help: .hidden) var shareMaxPixels = 1920 * 1200
 
     func run() throws {
         if renderWorker { RenderWorkerMain.run(memoryMB: renderMemoryMb, cpuSeconds: renderCpuSeconds) }
+        if shareDecoder {
+            ShareDecoderMain.run(memoryMB: shareMemoryMb, cpuSeconds: shareCpuSeconds, maxSide: shareMaxSide, maxPixels: shareMaxPixels)
+        }
         if let recordWorker { RecordWorkerMain.run(output: recordWorker, memoryMB: renderMemoryMb, cpuSeconds: renderCpuSeconds) }
         let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
         LoggingSystem.bootstrap { label in

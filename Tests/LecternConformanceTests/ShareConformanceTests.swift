@@ -3,7 +3,7 @@ import LecternCore
 import LecternTestSupport
 import XCTest
 
-/// §19's rules C120–C123, live sharing (§29, protocol 1.2), from outside: frames written
+/// §19's rules C120–C126, live sharing (§29, protocol 1.2), from outside: frames written
 /// byte by byte from docs/protocol.md over a real TLS socket to a real service.
 final class ShareConformanceTests: ConformanceTestCase {
     /// share-begin's body: codec, source, placement, reserved, width, height, frame rate, bitrate.
@@ -75,5 +75,56 @@ final class ShareConformanceTests: ConformanceTestCase {
         XCTAssertEqual(ended?.tag, 0)
         XCTAssertEqual(ended?.error?.code, 0x1206)
         XCTAssertEqual(ended?.error?.message, "The moderator ended your share.")
+    }
+
+    func testC124ShareAudioWithoutAShareIsNoShareAndABadOneIsMalformed() throws {
+        try start(.open)
+        let ana = try join("Ana")
+        let audio: [UInt8] = [1, 2, 0, 0] + u32(0) + u64(0) + [0xFC, 0xFF, 0xFE]
+        let e = expectFailure(ana.reply(to: ana.request(0xDA, audio)), in: 0x14, code: 0x1202)
+        XCTAssertEqual(e?.closes, false)
+        XCTAssertEqual(ana.reply(to: ana.request(0x16))?.command, 0x15, "the connection stays open")
+        let three: [UInt8] = [1, 3, 0, 0] + u32(1) + u64(0) + [0xFC]
+        let m = expectFailure(ana.reply(to: ana.request(0xDA, three)), in: 0x14, code: 0x0003)
+        XCTAssertEqual(m?.closes, true, "3 channels: malformed")
+    }
+
+    /// A tiny all-intra H.264 stream from the ffmpeg CLI, cut at its access unit delimiters.
+    func pictures(_ count: Int) throws -> [[UInt8]] {
+        let dir = Fixtures.tempDir("c125")
+        let path = dir + "/s.h264"
+        let r = try Fixtures.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=320x240:r=10", "-frames:v", "\(count)", "-c:v", "libx264", "-g", "1",
+                "-pix_fmt", "yuv420p", "-bsf:v", "h264_metadata=aud=insert", "-f", "h264", path,
+            ])
+        XCTAssertEqual(r.status, 0, r.err)
+        let b = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var starts: [Int] = []
+        for i in 0..<(b.count - 4) where b[i] == 0 && b[i + 1] == 0 && b[i + 2] == 0 && b[i + 3] == 1 && b[i + 4] & 0x1F == 9 { starts.append(i) }
+        return zip(starts, starts.dropFirst() + [b.count]).map { Array(b[$0..<$1]) }
+    }
+
+    func testC125AViewerGetsThePictureOfTheShareOnTheWallOnly() throws {
+        try start(.open)
+        let ana = try join("Ana")
+        let viewer = try join("Vera", role: 3)
+        expectFailure(viewer.reply(to: viewer.request(0xD9, [ana.device, 0] + u16(320) + u16(0))), in: 0x14, code: 0x1208)
+        XCTAssertEqual(ana.reply(to: ana.request(0xD0, begin(width: 320, height: 240, fps: 10, bitrate: 500_000)))?.command, 0xD1)
+        for (i, p) in try pictures(5).enumerated() { ana.send(frame(0xD2, device: ana.device, tag: 0, [1, 0, 0, 0] + u32(UInt32(i)) + u64(UInt64(i) * 100_000) + p)) }
+        var piece: RawFrame?
+        try eventually("the share's picture for the viewer", timeout: 10, interval: 0.2) {
+            let f = viewer.reply(to: viewer.request(0xD9, [ana.device, 0] + u16(320) + u16(0)))
+            if f?.command == 0x51 { piece = f }
+            return piece != nil
+        }
+        // screenshot-data: width, height, total, offset, then a JPEG (FF D8 FF) fitted in 320 wide.
+        let body = try XCTUnwrap(piece?.body)
+        XCTAssertEqual(be32(body, 0), 320)
+        XCTAssertEqual(Array(body[16..<19]), [0xFF, 0xD8, 0xFF])
+        // A presenter's own share is theirs to see; another presenter's is the moderator's (§29.2).
+        let ben = try join("Ben")
+        expectFailure(ben.reply(to: ben.request(0xD9, [ana.device, 0] + u16(320) + u16(0))), in: 0x14, code: 0x0203)
     }
 }

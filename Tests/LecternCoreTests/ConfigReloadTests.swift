@@ -81,7 +81,7 @@ final class ConfigReloadTests: XCTestCase {
             [
                 "port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "render_budget", "render_memory_mb", "http_port", "max_connections",
                 "max_connections_per_address", "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "metrics_address", "tls",
-                "allow_plain", "convert", "display",
+                "allow_plain", "convert", "share", "display",
             ])
     }
 }

@@ -53,6 +53,7 @@ final class MessageTests: XCTestCase {
             case .screenshotData: fixed = 16
             case .recordData: fixed = 10
             case .shareFrame: fixed = 17   // its picture runs to the end (at least one byte)
+            case .shareAudio: fixed = 17   // its packet runs to the end (at least one byte)
             case .pagePreview: fixed = 40   // the notes-half byte is optional
             case .notesEdit: fixed = 36
             case .notesFile: fixed = 32
@@ -62,7 +63,7 @@ final class MessageTests: XCTestCase {
                 let header = FrameHeader(command: m.command.rawValue, deviceID: 1, tag: 1, length: UInt32(8 + n))
                 do {
                     let got = try Message.decode(header: header, body: Array(body.prefix(n)))
-                    if [.screenshotData, .recordData, .uploadChunk, .notesEdit, .notesFile, .shareFrame].contains(m.command) { continue }
+                    if [.screenshotData, .recordData, .uploadChunk, .notesEdit, .notesFile, .shareFrame, .shareAudio].contains(m.command) { continue }
                     if m.command == .screenshotRequest && (n == 0 || n == 4) { continue }   // empty: the full frame; 4: no flags
                     XCTFail("\(m.command) decoded from \(n) of \(body.count) bytes: \(got)")
                 } catch {
@@ -74,11 +75,14 @@ final class MessageTests: XCTestCase {
     }
 
     func testTrailingBytesAreMalformed() {
-        for m in sampleMessages() where ![.uploadChunk, .screenshotData, .recordData, .state, .notesEdit, .notesFile, .shareFrame].contains(m.command) {
+        for m in sampleMessages() where ![.uploadChunk, .screenshotData, .recordData, .state, .notesEdit, .notesFile, .shareFrame, .shareAudio].contains(m.command) {
             if case .pagePreview(let p) = m, !p.notesHalf { continue }   // its last byte is optional
             let body = m.encodeBody() + [0]
-            assertThrowsCode(.malformedBody) {
-                try Message.decode(header: FrameHeader(command: m.command.rawValue, deviceID: 1, tag: 1, length: UInt32(8 + body.count)), body: body)
+            do {
+                let got = try Message.decode(header: FrameHeader(command: m.command.rawValue, deviceID: 1, tag: 1, length: UInt32(8 + body.count)), body: body)
+                XCTFail("\(m.command) decoded with a byte more: \(got)")
+            } catch {
+                XCTAssertEqual(error.code, .malformedBody, "\(m.command)")
             }
         }
     }

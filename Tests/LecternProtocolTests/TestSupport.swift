@@ -154,6 +154,7 @@ func sampleInkMessages() -> [Message] {
         .share(.advice(ShareAdvice(bitrate: 3_000_000, frameRate: 30, reason: .network))),
         .share(.control(.resume)), .share(.moderate(device: 9, .end)), .share(.ended(.shareReplaced)),
         .share(.picture(device: 9, maxWidth: 0, maxHeight: 0)),
+        .share(.audio(ShareAudio(channels: 2, sequence: 3, timestamp: 40_000, data: [0xFC, 0xFF, 0xFE]))),
         .audiencePage(
             AudiencePage(
                 what: "questions", poll: nil, offset: 0, total: 1,

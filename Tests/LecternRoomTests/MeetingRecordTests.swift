@@ -17,6 +17,7 @@ final class MeetingRecordCoreTests: XCTestCase {
             case .poll(let card): "poll \(card.bars.map(\.count))"
             case .clip(_, let name, _): "clip \(name)"
             case .wall(let w): "\(w.layout) " + w.panes.map(Self.paneName).joined(separator: "|")
+            case .share(let name, let source, let duration, _): "share \(name) \(source) \(Int(duration))s"
             }
         }
     }

@@ -42,11 +42,45 @@ final class ShareCLITests: XCTestCase {
         XCTAssertNil(try Snapshot.fromJSON(Array(try d.lectern(["status", "--json"], name: "watcher").out.utf8)).shares, "the end of the file ends the share")
     }
 
+    /// An MP4 (H.264 in MP4's length-prefixed form, made by ffmpeg): read by FFmpeg, sent as
+    /// Annex B, paced by its own timestamps (25 fps, no --fps), and it shows on the wall.
+    func testTheCLISharesAnMP4AtItsOwnPace() throws {
+        let d = try CLITests.Daemon(floor: "open")
+        let mp4 = d.dir + "/clip.mp4"
+        let made = try Fixtures.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:s=640x480:r=25", "-frames:v", "75", "-c:v", "libx264",
+                "-pix_fmt", "yuv420p", "-bf", "0", "-g", "25", "-movflags", "+faststart", mp4,
+            ])
+        XCTAssertEqual(made.status, 0, made.err)
+        let env = [
+            "LECTERN_PASSCODE": "cli-presenter", "LECTERN_SESSION_FILE": d.dir + "/session-kiosk", "LECTERN_KNOWN_ROOMS": d.dir + "/known-rooms",
+            "PATH": "/usr/bin:/bin",
+        ]
+        XCTAssertEqual(try d.lectern(["status"], name: "kiosk").status, 0)
+        let started = MonotonicClock.now()
+        let share = try RunningProcess(try Fixtures.binary("lectern"), ["share", mp4, "--port", "\(d.port)", "--name", "kiosk"], environment: env)
+        _ = try share.waitForOutput("the share live") { $0.contains("live in pane 0 (640×480, 25 fps)") }
+        let shot = d.dir + "/wall.png"
+        try eventually("the MP4's blue on the wall; lectern: \(share.text)", timeout: 10, interval: 0.2) {
+            guard try d.lectern(["screenshot", shot], name: "watcher").status == 0 else { return false }
+            let p = try PNG.decode(Data(contentsOf: URL(fileURLWithPath: shot))).pixel(x: 640, y: 360)
+            return p.b > 200 && p.r < 60 && p.g < 60
+        }
+        XCTAssertEqual(try Snapshot.fromJSON(Array(try d.lectern(["status", "--json"], name: "watcher").out.utf8)).shares?.first?.codec, "h264")
+        XCTAssertEqual(share.waitForExit(), 0, share.text)
+        let took = MonotonicClock.now() - started
+        XCTAssertTrue(share.text.contains("shared 75 pictures"), share.text)
+        XCTAssertGreaterThanOrEqual(took, 2.9, "3 s of pictures sent in real time, not at once")
+        XCTAssertFalse(share.text.contains(" 0 decoded"), share.text)
+    }
+
     func testAFileWithoutH264IsRefusedOnThisSide() throws {
         let d = try CLITests.Daemon(floor: "open")
         try Data("not a video".utf8).write(to: URL(fileURLWithPath: d.dir + "/x.h264"))
         let r = try d.lectern(["share", d.dir + "/x.h264"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.err.contains("holds no H.264 picture"), r.err)
+        XCTAssertTrue(r.err.contains("is neither raw H.264 nor a video FFmpeg reads"), r.err)
     }
 }

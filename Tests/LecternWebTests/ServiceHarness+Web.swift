@@ -62,9 +62,9 @@ extension ServiceHarness {
     func url(via proxy: FlakyProxy) -> String { "\(scheme)://127.0.0.1:\(proxy.port)/" }
 
     /// A browser window on the web remote; `via` a FlakyProxy when the test plays the room's Wi-Fi.
-    func browser(width: Int = 1366, height: Int = 768, query: String = "", via proxy: FlakyProxy? = nil) throws -> WebSession {
+    func browser(width: Int = 1366, height: Int = 768, query: String = "", via proxy: FlakyProxy? = nil, arguments: [String] = []) throws -> WebSession {
         guard let driver else { throw WebDriverError("this harness has no browsers") }
-        let s = try driver.session(width: width, height: height)
+        let s = try driver.session(width: width, height: height, arguments: arguments)
         try s.open((proxy.map { url(via: $0) } ?? url) + query)
         _ = try s.wait(for: "#login-form")
         try s.poll("the room name from hello") { try s.text("#login-room") == Self.webRoom }

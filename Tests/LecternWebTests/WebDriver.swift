@@ -136,8 +136,9 @@ final class ChromeDriver {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)).map { String($0.suffix(4000)) } ?? "" }
 
-    /// A new headless Chromium with a window (and viewport) of `width`×`height` CSS pixels.
-    func session(width: Int, height: Int) throws -> WebSession {
+    /// A new headless Chromium with a window (and viewport) of `width`×`height` CSS pixels;
+    /// `arguments` are added to its command line (Chromium's fake camera, say).
+    func session(width: Int, height: Int, arguments: [String] = []) throws -> WebSession {
         let profile = Fixtures.tempDir("chromium-profile")
         profiles.append(profile)
         let caps: [String: Any] = [
@@ -151,7 +152,7 @@ final class ChromeDriver {
                             "--window-size=\(width),\(height)", "--hide-scrollbars", "--force-device-scale-factor=1",
                             "--no-first-run", "--no-default-browser-check", "--disable-extensions",
                             "--user-data-dir=\(profile)",
-                        ],
+                        ] + arguments,
                     ] as [String: Any],
                 ] as [String: Any]
             ]

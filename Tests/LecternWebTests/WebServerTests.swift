@@ -93,11 +93,11 @@ final class WebServerTests: XCTestCase {
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "console-wire.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js", "audience-panel.js",
-        "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-wire.js", "formats.js", "images-deck.js",
+        "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-wire.js", "share-sound.js", "formats.js", "images-deck.js",
     ]
 
     /// The audience's own page (viewer.html, §24) and the modules it imports.
-    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js"]
+    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js", "viewer-share.js"]
 
     /// Every module is served as JavaScript, imports only modules beside it (by relative URL:
     /// nothing from the internet, no bare names a bundler would resolve), and is reached

@@ -108,6 +108,7 @@ export const COMMANDS = Object.freeze([
   [0xD7, 'share-moderate',     'client'],
   [0xD8, 'share-ended',        'server'],
   [0xD9, 'share-picture',      'client'],
+  [0xDA, 'share-audio',        'client'],
 ]);
 
 // [error code, name] (docs/protocol.md, "Error codes").

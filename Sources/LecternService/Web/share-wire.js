@@ -45,6 +45,19 @@ export function decodeShareAdvice(body) {
 
 export const decodeShareEnded = decodeError;
 
+// share-audio's body: codec (1 Opus), channels, reserved, sequence, capture time (µs), the packet.
+export function encodeShareAudio(channels, sequence, timestampUs, data) {
+  const b = new Uint8Array(16 + data.length);
+  const v = new DataView(b.buffer);
+  v.setUint8(0, 1);
+  v.setUint8(1, channels);
+  v.setUint32(4, sequence >>> 0);
+  const t = Math.max(0, Math.floor(timestampUs));
+  v.setUint32(8, Math.floor(t / 0x100000000)); v.setUint32(12, t >>> 0);
+  b.set(data, 16);
+  return b;
+}
+
 export function encodeShareModerate(device, action) { return new Uint8Array([device, action]); }
 
 export function encodeSharePicture(device, maxWidth, maxHeight) {

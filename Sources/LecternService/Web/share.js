@@ -6,6 +6,7 @@
 
 import { C } from './protocol.js';
 import { app } from './state.js';
+import { CaptureClock, ShareSound, canShareSound } from './share-sound.js';
 import {
   CODEC, SOURCE, PLACEMENT, SHARE_ACTION, encodeShareBegin, encodeShareFrame, decodeShareReady, decodeShareAck,
   decodeShareAdvice, decodeShareEnded,
@@ -77,6 +78,8 @@ export class Sharer {
     this.lastEncodedUs = -Infinity;
     this.sent = 0; this.skipped = 0;
     this.lastAck = null;
+    this.clock = new CaptureClock();   // the pictures' timestamps on the sound's clock
+    this.sound = null;
   }
 
   async start() {
@@ -100,13 +103,17 @@ export class Sharer {
     this.encoder = new VideoEncoder({ output: (chunk) => this.output(chunk), error: (e) => this.fail(e) });
     this.encoder.configure(this.config);
     await this.begin();
+    // The tab's sound, where the capture has some and the browser can encode it.
+    const audio = this.stream.getAudioTracks()[0];
+    if (audio && canShareSound()) { try { this.sound = new ShareSound(this, audio); } catch (e) { this.sound = null; } }
     this.encode(first);
     this.pump();
+    this.refiner = setInterval(() => this.refine(), 100);
     return this;
   }
 
   capture() {
-    if (this.kind === 'screen') return navigator.mediaDevices.getDisplayMedia({ video: { frameRate: 30 }, audio: false });
+    if (this.kind === 'screen') return navigator.mediaDevices.getDisplayMedia({ video: { frameRate: 30 }, audio: canShareSound() });
     return navigator.mediaDevices.getUserMedia({
       video: { facingMode: { ideal: this.facing }, width: { ideal: 1920 }, height: { ideal: 1080 } }, audio: false,
     });
@@ -172,11 +179,16 @@ export class Sharer {
   // Encodes the picture unless paused, over the rate asked, or too much is unacknowledged.
   encode(frame) {
     const t = frame.timestamp;
+    this.clockOffset = this.clock.at(t) - t;
     const inFlightBytes = this.inFlight.reduce((a, f) => a + f.bytes, 0);
     const minGap = 1_000_000 / this.frameRate * 0.9;
     if (this.paused || !this.encoder || this.encoder.state !== 'configured' || t - this.lastEncodedUs < minGap
       || this.inFlight.length >= MAX_IN_FLIGHT || inFlightBytes >= MAX_IN_FLIGHT_BYTES || this.encoder.encodeQueueSize > 1) {
-      if (!this.paused) this.skipped++;
+      if (!this.paused) {
+        this.skipped++;
+        // The newest picture is the one a still screen sharpens (`refine`), sent or not.
+        this.hold(frame);
+      }
       frame.close();
       return;
     }
@@ -184,7 +196,31 @@ export class Sharer {
     if (key) { this.forceKey = false; this.lastKeyUs = t; }
     this.lastEncodedUs = t;
     this.encoder.encode(frame, { keyFrame: key });
+    this.hold(frame);
     frame.close();
+  }
+
+  // Kept for a still screen (`refine`): a capture sends nothing while nothing changes.
+  hold(frame) {
+    if (this.held) this.held.close();
+    this.held = frame.clone();
+    this.heldAt = performance.now();
+    this.refined = 0;
+  }
+
+  // A still screen (must 4, §29.7): the capture sends no new picture, and the last one was
+  // encoded for motion. The same picture is encoded again — a key frame at 300 ms, then
+  // twice more 200 ms apart — so the encoder spends the bitrate on sharpening it: 12-point
+  // text is sharp on the wall within a second of the screen going still.
+  refine() {
+    if (this.stopped || this.paused || !this.held || !this.encoder || this.encoder.state !== 'configured') return;
+    if (this.refined >= 3 || app.link !== this.link || this.inFlight.length >= MAX_IN_FLIGHT) return;
+    const still = performance.now() - this.heldAt;
+    if (still < 300 + this.refined * 200) return;
+    const f = new VideoFrame(this.held, { timestamp: this.held.timestamp + Math.round(still * 1000) });
+    this.encoder.encode(f, { keyFrame: this.refined === 0 });
+    f.close();
+    this.refined++;
   }
 
   output(chunk) {
@@ -195,7 +231,7 @@ export class Sharer {
     this.sequence = (this.sequence + 1) >>> 0;
     this.inFlight.push({ sequence, bytes: data.length });
     this.sent++;
-    this.link.send(C.shareFrame, encodeShareFrame(chunk.type === 'key', sequence, chunk.timestamp, data));
+    this.link.send(C.shareFrame, encodeShareFrame(chunk.type === 'key', sequence, chunk.timestamp + (this.clockOffset || 0), data));
   }
 
   // A share message from the appliance (tag 0).
@@ -244,6 +280,9 @@ export class Sharer {
   finish(why) {
     if (this.stopped) return;
     this.stopped = true;
+    if (this.sound) this.sound.close();
+    clearInterval(this.refiner);
+    if (this.held) { this.held.close(); this.held = null; }
     try { if (this.encoder && this.encoder.state !== 'closed') this.encoder.close(); } catch (e) { /* closed */ }
     if (this.frames) this.frames.close();
     if (this.stream) for (const t of this.stream.getTracks()) t.stop();

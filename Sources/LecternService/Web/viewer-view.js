@@ -11,6 +11,7 @@ import { renderPoll } from './poll-view.js';
 import { sha256 } from './sha256.js';
 import { ViewerOverlay } from './viewer-overlay.js';
 import { renderViewerWall, followedPane } from './viewer-wall.js';
+import { followShare, mainShare, shareCounts } from './viewer-share.js';
 
 const VIEWER = 3;
 const KEY = 'lectern-viewer';
@@ -19,6 +20,7 @@ const app = { link: null, hello: null, state: null, token: null, key: null, name
 // The widths page images come in (§24.2): the device asks for the smallest at least as wide as its slide.
 const WIDTHS = [320, 480, 640, 960, 1280, 1920];
 window.LecternViewer = app;
+app.shareCounts = shareCounts;
 
 function toast(msg) {
   const t = $('toast');
@@ -136,11 +138,17 @@ function render() {
   if (a.locked || app.own === null) app.own = null;
   const page = app.own || live;
   const blank = scr.blank !== 'none';
-  $('slide').classList.toggle('blank', blank || !live);
-  $('slide-note').textContent = (pane ? 'Pane ' + pane.index + ': ' : '') + (blank ? (pane ? 'blanked.' : 'The wall is blanked.') : !live ? 'Nothing is shown yet.' :
+  // A live share in the followed pane: its pictures in the slide's place (viewer-share.js).
+  const share = blank || app.own ? null : mainShare(s, pane ? pane.index : null);
+  followShare(app.link, $('slide'), share);
+  $('slide').classList.toggle('blank', !share && (blank || !live));
+  $('slide-note').textContent = (pane ? 'Pane ' + pane.index + ': ' : '') + (share ? (share.name || 'Someone') + ' is sharing' + (share.status === 'live' ? '' : ' (paused)') + '.' :
+    blank ? (pane ? 'blanked.' : 'The wall is blanked.') : !live ? 'Nothing is shown yet.' :
     'Slide ' + page + ' of ' + scr.pageCount + (app.own ? ' (you are browsing)' : ''));
-  $('live-note').textContent = live ? (app.own ? 'browsing' : 'live') : '';
-  if (live && !blank && image) {
+  $('live-note').textContent = share || live ? (app.own ? 'browsing' : 'live') : '';
+  if (share) {
+    app.shown = '';
+  } else if (live && !blank && image) {
     showSlide(app.own ? '/page/' + scr.content.id + '/' + page : image);
   } else if (app.shown) {
     app.shown = '';
@@ -148,7 +156,7 @@ function render() {
     $('slide').removeAttribute('src');
   }
   // Ink and the pointer are the main pane's (§22): none over another pane's page.
-  if (app.overlay) app.overlay.update(app.link, s, page, !blank && !!live && !pane);
+  if (app.overlay) app.overlay.update(app.link, s, page, !share && !blank && !!live && !pane);
   renderViewerWall(s, () => { app.own = null; render(); });
   $('browse').hidden = a.locked || !live;
   $('download').hidden = !a.downloadURL;
