@@ -20,8 +20,8 @@ public final class KMSOutput: Output, @unchecked Sendable {
         /// Like `HDMI-A-1`; nil: the first connected connector.
         public var connector: String?
         /// The mode to ask for; nil: the connector's preferred mode.
-        public var mode: DisplayMode?
-        public init(card: String? = nil, connector: String? = nil, mode: DisplayMode? = nil) {
+        public var mode: RequestedMode?
+        public init(card: String? = nil, connector: String? = nil, mode: RequestedMode? = nil) {
             self.card = card; self.connector = connector; self.mode = mode
         }
     }
@@ -72,7 +72,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
         }
         self.fd = fd
         cardPath = path
-        mode = options.mode ?? .fullHD
+        mode = options.mode?.displayMode ?? .fullHD
         connectorName = options.connector ?? "?"
         do {
             try modeset()
@@ -162,14 +162,11 @@ public final class KMSOutput: Output, @unchecked Sendable {
             preferred = conn.pointee.modes[m]; break
         }
         if let want = options.mode {
-            for m in 0..<Int(conn.pointee.count_modes) {
-                let mi = conn.pointee.modes[m]
-                if Int(mi.hdisplay) == want.width, Int(mi.vdisplay) == want.height,
-                    abs(Double(mi.vrefresh) - want.refresh) < 1 || want.refresh == 60 && picked == nil
-                {
-                    if picked == nil || abs(Double(mi.vrefresh) - want.refresh) < 1 { picked = mi }
-                }
+            // The rate asked for; with none, 60 Hz when offered at that size, else the first.
+            let offered = (0..<Int(conn.pointee.count_modes)).map { conn.pointee.modes[$0] }.filter {
+                want.matches(width: Int($0.hdisplay), height: Int($0.vdisplay), refresh: Double($0.vrefresh))
             }
+            picked = offered.first { abs(Double($0.vrefresh) - 60) < 1 || want.refresh != nil } ?? offered.first
             guard picked != nil else {
                 throw Failure(description: "\(connInfo.name) does not offer \(want); it offers: \(connInfo.modes.joined(separator: ", "))")
             }

@@ -112,7 +112,7 @@ extension RoomCore {
         let today = (wallClock() / 86_400).rounded(.down)
         var n = 0
         for e in catalog.all where Whiteboard.background(e.id.hex) == nil {
-            if config.uploadsKept == "day", (e.storedAt / 86_400).rounded(.down) >= today { continue }
+            if config.uploadsKept == .day, (e.storedAt / 86_400).rounded(.down) >= today { continue }
             catalog.remove(e.id)
             audience.prepared.remove(e.id.hex)
             ledger.storeBytes -= min(ledger.storeBytes, e.size)

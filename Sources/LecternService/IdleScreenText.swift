@@ -19,11 +19,11 @@ extension Service {
             room: room ?? config.room, addresses: addresses, port: port, url: url,
             background: options.config.background)
         idle.code = code
-        if !config.wifiSSID.isEmpty { idle.wifi = WiFiJoin(ssid: config.wifiSSID, password: config.wifiPassword) }
+        if let ssid = config.wifiSSID { idle.wifi = WiFiJoin(ssid: ssid, password: config.wifiPassword ?? "") }
         idle.timeOfDay = Self.timeOfDay(Date())
         idle.accent = config.accent
-        idle.logoPath = config.logo.isEmpty ? nil : config.logo
-        idle.backgroundImagePath = config.backgroundImage.isEmpty ? nil : config.backgroundImage
+        idle.logoPath = config.logo
+        idle.backgroundImagePath = config.backgroundImage
         idle.fingerprint = tlsIdentity?.fingerprint.short
         return idle
     }

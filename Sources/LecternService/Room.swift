@@ -119,28 +119,27 @@ final class Room: @unchecked Sendable {
         if config.screenCode {
             p = PasscodeHash.derive(passcode: screenCode ?? "", rounds: ScreenCode.rounds)
         } else {
-            do { p = try PlainPasscodeSalt.key(config: config.passcode, role: .presenter, secret: secret) } catch { throw KeyError(description: "passcode: \(error)") }
+            do { p = try PlainPasscodeSalt.key(config: config.passcode ?? "", role: .presenter, secret: secret) } catch { throw KeyError(description: "passcode: \(error)") }
         }
         var m: PasscodeHash?
-        if !config.moderatorPasscode.isEmpty {
-            do { m = try PlainPasscodeSalt.key(config: config.moderatorPasscode, role: .moderator, secret: secret) } catch {
+        if let moderator = config.moderatorPasscode {
+            do { m = try PlainPasscodeSalt.key(config: moderator, role: .moderator, secret: secret) } catch {
                 throw KeyError(description: "moderator_passcode: \(error)")
             }
         }
         var v: PasscodeHash?
-        if !config.audiencePasscode.isEmpty {
+        if let audience = config.audiencePasscode {
             // Derived with the presenter passcode's parameters: hello announces those for viewers.
-            if PasscodeHash.isHashForm(config.audiencePasscode) {
-                guard let h = try? PasscodeHash.parse(config.audiencePasscode), h.salt == p.salt, h.rounds == p.rounds else {
+            if PasscodeHash.isHashForm(audience) {
+                guard let h = try? PasscodeHash.parse(audience), h.salt == p.salt, h.rounds == p.rounds else {
                     throw KeyError(description: "audience_passcode: a hash must use the salt and rounds of 'passcode' (or give it plain)")
                 }
                 v = h
             } else {
-                v = PasscodeHash.derive(passcode: config.audiencePasscode, rounds: p.rounds, salt: p.salt)
+                v = PasscodeHash.derive(passcode: audience, rounds: p.rounds, salt: p.salt)
             }
         }
-        let mode = RoomCore.Keys.AudienceMode(rawValue: config.audience) ?? .passcode
-        return RoomCore.Keys(presenter: p, moderator: m, audience: v, audienceMode: mode)
+        return RoomCore.Keys(presenter: p, moderator: m, audience: v, audienceMode: config.audience)
     }
 
     var config: Config { core.config }

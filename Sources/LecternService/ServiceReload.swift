@@ -50,7 +50,11 @@ extension Service {
                 logger.error("TLS: keeping the certificate in force: \(error)")
             }
         }
-        if new.room != old.room || tlsIdentity?.fingerprint != before { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
+        // The idle screen shows the room, the fingerprint, the Wi-Fi and the branding: drawn again when one changed.
+        let idleChanged =
+            new.room != old.room || tlsIdentity?.fingerprint != before || new.wifiSSID != old.wifiSSID || new.wifiPassword != old.wifiPassword
+            || new.accent != old.accent || new.logo != old.logo || new.backgroundImage != old.backgroundImage
+        if idleChanged { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
         logger.info("config reloaded from \(configPath)")
         return []
     }

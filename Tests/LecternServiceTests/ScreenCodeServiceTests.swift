@@ -13,7 +13,7 @@ import XCTest
 final class ScreenCodeServiceTests: XCTestCase {
     func harness() throws -> ServiceHarness {
         try ServiceHarness(floor: .open, webRemote: true) { c in
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
             c.gracePeriod = 0
         }
@@ -84,7 +84,7 @@ final class ScreenCodeServiceTests: XCTestCase {
     /// Saves .build/test-output/idle-16x9.png and idle-4x3.png.
     func testTheIdleScreenWithItsCodeFitsEachAspectRatioWithOverscan() throws {
         let h = try ServiceHarness(floor: .open, webRemote: true) { c in
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
             c.wifiSSID = "Room;4.12"
             c.wifiPassword = "guest:pass\\word"
@@ -128,10 +128,10 @@ final class ScreenCodeServiceTests: XCTestCase {
     func testViewersComingAndGoingDontRotateTheCodeOverTLS() throws {
         let h = try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
             c.gracePeriod = 0
-            c.audience = "open"
+            c.audience = .open
         }
         let fp = try XCTUnwrap(h.service.tlsIdentity?.fingerprint)
         let connect = { try LecternConnection(host: "127.0.0.1", port: h.port, tls: .pinned(fp)) }

@@ -26,7 +26,7 @@ final class FirstSlideWalkTests: XCTestCase {
     /// `screen_code = true`: the QR code carries the code, so only the name is typed, once.
     func testTheWalkWithTheCodeOnTheWall() throws {
         try walk(floor: .moderated, first: (taps: 6, typed: 11), second: (taps: 2, typed: 0)) { c in
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
         }
     }
