@@ -63,7 +63,7 @@ extension Service {
     /// presenter passcode. Tests read it here: the state clients see never carries it.
     public var currentScreenCode: String? {
         guard let room else { return nil }
-        if room.loop.inEventLoop { return room.screenCode?.code }
-        return try? room.loop.submit { room.screenCode?.code }.wait()
+        if room.loop.inEventLoop { return room.wallCode }
+        return try? room.loop.submit { room.wallCode }.wait()
     }
 }
