@@ -113,7 +113,11 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ], resources: [.copy("Web")]),
+            ], resources: [.copy("Web")],
+            // Test hooks (PresentStallHook) are compiled into debug builds, which the tests run,
+            // and into the image tests' release build (board/image/test-image passes
+            // -DLECTERN_TEST_HOOKS); never into what ships (make deb, make image).
+            swiftSettings: [.define("LECTERN_TEST_HOOKS", .when(configuration: .debug))]),
         .target(
             name: "LecternClient",
             dependencies: [

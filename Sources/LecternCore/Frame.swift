@@ -52,8 +52,6 @@ public final class Frame: @unchecked Sendable {
         return RGB(xrgb: row(y)[x])
     }
 
-    public func setPixel(x: Int, y: Int, _ c: RGB) { row(y)[x] = c.xrgb }
-
     public func fill(_ color: RGB) { fill(bounds, color) }
 
     public func fill(_ rect: PixelRect, _ color: RGB) {
@@ -87,31 +85,5 @@ public final class Frame: @unchecked Sendable {
         self.width = width; self.height = height; self.stride = width * 4
         baseAddress = UnsafeMutableRawPointer.allocate(byteCount: width * 4 * height, alignment: 64)
         owned = true; release = nil
-    }
-
-    /// True when every pixel of `rect` is `color`.
-    public func isUniform(_ rect: PixelRect, _ color: RGB) -> Bool {
-        let v = color.xrgb
-        for y in max(0, rect.y)..<min(height, rect.maxY) {
-            let r = row(y)
-            for x in max(0, rect.x)..<min(width, rect.maxX) where r[x] & 0xFFFFFF != v { return false }
-        }
-        return true
-    }
-
-    /// Tightly packed RGB bytes of `rect` (for comparisons and encoders).
-    public func rgbBytes(_ rect: PixelRect? = nil) -> [UInt8] {
-        let r = rect ?? bounds
-        var out = [UInt8](repeating: 0, count: r.width * r.height * 3)
-        var i = 0
-        for y in r.y..<r.maxY {
-            let p = row(y)
-            for x in r.x..<r.maxX {
-                let v = p[x]
-                out[i] = UInt8((v >> 16) & 0xFF); out[i + 1] = UInt8((v >> 8) & 0xFF); out[i + 2] = UInt8(v & 0xFF)
-                i += 3
-            }
-        }
-        return out
     }
 }

@@ -366,5 +366,5 @@ public struct AuthThrottle {
     }
 
     /// Failures of `key` still counted.
-    public func failureCount(_ key: String, now: Double) -> Int { recent(key, now).count }
+    func failureCount(_ key: String, now: Double) -> Int { recent(key, now).count }
 }

@@ -56,9 +56,6 @@ extension Service {
         idleUpdates.async { [stage] in try? stage.setIdle(idle) }
     }
 
-    /// What the idle screen draws now (tests compare it with and without parts).
-    public func idleScreenForTests(port: Int) -> IdleScreen { idleScreen(port: port) }
-
     /// The code on the wall now (`screen_code = true`); nil when the room has a fixed
     /// presenter passcode. Tests read it here: the state clients see never carries it.
     public var currentScreenCode: String? {

@@ -291,5 +291,5 @@ extension Service {
     }
 
     /// Waits until the saved presentation state is on disk (tests).
-    public func flushState() { room.stateWriter?.flush() }
+    func flushState() { room.stateWriter?.flush() }
 }

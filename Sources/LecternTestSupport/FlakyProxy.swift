@@ -81,9 +81,6 @@ public final class FlakyProxy: @unchecked Sendable {
     /// a slow room Wi-Fi for an upload.
     public func throttleUpstream(bytesPerSecond: Double) { lock.withLock { _upstreamRate = bytesPerSecond } }
 
-    /// What happens to new connections from now on.
-    public func setNewConnections(_ mode: NewConnections) { lock.withLock { newConnections = mode } }
-
     /// Stops (or restarts) forwarding on every open connection; frozen bytes wait unread.
     public func freeze(_ on: Bool = true) {
         lock.withLock {

@@ -5,7 +5,7 @@ import LecternDisplay
 import LecternPipeline
 import LecternProtocol
 import LecternRender
-import LecternService
+@testable import LecternService
 import LecternTestSupport
 import XCTest
 

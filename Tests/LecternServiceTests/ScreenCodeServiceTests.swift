@@ -70,7 +70,7 @@ final class ScreenCodeServiceTests: XCTestCase {
         XCTAssertTrue(decoded.hasPrefix("http://"), decoded)
         XCTAssertTrue(decoded.contains(":\(h.service.httpPort!)/#code="), decoded)
         // The same screen without the code differs: the code is drawn, not only encoded.
-        var idle = h.service.idleScreenForTests(port: h.port)
+        var idle = h.service.idleScreen(port: h.port)
         let with = Frame(width: 1920, height: 1080, color: .black)
         idle.draw(into: with)
         idle.code = nil
@@ -91,7 +91,7 @@ final class ScreenCodeServiceTests: XCTestCase {
         }
         try eventually("the idle screen has the web address") { h.service.httpPort != nil }
         let code = try XCTUnwrap(h.service.currentScreenCode)
-        let idle = h.service.idleScreenForTests(port: h.port)
+        let idle = h.service.idleScreen(port: h.port)
         XCTAssertNotNil(idle.timeOfDay)
         let out = Repository.root + "/.build/test-output"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
