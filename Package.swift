@@ -34,7 +34,7 @@ let package = Package(
     ],
     targets: [
         // MARK: pure Swift
-        .target(name: "LecternCore"),
+        .target(name: "LecternCore", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LecternProtocol",
             dependencies: [
@@ -85,9 +85,9 @@ let package = Package(
 
         // MARK: adapters (the only modules that import the C modules)
         .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
-        .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
+        .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
-        .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"]),
+        .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),

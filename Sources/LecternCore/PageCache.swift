@@ -1,9 +1,9 @@
-import Foundation
+import Synchronization
 
 /// Finished output frames of pages, kept so a page turn to a page already seen or
 /// prerendered needs no rendering. Bounded by bytes; the least recently used goes first.
-/// Thread-safe.
-public final class PageCache: @unchecked Sendable {
+/// Thread-safe: its state is behind a `Mutex`.
+public final class PageCache: Sendable {
     public struct Key: Hashable, Sendable {
         public var content: String
         public var page: Int
@@ -32,60 +32,62 @@ public final class PageCache: @unchecked Sendable {
     }
 
     public let capacityBytes: Int
-    private var entries: [Key: (frame: Frame, tick: UInt64)] = [:]
-    private var tick: UInt64 = 0
-    private var stats = Stats()
-    private let lock = NSLock()
+    private struct State {
+        var entries: [Key: (frame: Frame, tick: UInt64)] = [:]
+        var tick: UInt64 = 0
+        var stats = Stats()
+    }
+    private let state = Mutex(State())
 
     public init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
 
     /// The frame for `key`, counting a hit or a miss.
     public func lookup(_ key: Key) -> Frame? {
-        lock.lock(); defer { lock.unlock() }
-        tick += 1
-        if let e = entries[key] {
-            entries[key] = (e.frame, tick)
-            stats.hits += 1
-            return e.frame
+        state.withLock { s in
+            s.tick += 1
+            if let e = s.entries[key] {
+                s.entries[key] = (e.frame, s.tick)
+                s.stats.hits += 1
+                return e.frame
+            }
+            s.stats.misses += 1
+            return nil
         }
-        stats.misses += 1
-        return nil
     }
 
     /// True when `key` is cached; counts nothing.
     public func contains(_ key: Key) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return entries[key] != nil
+        state.withLock { $0.entries[key] != nil }
     }
 
     public func insert(_ frame: Frame, for key: Key) {
-        lock.lock(); defer { lock.unlock() }
-        guard frame.byteCount <= capacityBytes else { return }
-        tick += 1
-        if let old = entries[key] { stats.bytes -= old.frame.byteCount }
-        entries[key] = (frame, tick)
-        stats.bytes += frame.byteCount
-        stats.insertions += 1
-        while stats.bytes > capacityBytes, let victim = entries.min(by: { $0.value.tick < $1.value.tick }) {
-            entries[victim.key] = nil
-            stats.bytes -= victim.value.frame.byteCount
-            stats.evictions += 1
+        let capacity = capacityBytes
+        state.withLock { s in
+            guard frame.byteCount <= capacity else { return }
+            s.tick += 1
+            if let old = s.entries[key] { s.stats.bytes -= old.frame.byteCount }
+            s.entries[key] = (frame, s.tick)
+            s.stats.bytes += frame.byteCount
+            s.stats.insertions += 1
+            while s.stats.bytes > capacity, let victim = s.entries.min(by: { $0.value.tick < $1.value.tick }) {
+                s.entries[victim.key] = nil
+                s.stats.bytes -= victim.value.frame.byteCount
+                s.stats.evictions += 1
+            }
+            s.stats.entries = s.entries.count
         }
-        stats.entries = entries.count
     }
 
     /// Drops every page of `content` (a deleted upload).
     public func removeAll(content: String) {
-        lock.lock(); defer { lock.unlock() }
-        for k in entries.keys where k.content == content {
-            stats.bytes -= entries[k]!.frame.byteCount
-            entries[k] = nil
+        state.withLock { s in
+            for k in s.entries.keys where k.content == content {
+                s.stats.bytes -= s.entries[k]!.frame.byteCount
+                s.entries[k] = nil
+            }
+            s.stats.entries = s.entries.count
         }
-        stats.entries = entries.count
     }
 
-    public var statistics: Stats {
-        lock.lock(); defer { lock.unlock() }
-        return stats
-    }
+    public var statistics: Stats { state.withLock { $0.stats } }
 }

@@ -9,6 +9,11 @@ import LecternCore
 ///
 /// Legacy modesetting (drmModeSetCrtc + drmModePageFlip): every KMS driver has it, it is
 /// enough for one plane of one CRTC, and it keeps this file short.
+///
+/// `@unchecked Sendable`, and why that holds: every `var` (the card's state, the buffers,
+/// the mode) is read and written only with `lock` held, public getters included; `fd`,
+/// `cardPath` and `options` are `let`s. The C pointers it keeps (the saved CRTC, the
+/// mapped buffers) are never handed out: `readBack` copies.
 public final class KMSOutput: Output, @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible, Equatable {
         public let description: String
@@ -34,8 +39,10 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
     public let options: Options
     public let cardPath: String
-    public private(set) var mode: DisplayMode
-    public private(set) var connectorName: String
+    public var mode: DisplayMode { lock.withLock { _mode } }
+    public var connectorName: String { lock.withLock { _connectorName } }
+    private var _mode: DisplayMode
+    private var _connectorName: String
     public var name: String { "kms \(cardPath) \(connectorName) \(mode)" }
 
     private let fd: Int32
@@ -72,8 +79,8 @@ public final class KMSOutput: Output, @unchecked Sendable {
         }
         self.fd = fd
         cardPath = path
-        mode = options.mode?.displayMode ?? .fullHD
-        connectorName = options.connector ?? "?"
+        _mode = options.mode?.displayMode ?? .fullHD
+        _connectorName = options.connector ?? "?"
         do {
             try modeset()
         } catch let f as Failure where f.description.hasPrefix("no display connected") {
@@ -114,7 +121,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
     @discardableResult
     public func reprobe() throws -> Bool {
         lock.lock(); defer { lock.unlock() }
-        let before = mode
+        let before = _mode
         let wasConnected = connected
         do {
             try modesetLocked()
@@ -122,7 +129,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
             connected = false
             return false
         }
-        return mode != before || (!wasConnected && connected)
+        return _mode != before || (!wasConnected && connected)
     }
 
     private func modeset() throws {
@@ -192,13 +199,13 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
         if savedCrtc == nil { savedCrtc = drmModeGetCrtc(fd, crtc) }
         let newMode = DisplayMode(width: Int(mi.hdisplay), height: Int(mi.vdisplay), refresh: Double(mi.vrefresh))
-        if newMode != mode || buffers.isEmpty {
+        if newMode != _mode || buffers.isEmpty {
             destroyBuffers()
-            mode = newMode
+            _mode = newMode
             try createBuffers(width: Int(mi.hdisplay), height: Int(mi.vdisplay))
         }
         connectorID = conn.pointee.connector_id
-        connectorName = connInfo.name
+        _connectorName = connInfo.name
         crtcID = crtc
         drmMode = mi
         var cid = connectorID
@@ -300,7 +307,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
     public func readBack() -> Frame {
         lock.lock(); defer { lock.unlock() }
-        guard let f = buffers.isEmpty ? nil : buffers[front].frame else { return Frame(width: mode.width, height: mode.height) }
+        guard let f = buffers.isEmpty ? nil : buffers[front].frame else { return Frame(width: _mode.width, height: _mode.height) }
         return f.clone()
     }
 
