@@ -3,7 +3,7 @@
 ///
 /// A frame owns its pixel memory; adapters draw into it through `baseAddress` and `stride`.
 ///
-/// `@unchecked Sendable`, and why that holds: every stored property is a `let` (the size,
+/// Sendable unchecked, and why that holds: every stored property is a `let` (the size,
 /// the address, who frees it), so sharing the reference races on nothing but the pixels,
 /// and the pixels have one writer at a time by the house's hand-over: a frame is drawn by
 /// whoever made it (a render thread, the display loop, a decoder), then handed on by a

@@ -10,7 +10,7 @@ import LecternCore
 /// Legacy modesetting (drmModeSetCrtc + drmModePageFlip): every KMS driver has it, it is
 /// enough for one plane of one CRTC, and it keeps this file short.
 ///
-/// `@unchecked Sendable`, and why that holds: every `var` (the card's state, the buffers,
+/// Sendable unchecked, and why that holds: every `var` (the card's state, the buffers,
 /// the mode) is read and written only with `lock` held, public getters included; `fd`,
 /// `cardPath` and `options` are `let`s. The C pointers it keeps (the saved CRTC, the
 /// mapped buffers) are never handed out: `readBack` copies.

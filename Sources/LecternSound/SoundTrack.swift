@@ -9,7 +9,7 @@ import LecternVideo
 /// A device that fails mid-clip ends the sound (the picture goes on with its own time);
 /// `failure` says why, for the log.
 ///
-/// `@unchecked Sendable`, and why that holds: every `var` is read and written only with
+/// Sendable unchecked, and why that holds: every `var` is read and written only with
 /// `cond` held (its waits and broadcasts are what the playback loop and the sound thread
 /// say to each other, which a `Mutex` can't do); `decoder` and `sink`, which are not
 /// thread-safe, are used only by the sound thread (`run`), whose end `stop` waits for.
