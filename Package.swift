@@ -41,7 +41,8 @@ let package = Package(
                 "LecternCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // The room as a state machine: events in, effects out (no I/O, threads or clock).
         .target(
