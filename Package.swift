@@ -85,7 +85,9 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"])]),
 
         // MARK: adapters (the only modules that import the C modules)
-        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
+        .target(
+            name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
         .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"], swiftSettings: [.swiftLanguageMode(.v6)]),
