@@ -7,40 +7,40 @@ import LecternCore
 /// parser (ConfigSchema.swift), the reload policy (ConfigReload.swift), the suggestions
 /// for typos and the drift test against docs/config.md all read the table; nothing else
 /// names a key.
-public struct ConfigKey: Sendable {
+struct ConfigKey: Sendable {
     /// The TOML type as docs/config.md's "type" column names it.
-    public enum ValueType: String, Sendable {
+    enum ValueType: String, Sendable {
         case string, integer, number, boolean
     }
 
     /// Whether a running service takes a new value at SIGHUP, or keeps its running one
     /// until the next restart (with a warning saying so).
-    public enum Reload: Sendable {
+    enum Reload: Sendable {
         case live, restart
     }
 
     /// nil: a top-level key; "display": a key of the `[display]` section.
-    public let section: String?
-    public let name: String
-    public let type: ValueType
+    let section: String?
+    let name: String
+    let type: ValueType
     /// What docs/config.md's "range" column must say of it ("1–65535", "\"open\""): the
     /// drift test looks for each.
-    public let range: [String]
-    public let reload: Reload
+    let range: [String]
+    let reload: Reload
     /// One line for whoever reads the table; docs/config.md has the whole story.
-    public let doc: String
+    let doc: String
     /// The key's value in a config as the file writes it (`7420`, `"Lectern"`; `""` for
     /// not set): with `Config()`, its default.
-    public let written: @Sendable (Config) -> String
+    let written: @Sendable (Config) -> String
     /// Reads the file's value into the config, or says what is wrong with it.
     let read: @Sendable (ConfigValue, inout Config) -> String?
     let differs: @Sendable (Config, Config) -> Bool
     let keep: @Sendable (inout Config, Config) -> Void
 
     /// As the file and the messages name it: `port`, `display.mode`.
-    public var path: String { section.map { "\($0).\(name)" } ?? name }
+    var path: String { section.map { "\($0).\(name)" } ?? name }
     /// The default, as the file would write it.
-    public var defaultText: String { written(Config()) }
+    var defaultText: String { written(Config()) }
 
     /// A key of field `field`: `parse` turns the file's value into the field's (or a
     /// problem's message), `write` the field's value back into the file's words.

@@ -18,7 +18,7 @@ import LecternRender
 /// here, one row in docs/config.md's table (ConfigDocsTests checks the two agree), and the
 /// key commented in `board/lectern.toml`. Rules between keys go in ConfigRelations.swift.
 extension ConfigKey {
-    public static let all: [ConfigKey] = [
+    static let all: [ConfigKey] = [
         .text(
             "room", \.room, range: ["80 characters", "255 bytes"], "The room's name: idle screen, hello, state.", written: { $0 },
             parse: { s in

@@ -23,7 +23,15 @@ extension Room {
         }
         screenCode = code
         do {
-            codeWaiting = (try keyDeriver.rekey(core.config, screenCode: code.code, report: report), code.code)
+            let serial = try keyDeriver.rekey(core.config, screenCode: code.code, report: report)
+            keysAwaited.append(
+                (
+                    serial,
+                    { [weak self] in
+                        self?.wallCode = code.code
+                        self?.onScreenCode?(code.code)
+                    }
+                ))
         } catch {
             logger.error("screen code: \(error)")
         }

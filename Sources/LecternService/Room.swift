@@ -107,9 +107,10 @@ final class Room: @unchecked Sendable {
     var screenCode: ScreenCode?
     var onScreenCode: ((String) -> Void)?
     /// The code on the wall: the one whose keys are in force (nil: no code).
-    private(set) var wallCode: String?
-    /// A new code whose keys are being derived: on the wall once they are in force.
-    var codeWaiting: (serial: UInt64, code: String)?
+    var wallCode: String?
+    /// What waits for keys being derived (a new code for the wall, a reload's end): run,
+    /// in order, once the keys of that serial (or newer ones) are in force.
+    var keysAwaited: [(serial: UInt64, then: () -> Void)] = []
     /// The code in the wall's corner now (nil: none), and who hears of its changes.
     var cornerCode: String?
     var onCornerCode: ((String?) -> Void)?
@@ -119,11 +120,13 @@ final class Room: @unchecked Sendable {
     var config: Config { core.config }
 
     /// A reloaded config: new passcodes apply to new registrations once their keys are
-    /// derived (off the loop); passcodes that don't go together refuse the reload.
-    func reload(_ new: Config) throws {
+    /// derived (off the loop), and then `done` runs (on the loop); passcodes that don't go
+    /// together refuse the reload.
+    func reload(_ new: Config, done: @escaping () -> Void) throws {
         loop.preconditionInEventLoop()
-        try keyDeriver.rekey(new, screenCode: screenCode?.code, report: report)
+        let serial = try keyDeriver.rekey(new, screenCode: screenCode?.code, report: report)
         core.reload(new)
+        keysAwaited.append((serial, done))
     }
 
     /// After a restart: the saved screen (already on the output) and floor holder.
@@ -245,11 +248,9 @@ final class Room: @unchecked Sendable {
                     feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
                 }
             case .keysInForce(let serial):
-                if let waiting = codeWaiting, serial >= waiting.serial {
-                    codeWaiting = nil
-                    wallCode = waiting.code
-                    onScreenCode?(waiting.code)
-                }
+                let due = keysAwaited.filter { $0.serial <= serial }
+                keysAwaited.removeAll { $0.serial <= serial }
+                for d in due { d.then() }
             case .sendRecord(let id, let tag, let device, let pages, let pdf):
                 guard let link = links[id], let file = pdf.file as? FileChunks else {
                     feed(.recordSent(id, tag: tag))

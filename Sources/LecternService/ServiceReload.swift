@@ -1,3 +1,4 @@
+import Dispatch
 import LecternCore
 
 extension Service {
@@ -32,11 +33,17 @@ extension Service {
             }
         }
         let room = self.room!
+        // The new passcodes' keys are derived off the room's loop; this (SIGHUP's) thread
+        // waits for them, so that once reloaded, new registrations prove the new passcodes.
+        let keysInForce = DispatchSemaphore(value: 0)
         do {
-            try room.loop.submit { try room.reload(new) }.wait()
+            try room.loop.submit { try room.reload(new) { keysInForce.signal() } }.wait()
         } catch {
             logger.error("config reload refused: \(error)")
             return [ConfigProblem(line: nil, "\(error)")]
+        }
+        if keysInForce.wait(timeout: .now() + 30) == .timedOut {
+            logger.warning("config reload: the new passcodes' keys took more than 30 s to derive; they apply once derived")
         }
         config = new
         let before = tlsIdentity?.fingerprint
