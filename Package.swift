@@ -34,14 +34,15 @@ let package = Package(
     ],
     targets: [
         // MARK: pure Swift
-        .target(name: "LecternCore"),
+        .target(name: "LecternCore", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LecternProtocol",
             dependencies: [
                 "LecternCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // The room as a state machine: events in, effects out (no I/O, threads or clock).
         .target(
@@ -94,10 +95,12 @@ let package = Package(
             providers: [.apt(["libzip-dev"])]),
 
         // MARK: adapters (the only modules that import the C modules)
-        .target(name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"]),
-        .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"]),
+        .target(
+            name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
-        .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"]),
+        .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // Converted files (issue 29, docs/protocol.md §30): the converters (office documents
         // through LibreOffice in a bubblewrap sandbox, …) behind one `DeckConverter` protocol.
@@ -136,7 +139,11 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ], resources: [.copy("Web")]),
+            ], resources: [.copy("Web")],
+            // Test hooks (PresentStallHook) are compiled into debug builds, which the tests run,
+            // and into the image tests' release build (board/image/test-image passes
+            // -DLECTERN_TEST_HOOKS); never into what ships (make deb, make image).
+            swiftSettings: [.define("LECTERN_TEST_HOOKS", .when(configuration: .debug))]),
         .target(
             name: "LecternClient",
             dependencies: [

@@ -1,25 +1,29 @@
-/// Everything an admin sets in `/etc/lectern/lectern.toml` (docs/config.md), with its
-/// default. The file is read by `ConfigFile` in LecternService; this is the model, and
-/// `ConfigReload` what a running service takes from a new one.
+/// Everything an admin sets in `/etc/lectern/lectern.toml` (docs/config.md), typed, with
+/// its default. Each field is one row of the config's table (`ConfigTable.swift` in
+/// LecternService: the key's name, range, reload policy and doc), which reads the file into
+/// it; a key added later is one field here and one row there. Nothing here is a string
+/// that stands for something else: "not set" is nil, a choice is an enum.
 public struct Config: Equatable, Sendable {
     // top level
     public var room = "Lectern"
     public var port = 7420
-    /// The presenter passcode: plain, or the salted hash `lectern hash-passcode` prints.
-    public var passcode = ""
-    public var moderatorPasscode = ""
+    /// The presenter passcode: plain, or the salted hash `lectern hash-passcode` prints;
+    /// nil: not set (the file's `""` too).
+    public var passcode: String?
+    public var moderatorPasscode: String?
     public var floor: FloorMode = .moderated
-    /// Who may join as a viewer (§24): "passcode" (the room passcode or `audiencePasscode`),
-    /// "open" (anyone who reaches the room), "off" (nobody).
-    public var audience = "passcode"
-    /// The audience passcode: plain, or a hash made with the presenter passcode's salt and rounds.
-    public var audiencePasscode = ""
+    /// Who may join as a viewer (§24): with the room passcode or `audiencePasscode`, anyone
+    /// who reaches the room, or nobody.
+    public var audience: AudienceMode = .passcode
+    /// The audience passcode: plain, or a hash made with the presenter passcode's salt and
+    /// rounds; nil: viewers use the room passcode.
+    public var audiencePasscode: String?
     /// Minutes without any person (device or viewer; a wall view is none) after which the
     /// meeting ends and everything of it is cleared (docs/protocol.md §27).
     public var audienceIdleMinutes = 120
-    /// What becomes of presenters' uploads when a meeting ends (§27): "meeting" (removed
-    /// with it, the default) or "day" (kept until a meeting ends on a later day, UTC).
-    public var uploadsKept = "meeting"
+    /// What becomes of presenters' uploads when a meeting ends (§27): removed with it (the
+    /// default) or kept until a meeting ends on a later day (UTC).
+    public var uploadsKept: UploadsKept = .meeting
     /// New viewer identities one address gets at once (then one every 3 s): a room behind
     /// one NAT raises it (docs/protocol.md §24.1).
     public var audienceNewPerAddress = 40
@@ -76,46 +80,46 @@ public struct Config: Equatable, Sendable {
     public var httpHeadTimeout = 5.0
     /// Seconds an idle keep-alive web-remote connection stays open between requests.
     public var httpIdleTimeout = 30.0
-    /// Where clips' sound goes: "auto" (the first HDMI sound card), "off", or an ALSA PCM name.
-    public var audioDevice = "auto"
+    /// Where clips' sound goes: the first HDMI sound card, nowhere, or an ALSA PCM.
+    public var audioDevice: AudioDevice = .auto
 
     // [display]
-    /// `output`: "auto", "kms" or "virtual" (as `lecternd --display`).
-    public var display = "auto"
-    /// "" for the first card with a display connected; "card0" or "/dev/dri/card0".
-    public var card = ""
-    /// "" for the first connected connector; a name like "HDMI-A-1".
-    public var connector = ""
-    /// "" for the display's preferred mode.
-    public var mode = ""
+    /// `output` (as `lecternd --display`).
+    public var display: DisplayChoice = .auto
+    /// "card0" or "/dev/dri/card0"; nil: the first card with a display connected.
+    public var card: String?
+    /// A name like "HDMI-A-1"; nil: the first connected connector.
+    public var connector: String?
+    /// The mode asked for; nil: the display's preferred mode.
+    public var mode: RequestedMode?
     public var background: RGB = .black
     /// Branding on the idle screen: the accent colour (nil: the text colour), a PNG or SVG
     /// logo, and a PNG or SVG background image.
     public var accent: RGB?
-    public var logo = ""
-    public var backgroundImage = ""
+    public var logo: String?
+    public var backgroundImage: String?
     /// Percent of each side kept clear for projectors that crop the picture's edge.
     public var overscanPercent = 0.0
     /// `crossfade_ms`: the cross-fade between pages without a `/Trans` of their own, in ms;
     /// 0 (the default): a cut, as the deck has it. Presenters change it for the room (§21).
     public var crossfadeMs = 0
-    /// Where Prometheus scrapes `/metrics` ("127.0.0.1:9420"); empty: no metrics endpoint.
-    public var metricsAddress = ""
+    /// Where Prometheus scrapes `/metrics` ("127.0.0.1:9420"); nil: no metrics endpoint.
+    public var metricsAddress: ListenAddress?
     /// The presenter passcode is a 6-digit code on the wall (ScreenCode), not `passcode`.
     public var screenCode = false
     /// The code on the wall changes after this many minutes (and when a meeting ends).
     public var screenCodeMinutes = 60
-    /// The room's Wi-Fi, shown on the idle screen with a Wi-Fi QR code; empty: not shown.
-    public var wifiSSID = ""
-    /// Its WPA passphrase; empty: an open network.
-    public var wifiPassword = ""
+    /// The room's Wi-Fi, shown on the idle screen with a Wi-Fi QR code; nil: not shown.
+    public var wifiSSID: String?
+    /// Its WPA passphrase; nil: an open network.
+    public var wifiPassword: String?
     /// TLS on both ports (the protocol port and the web remote's): on by default. Without
     /// `tlsCertificate` the service makes a self-signed certificate on first start.
     public var tls = true
     /// The admin's certificate chain (PEM, leaf first) and its private key (PEM); both or
-    /// neither. Empty: the self-signed certificate kept in `dataDir/tls`.
-    public var tlsCertificate = ""
-    public var tlsKey = ""
+    /// neither. nil: the self-signed certificate kept in `dataDir/tls`.
+    public var tlsCertificate: String?
+    public var tlsKey: String?
     /// With TLS on: plain (unencrypted) connections are still accepted on both ports (the
     /// web remote still sends browsers' page loads to https://). Off by default.
     public var allowPlain = false
@@ -131,11 +135,7 @@ public struct Config: Equatable, Sendable {
     public var pageCacheBytes: Int { pageCacheMB << 20 }
 
     /// `card` as the device path KMS opens ("card1" → "/dev/dri/card1"); nil for any card.
-    public var cardPath: String? { card.isEmpty ? nil : card.hasPrefix("/") ? card : "/dev/dri/" + card }
-    /// `connector`, nil for the first connected one.
-    public var connectorName: String? { connector.isEmpty ? nil : connector }
-    /// `mode` parsed; nil for the display's preferred mode.
-    public var displayMode: DisplayMode? { mode.isEmpty ? nil : DisplayMode(parsing: mode) }
+    public var cardPath: String? { card.map { $0.hasPrefix("/") ? $0 : "/dev/dri/" + $0 } }
 }
 
 /// One thing wrong with a config file, with the line it is on (when it is on one).

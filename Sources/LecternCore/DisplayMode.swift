@@ -1,8 +1,10 @@
-/// An output mode: pixels and refresh rate, written `1920x1080@60` (or `1920×1080`).
+import Foundation
+
+/// An output's mode: pixels and refresh rate, written `1920x1080@60`.
 public struct DisplayMode: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
-    /// Refresh in Hz (60 when not given).
+    /// Refresh in Hz.
     public var refresh: Double
 
     public static let fullHD = DisplayMode(width: 1920, height: 1080, refresh: 60)
@@ -11,21 +13,12 @@ public struct DisplayMode: Equatable, Hashable, Sendable, CustomStringConvertibl
         self.width = width; self.height = height; self.refresh = refresh
     }
 
-    /// Parses `WxH` or `WxH@R`; nil for anything else or sizes outside 16…16384.
+    /// `WxH` or `WxH@R` as a mode with a rate (60 Hz when none is written): for outputs with
+    /// no modes of their own. What an admin asks for is a `RequestedMode`, whose rate may
+    /// be absent.
     public init?(parsing text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "×", with: "x")
-        let parts = t.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2 else { return nil }
-        let wh = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard wh.count == 2, let w = Int(wh[0]), let h = Int(wh[1]),
-            (16...16384).contains(w), (16...16384).contains(h)
-        else { return nil }
-        var r = 60.0
-        if parts.count == 2 {
-            guard let rr = Double(parts[1]), rr >= 1, rr <= 1000 else { return nil }
-            r = rr
-        }
-        self.init(width: w, height: h, refresh: r)
+        guard let wanted = RequestedMode(parsing: text) else { return nil }
+        self = wanted.displayMode
     }
 
     /// Seconds between two refreshes.
@@ -36,5 +29,3 @@ public struct DisplayMode: Equatable, Hashable, Sendable, CustomStringConvertibl
         return "\(width)x\(height)@\(r)"
     }
 }
-
-import Foundation

@@ -2,6 +2,15 @@
 /// which is what DRM's XRGB8888 and cairo's RGB24 both mean on little-endian boards).
 ///
 /// A frame owns its pixel memory; adapters draw into it through `baseAddress` and `stride`.
+///
+/// Sendable unchecked, and why that holds: every stored property is a `let` (the size,
+/// the address, who frees it), so sharing the reference races on nothing but the pixels,
+/// and the pixels have one writer at a time by the house's hand-over: a frame is drawn by
+/// whoever made it (a render thread, the display loop, a decoder), then handed on by a
+/// message or a queue and from then on only read (the page cache, the output, a
+/// screenshot), or drawn again only by the one loop that owns it (the display loop's
+/// composition frames). The compiler can't see that hand-over; the type can't express it
+/// without copying every frame.
 public final class Frame: @unchecked Sendable {
     public let width: Int
     public let height: Int
@@ -10,7 +19,7 @@ public final class Frame: @unchecked Sendable {
     public let baseAddress: UnsafeMutableRawPointer
     private let owned: Bool
     /// Gives the memory back when the frame goes (a frame over a shared mapping: `munmap`).
-    private let release: (() -> Void)?
+    private let release: (@Sendable () -> Void)?
 
     public var byteCount: Int { stride * height }
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -33,7 +42,7 @@ public final class Frame: @unchecked Sendable {
 
     /// A frame over memory it owns but did not allocate (a page rendered by the render
     /// worker into a shared mapping): `release` gives it back when the frame goes.
-    public init(adopting memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, release: @escaping () -> Void) {
+    public init(adopting memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, release: @escaping @Sendable () -> Void) {
         self.width = width; self.height = height; self.stride = stride
         baseAddress = memory; owned = false; self.release = release
     }
@@ -51,8 +60,6 @@ public final class Frame: @unchecked Sendable {
         precondition(x >= 0 && x < width && y >= 0 && y < height)
         return RGB(xrgb: row(y)[x])
     }
-
-    public func setPixel(x: Int, y: Int, _ c: RGB) { row(y)[x] = c.xrgb }
 
     public func fill(_ color: RGB) { fill(bounds, color) }
 
@@ -87,16 +94,6 @@ public final class Frame: @unchecked Sendable {
         self.width = width; self.height = height; self.stride = width * 4
         baseAddress = UnsafeMutableRawPointer.allocate(byteCount: width * 4 * height, alignment: 64)
         owned = true; release = nil
-    }
-
-    /// True when every pixel of `rect` is `color`.
-    public func isUniform(_ rect: PixelRect, _ color: RGB) -> Bool {
-        let v = color.xrgb
-        for y in max(0, rect.y)..<min(height, rect.maxY) {
-            let r = row(y)
-            for x in max(0, rect.x)..<min(width, rect.maxX) where r[x] & 0xFFFFFF != v { return false }
-        }
-        return true
     }
 
     /// Tightly packed RGB bytes of `rect` (for comparisons and encoders).

@@ -14,4 +14,18 @@ public struct ShareSettings: Equatable, Sendable {
     /// Longest one picture may take to decode.
     public var stallSeconds = 2.0
     public init() {}
+
+    /// The largest picture, `max_resolution` as the config file writes it ("1920x1200").
+    public var maxResolution: PixelSize {
+        get { PixelSize(width: maxWidth, height: maxHeight) }
+        set { (maxWidth, maxHeight) = (newValue.width, newValue.height) }
+    }
+
+    /// A picture's size in pixels, written "WxH".
+    public struct PixelSize: Equatable, Sendable, CustomStringConvertible {
+        public var width: Int
+        public var height: Int
+        public init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
+        public var description: String { "\(width)x\(height)" }
+    }
 }

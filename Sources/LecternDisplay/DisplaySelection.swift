@@ -1,11 +1,5 @@
 import LecternCore
 
-/// Which output to open: `auto` takes the KMS output when a usable `/dev/dri/card*` has a
-/// connected display, and the virtual display otherwise.
-public enum DisplayChoice: String, CaseIterable, Sendable {
-    case auto, kms, virtual
-}
-
 public enum DisplaySelection {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -32,12 +26,12 @@ public enum DisplaySelection {
 
     /// Opens the output for `choice`.
     public static func open(
-        _ choice: DisplayChoice, mode: DisplayMode?, card: String? = nil,
+        _ choice: DisplayChoice, mode: RequestedMode?, card: String? = nil,
         connector: String? = nil
     ) throws -> Output {
         switch resolve(choice).0 {
         case .virtual, .auto:
-            return VirtualDisplay(mode: mode ?? .fullHD)
+            return VirtualDisplay(mode: mode?.displayMode ?? .fullHD)
         case .kms:
             return try KMSOutput(options: .init(card: card, connector: connector, mode: mode))
         }

@@ -3,7 +3,7 @@ import Foundation
 /// Listens for the kernel's DRM uevents (a netlink socket, as udev does) and calls back when
 /// a display is plugged, unplugged or changed. No udev daemon needed: on the board and on
 /// the virtual board the kernel's own broadcast is enough.
-public final class HotplugMonitor: @unchecked Sendable {
+public final class HotplugMonitor: Sendable {
     /// `sockaddr_nl` from <linux/netlink.h>.
     private struct SockaddrNL {
         var family: UInt16 = 16   // AF_NETLINK
@@ -13,7 +13,6 @@ public final class HotplugMonitor: @unchecked Sendable {
     }
 
     private let fd: Int32
-    private let thread: Thread
     private let onChange: @Sendable ([String: String]) -> Void
 
     /// Starts listening; `onChange` runs on the monitor's thread with the event's fields
@@ -32,7 +31,8 @@ public final class HotplugMonitor: @unchecked Sendable {
         self.fd = fd
         self.onChange = onChange
         let callback = onChange
-        thread = Thread {
+        // The thread keeps itself alive while it runs; it ends when deinit shuts the socket.
+        let thread = Thread {
             var buf = [UInt8](repeating: 0, count: 8192)
             while true {
                 let n = recv(fd, &buf, buf.count, 0)

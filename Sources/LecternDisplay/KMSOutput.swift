@@ -9,6 +9,11 @@ import LecternCore
 ///
 /// Legacy modesetting (drmModeSetCrtc + drmModePageFlip): every KMS driver has it, it is
 /// enough for one plane of one CRTC, and it keeps this file short.
+///
+/// Sendable unchecked, and why that holds: every `var` (the card's state, the buffers,
+/// the mode) is read and written only with `lock` held, public getters included; `fd`,
+/// `cardPath` and `options` are `let`s. The C pointers it keeps (the saved CRTC, the
+/// mapped buffers) are never handed out: `readBack` copies.
 public final class KMSOutput: Output, @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible, Equatable {
         public let description: String
@@ -20,8 +25,8 @@ public final class KMSOutput: Output, @unchecked Sendable {
         /// Like `HDMI-A-1`; nil: the first connected connector.
         public var connector: String?
         /// The mode to ask for; nil: the connector's preferred mode.
-        public var mode: DisplayMode?
-        public init(card: String? = nil, connector: String? = nil, mode: DisplayMode? = nil) {
+        public var mode: RequestedMode?
+        public init(card: String? = nil, connector: String? = nil, mode: RequestedMode? = nil) {
             self.card = card; self.connector = connector; self.mode = mode
         }
     }
@@ -34,8 +39,10 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
     public let options: Options
     public let cardPath: String
-    public private(set) var mode: DisplayMode
-    public private(set) var connectorName: String
+    public var mode: DisplayMode { lock.withLock { _mode } }
+    public var connectorName: String { lock.withLock { _connectorName } }
+    private var _mode: DisplayMode
+    private var _connectorName: String
     public var name: String { "kms \(cardPath) \(connectorName) \(mode)" }
 
     private let fd: Int32
@@ -72,8 +79,8 @@ public final class KMSOutput: Output, @unchecked Sendable {
         }
         self.fd = fd
         cardPath = path
-        mode = options.mode ?? .fullHD
-        connectorName = options.connector ?? "?"
+        _mode = options.mode?.displayMode ?? .fullHD
+        _connectorName = options.connector ?? "?"
         do {
             try modeset()
         } catch let f as Failure where f.description.hasPrefix("no display connected") {
@@ -114,7 +121,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
     @discardableResult
     public func reprobe() throws -> Bool {
         lock.lock(); defer { lock.unlock() }
-        let before = mode
+        let before = _mode
         let wasConnected = connected
         do {
             try modesetLocked()
@@ -122,7 +129,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
             connected = false
             return false
         }
-        return mode != before || (!wasConnected && connected)
+        return _mode != before || (!wasConnected && connected)
     }
 
     private func modeset() throws {
@@ -162,14 +169,11 @@ public final class KMSOutput: Output, @unchecked Sendable {
             preferred = conn.pointee.modes[m]; break
         }
         if let want = options.mode {
-            for m in 0..<Int(conn.pointee.count_modes) {
-                let mi = conn.pointee.modes[m]
-                if Int(mi.hdisplay) == want.width, Int(mi.vdisplay) == want.height,
-                    abs(Double(mi.vrefresh) - want.refresh) < 1 || want.refresh == 60 && picked == nil
-                {
-                    if picked == nil || abs(Double(mi.vrefresh) - want.refresh) < 1 { picked = mi }
-                }
+            // The rate asked for; with none, 60 Hz when offered at that size, else the first.
+            let offered = (0..<Int(conn.pointee.count_modes)).map { conn.pointee.modes[$0] }.filter {
+                want.matches(width: Int($0.hdisplay), height: Int($0.vdisplay), refresh: Double($0.vrefresh))
             }
+            picked = offered.first { abs(Double($0.vrefresh) - 60) < 1 || want.refresh != nil } ?? offered.first
             guard picked != nil else {
                 throw Failure(description: "\(connInfo.name) does not offer \(want); it offers: \(connInfo.modes.joined(separator: ", "))")
             }
@@ -195,13 +199,13 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
         if savedCrtc == nil { savedCrtc = drmModeGetCrtc(fd, crtc) }
         let newMode = DisplayMode(width: Int(mi.hdisplay), height: Int(mi.vdisplay), refresh: Double(mi.vrefresh))
-        if newMode != mode || buffers.isEmpty {
+        if newMode != _mode || buffers.isEmpty {
             destroyBuffers()
-            mode = newMode
+            _mode = newMode
             try createBuffers(width: Int(mi.hdisplay), height: Int(mi.vdisplay))
         }
         connectorID = conn.pointee.connector_id
-        connectorName = connInfo.name
+        _connectorName = connInfo.name
         crtcID = crtc
         drmMode = mi
         var cid = connectorID
@@ -303,7 +307,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
     public func readBack() -> Frame {
         lock.lock(); defer { lock.unlock() }
-        guard let f = buffers.isEmpty ? nil : buffers[front].frame else { return Frame(width: mode.width, height: mode.height) }
+        guard let f = buffers.isEmpty ? nil : buffers[front].frame else { return Frame(width: _mode.width, height: _mode.height) }
         return f.clone()
     }
 

@@ -260,7 +260,7 @@ public final class Compositor: @unchecked Sendable {
     public func cancelWallRender() { workers?.wall.cancel() }
 
     /// Whether `page` of `content` overran the render budget.
-    public func isSlow(content: String, page: Int) -> Bool { slow.contains(content: content, page: page) }
+    func isSlow(content: String, page: Int) -> Bool { slow.contains(content: content, page: page) }
 
     /// Renders that overran the budget and are still running.
     public var overrunningRenders: Int { lock.lock(); defer { lock.unlock() }; return overrunning }

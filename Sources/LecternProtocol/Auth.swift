@@ -99,14 +99,6 @@ public struct PasscodeHash: Equatable, Sendable {
         return PasscodeHash(rounds: rounds, salt: salt, key: key)
     }
 
-    /// A config value: a hash string as above, or else a plain passcode (derived now with
-    /// a random salt and `rounds`). An empty plain passcode is refused.
-    public static func fromConfig(_ value: String, rounds: UInt32 = defaultRounds, salt: [UInt8]? = nil) throws(ParseError) -> PasscodeHash {
-        if isHashForm(value) { return try parse(value) }
-        guard !value.isEmpty else { throw .notAHash }
-        return derive(passcode: value, rounds: rounds, salt: salt)
-    }
-
     private static func strictBase64(_ s: Substring) -> [UInt8]? {
         guard !s.isEmpty, s.utf8.count % 4 == 0,
             s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }),
@@ -374,5 +366,5 @@ public struct AuthThrottle {
     }
 
     /// Failures of `key` still counted.
-    public func failureCount(_ key: String, now: Double) -> Int { recent(key, now).count }
+    func failureCount(_ key: String, now: Double) -> Int { recent(key, now).count }
 }

@@ -17,10 +17,12 @@ public enum PlainPasscodeSalt {
         return Array(Array(mac).prefix(PasscodeHash.defaultSaltLength))
     }
 
-    /// The key the room checks proofs against: a hash from the config as it is; a plain
-    /// passcode derived with its stable salt (nil secret: a random salt, as before).
-    public static func key(config value: String, role: Role, secret: [UInt8]?) throws(PasscodeHash.ParseError) -> PasscodeHash {
-        let salt = PasscodeHash.isHashForm(value) || value.isEmpty ? nil : secret.map { Self.salt(secret: $0, role: role, passcode: value) }
-        return try PasscodeHash.fromConfig(value, salt: salt)
+    /// The key the room checks proofs against, still to be derived: a hash from the config
+    /// as it is; a plain passcode with its stable salt (nil secret: a random salt).
+    public static func key(config value: String, role: Role, secret: [UInt8]?) throws(PasscodeHash.ParseError) -> PendingKey {
+        if PasscodeHash.isHashForm(value) { return .given(try PasscodeHash.parse(value)) }
+        guard !value.isEmpty else { throw .notAHash }
+        let salt = secret.map { Self.salt(secret: $0, role: role, passcode: value) } ?? randomBytes(PasscodeHash.defaultSaltLength)
+        return .derive(passcode: value, rounds: PasscodeHash.defaultRounds, salt: salt)
     }
 }

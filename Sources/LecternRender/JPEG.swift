@@ -41,7 +41,4 @@ public enum JPEG {
         }
         return frame
     }
-
-    /// Whether `bytes` are a JPEG (its SOI marker and the next marker's first byte).
-    public static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
 }

@@ -7,7 +7,7 @@ import LecternCore
 extension PDFDocument {
     /// The notes layout the pages' shapes and the document's evidence call for
     /// (`NotesLayout.detect`).
-    public func detectedNotesLayout() -> NotesLayout {
+    func detectedNotesLayout() -> NotesLayout {
         let shapes = (1...pageCount).compactMap { try? shape(page: $0) }
         guard shapes.count == pageCount else { return .none }
         return NotesLayout.detect(shapes, evidence: notesEvidence(shapes: shapes))

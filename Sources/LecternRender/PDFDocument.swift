@@ -7,6 +7,10 @@ import LecternCore
 ///
 /// poppler is not safe to use from two threads on one document at once, so every call
 /// into it holds the document's lock.
+///
+/// Sendable unchecked, and why that holds: every stored property is a `let`, and the one
+/// thing shared that isn't thread-safe, poppler's document behind `doc`, is used only
+/// with `lock` held (this file and its extensions).
 public final class PDFDocument: @unchecked Sendable {
     let doc: OpaquePointer
     let lock = NSLock()

@@ -113,7 +113,7 @@ extension RoomCore {
         let today = (wallClock() / 86_400).rounded(.down)
         var n = 0
         for e in catalog.all where Whiteboard.background(e.id.hex) == nil {
-            if config.uploadsKept == "day", (e.storedAt / 86_400).rounded(.down) >= today { continue }
+            if config.uploadsKept == .day, (e.storedAt / 86_400).rounded(.down) >= today { continue }
             catalog.remove(e.id)
             audience.prepared.remove(e.id.hex)
             ledger.storeBytes -= min(ledger.storeBytes, e.size + e.convertedBytes)
@@ -121,7 +121,7 @@ extension RoomCore {
             n += 1
         }
         // Files still converting are the meeting's too: stopped, their originals removed.
-        if config.uploadsKept != "day" { n += stopConversions("the meeting ended") }
+        if config.uploadsKept != .day { n += stopConversions("the meeting ended") }
         return n
     }
 }

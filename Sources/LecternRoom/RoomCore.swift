@@ -10,12 +10,14 @@ import Logging
 public final class RoomCore {
     /// The passcodes in force, as the server keeps them.
     public struct Keys: Sendable {
-        public enum AudienceMode: String, Sendable { case passcode, open, off }
+        public typealias AudienceMode = LecternCore.AudienceMode
         public var presenter: PasscodeHash
         public var moderator: PasscodeHash?
         /// The audience passcode (§24.1), derived with the presenter's salt and rounds.
         public var audience: PasscodeHash?
         public var audienceMode: AudienceMode
+        /// Which derivation made them (RoomCore+Keys.swift): newer keys have larger numbers.
+        public var serial: UInt64 = 0
         public init(presenter: PasscodeHash, moderator: PasscodeHash?, audience: PasscodeHash? = nil, audienceMode: AudienceMode = .passcode) {
             self.presenter = presenter
             self.moderator = moderator
@@ -189,6 +191,7 @@ public final class RoomCore {
         case .recordMade(let id, let tag, let result): recordMade(id, tag: tag, result)
         case .recordSent(let id, let tag): recordSent(id, tag: tag)
         case .shareFailed(let serial, let error): shareFailed(serial: serial, error)
+        case .keysDerived(let keys): keysDerived(keys)
         }
         reconcileShares()
         scheduleWake()
@@ -196,11 +199,11 @@ public final class RoomCore {
         return out
     }
 
-    /// A reloaded config: new passcodes apply to new registrations, the room name to the
-    /// next state push; what can't change while running was already kept by the caller.
-    public func reload(_ config: Config, keys: Keys) {
+    /// A reloaded config: the room name applies to the next state push; what can't change
+    /// while running was already kept by the caller. New passcodes apply to new
+    /// registrations once their keys are derived (`.keysDerived`).
+    public func reload(_ config: Config) {
         self.config = config
-        self.keys = keys
         removals.seconds = config.removeCooldown
         if !config.record { record.clear() }   // turned off: nothing kept
     }

@@ -124,6 +124,11 @@ public enum RoomEffect: Equatable, Sendable {
     /// `pages` in each), read from its file a piece at a time, each once the connection has
     /// taken the one before; then report `.recordSent`.
     case sendRecord(ConnectionID, tag: UInt16, device: UInt8, pages: Int, RecordPDF)
+
+    // MARK: keys
+    /// The keys numbered `serial` (or newer) are in force: registrations prove them from now
+    /// on (the shell shows a new code on the wall once its keys are in).
+    case keysInForce(serial: UInt64)
 }
 
 /// Commands for a playing clip.

@@ -80,6 +80,11 @@ public enum RoomEvent: Sendable {
     // MARK: the output
     /// The output's display was lost, came back or changed mode (and at start: what it is).
     case outputChanged(OutputSnapshot)
+
+    // MARK: keys
+    /// Keys derived off the loop for a reload or a new code on the wall (the shell's
+    /// `KeyDeriver`), numbered by `serial`.
+    case keysDerived(RoomCore.Keys)
 }
 
 /// What the shell learns when a clip opens.

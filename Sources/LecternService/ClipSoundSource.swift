@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternSound
 import LecternVideo
 
@@ -13,7 +14,7 @@ final class ClipSoundSource: @unchecked Sendable {
     private let lock = NSLock()
     private var lastFailure: String?
 
-    init(audioDevice: String, log: @escaping @Sendable (String) -> Void, cards: String? = nil) {
+    init(audioDevice: AudioDevice, log: @escaping @Sendable (String) -> Void, cards: String? = nil) {
         let resolved = cards.map { SoundDevice.resolve(audioDevice, cards: $0) } ?? SoundDevice.resolve(audioDevice)
         pcm = resolved.pcm
         self.log = log

@@ -19,11 +19,11 @@ extension Service {
             room: room ?? config.room, addresses: addresses, port: port, url: url,
             background: options.config.background)
         idle.code = code
-        if !config.wifiSSID.isEmpty { idle.wifi = WiFiJoin(ssid: config.wifiSSID, password: config.wifiPassword) }
+        if let ssid = config.wifiSSID { idle.wifi = WiFiJoin(ssid: ssid, password: config.wifiPassword ?? "") }
         idle.timeOfDay = Self.timeOfDay(Date())
         idle.accent = config.accent
-        idle.logoPath = config.logo.isEmpty ? nil : config.logo
-        idle.backgroundImagePath = config.backgroundImage.isEmpty ? nil : config.backgroundImage
+        idle.logoPath = config.logo
+        idle.backgroundImagePath = config.backgroundImage
         idle.fingerprint = tlsIdentity?.fingerprint.short
         return idle
     }
@@ -56,14 +56,11 @@ extension Service {
         idleUpdates.async { [stage] in try? stage.setIdle(idle) }
     }
 
-    /// What the idle screen draws now (tests compare it with and without parts).
-    public func idleScreenForTests(port: Int) -> IdleScreen { idleScreen(port: port) }
-
     /// The code on the wall now (`screen_code = true`); nil when the room has a fixed
     /// presenter passcode. Tests read it here: the state clients see never carries it.
     public var currentScreenCode: String? {
         guard let room else { return nil }
-        if room.loop.inEventLoop { return room.screenCode?.code }
-        return try? room.loop.submit { room.screenCode?.code }.wait()
+        if room.loop.inEventLoop { return room.wallCode }
+        return try? room.loop.submit { room.wallCode }.wait()
     }
 }

@@ -29,16 +29,6 @@ final class MetricsServer: @unchecked Sendable {
         self.scrape = scrape
     }
 
-    /// `host:port`, `[v6]:port`; port 0: any free port. Nil when it isn't an address.
-    static func parse(address: String) -> (host: String, port: Int)? {
-        guard let colon = address.lastIndex(of: ":") else { return nil }
-        var host = String(address[..<colon])
-        guard let port = Int(address[address.index(after: colon)...]), (0...65535).contains(port) else { return nil }
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == ":" || $0 == "-" }) else { return nil }
-        return (host, port)
-    }
-
     func bind(host: String, port: Int) throws -> Int {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 16)

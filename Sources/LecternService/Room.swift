@@ -52,7 +52,7 @@ final class Room: @unchecked Sendable {
     var metrics: ServiceMetrics?
     /// Makes the meeting record's PDF (§26) in a worker process.
     var recordMaker: RecordMaker?
-    private var report: (@Sendable (RoomEvent) -> Void)!
+    private(set) var report: (@Sendable (RoomEvent) -> Void)!
 
     /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
@@ -67,8 +67,10 @@ final class Room: @unchecked Sendable {
         let area = try UploadArea(dataDir: config.dataDir)
         let code = config.screenCode ? ScreenCode(lifetime: Double(config.screenCodeMinutes) * 60, now: clock(), random: { UInt32.random(in: .min ... .max) }) : nil
         screenCode = code
+        wallCode = code?.code
+        keyDeriver = KeyDeriver(secret: SaltSecret.load(dataDir: config.dataDir))
         core = RoomCore(
-            config: config, keys: try Self.keys(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
+            config: config, keys: try keyDeriver.keysNow(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
             storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(), wallClock: wallClock)
         self.store = store
@@ -112,54 +114,30 @@ final class Room: @unchecked Sendable {
         ticker = nil
     }
 
-    struct KeyError: Error, CustomStringConvertible { let description: String }
-
     /// The code on the wall (Room+ScreenCode.swift), when `screen_code = true`.
     var screenCode: ScreenCode?
     var onScreenCode: ((String) -> Void)?
+    /// The code on the wall: the one whose keys are in force (nil: no code).
+    var wallCode: String?
+    /// What waits for keys being derived (a new code for the wall, a reload's end): run,
+    /// in order, once the keys of that serial (or newer ones) are in force.
+    var keysAwaited: [(serial: UInt64, then: () -> Void)] = []
     /// The code in the wall's corner now (nil: none), and who hears of its changes.
     var cornerCode: String?
     var onCornerCode: ((String?) -> Void)?
-
-    /// The room's keys from the config's passcodes; plain ones salted with the data
-    /// directory's kept secret, so that they are the same after a restart. With
-    /// `screen_code = true` the presenter's is the code on the wall's (a fresh salt each code).
-    static func keys(_ config: Config, screenCode: String? = nil) throws -> RoomCore.Keys {
-        let secret = SaltSecret.load(dataDir: config.dataDir)
-        let p: PasscodeHash
-        if config.screenCode {
-            p = PasscodeHash.derive(passcode: screenCode ?? "", rounds: ScreenCode.rounds)
-        } else {
-            do { p = try PlainPasscodeSalt.key(config: config.passcode, role: .presenter, secret: secret) } catch { throw KeyError(description: "passcode: \(error)") }
-        }
-        var m: PasscodeHash?
-        if !config.moderatorPasscode.isEmpty {
-            do { m = try PlainPasscodeSalt.key(config: config.moderatorPasscode, role: .moderator, secret: secret) } catch {
-                throw KeyError(description: "moderator_passcode: \(error)")
-            }
-        }
-        var v: PasscodeHash?
-        if !config.audiencePasscode.isEmpty {
-            // Derived with the presenter passcode's parameters: hello announces those for viewers.
-            if PasscodeHash.isHashForm(config.audiencePasscode) {
-                guard let h = try? PasscodeHash.parse(config.audiencePasscode), h.salt == p.salt, h.rounds == p.rounds else {
-                    throw KeyError(description: "audience_passcode: a hash must use the salt and rounds of 'passcode' (or give it plain)")
-                }
-                v = h
-            } else {
-                v = PasscodeHash.derive(passcode: config.audiencePasscode, rounds: p.rounds, salt: p.salt)
-            }
-        }
-        let mode = RoomCore.Keys.AudienceMode(rawValue: config.audience) ?? .passcode
-        return RoomCore.Keys(presenter: p, moderator: m, audience: v, audienceMode: mode)
-    }
+    /// Derives the room's keys off the loop (a reload, a new code on the wall).
+    let keyDeriver: KeyDeriver
 
     var config: Config { core.config }
 
-    /// A reloaded config: new passcodes apply to new registrations.
-    func reload(_ new: Config) throws {
+    /// A reloaded config: new passcodes apply to new registrations once their keys are
+    /// derived (off the loop), and then `done` runs (on the loop); passcodes that don't go
+    /// together refuse the reload.
+    func reload(_ new: Config, done: @escaping () -> Void) throws {
         loop.preconditionInEventLoop()
-        core.reload(new, keys: try Self.keys(new, screenCode: screenCode?.code))
+        let serial = try keyDeriver.rekey(new, screenCode: screenCode?.code, report: report)
+        core.reload(new)
+        keysAwaited.append((serial, done))
     }
 
     /// After a restart: the saved screen (already on the output) and floor holder.
@@ -293,6 +271,10 @@ final class Room: @unchecked Sendable {
                 } else {
                     feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
                 }
+            case .keysInForce(let serial):
+                let due = keysAwaited.filter { $0.serial <= serial }
+                keysAwaited.removeAll { $0.serial <= serial }
+                for d in due { d.then() }
             case .sendRecord(let id, let tag, let device, let pages, let pdf):
                 guard let link = links[id], let file = pdf.file as? FileChunks else {
                     feed(.recordSent(id, tag: tag))

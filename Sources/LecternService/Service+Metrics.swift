@@ -13,7 +13,8 @@ extension Service {
         self.metrics = metrics
         let room = self.room!
         try? room.loop.submit { room.metrics = metrics }.wait()
-        guard !config.metricsAddress.isEmpty, let (host, port) = MetricsServer.parse(address: config.metricsAddress) else { return }
+        guard let address = config.metricsAddress else { return }
+        let host = address.host
         let server = MetricsServer(group: group) { [weak self] loop in
             guard let self else { return loop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
             return room.loop.submit { (room.snapshot(), room.shareWorker.counts) }.hop(to: loop).map { snapshot, shares in
@@ -23,12 +24,12 @@ extension Service {
             }
         }
         do {
-            let bound = try server.bind(host: host, port: port)
+            let bound = try server.bind(host: host, port: address.port)
             metricsServer = server
             metricsPort = bound
             logger.info("metrics: http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/metrics")
         } catch {
-            logger.error("metrics: can't listen on metrics_address \(config.metricsAddress): \(error); the room works without them")
+            logger.error("metrics: can't listen on metrics_address \(address): \(error); the room works without them")
         }
     }
 

@@ -74,14 +74,9 @@ public final class Service: @unchecked Sendable {
     public func start() throws {
         let config = options.config
         Memory.tuneForLongLife()
-        guard let choice = DisplayChoice(rawValue: config.display) else {
-            throw DisplaySelection.Failure(description: "display must be auto, kms or virtual, not '\(config.display)'")
-        }
-        let (resolved, why) = DisplaySelection.resolve(choice)
+        let (resolved, why) = DisplaySelection.resolve(config.display)
         logger.info("display: \(why)")
-        output = try DisplaySelection.open(
-            resolved, mode: config.displayMode, card: config.cardPath,
-            connector: config.connectorName)
+        output = try DisplaySelection.open(resolved, mode: config.mode, card: config.cardPath, connector: config.connector)
         logger.info("output: \(output.name)")
         // Uploads are opened first in a bounded child (`DeckProbe`), reading pages as the render workers may.
         var probeLimits = DeckProbe.Limits()
@@ -314,5 +309,5 @@ extension Service {
     }
 
     /// Waits until the saved presentation state is on disk (tests).
-    public func flushState() { room.stateWriter?.flush() }
+    func flushState() { room.stateWriter?.flush() }
 }

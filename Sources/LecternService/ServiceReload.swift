@@ -1,3 +1,4 @@
+import Dispatch
 import LecternCore
 
 extension Service {
@@ -32,11 +33,17 @@ extension Service {
             }
         }
         let room = self.room!
+        // The new passcodes' keys are derived off the room's loop; this (SIGHUP's) thread
+        // waits for them, so that once reloaded, new registrations prove the new passcodes.
+        let keysInForce = DispatchSemaphore(value: 0)
         do {
-            try room.loop.submit { try room.reload(new) }.wait()
+            try room.loop.submit { try room.reload(new) { keysInForce.signal() } }.wait()
         } catch {
             logger.error("config reload refused: \(error)")
             return [ConfigProblem(line: nil, "\(error)")]
+        }
+        if keysInForce.wait(timeout: .now() + 30) == .timedOut {
+            logger.warning("config reload: the new passcodes' keys took more than 30 s to derive; they apply once derived")
         }
         config = new
         let before = tlsIdentity?.fingerprint
@@ -50,7 +57,11 @@ extension Service {
                 logger.error("TLS: keeping the certificate in force: \(error)")
             }
         }
-        if new.room != old.room || tlsIdentity?.fingerprint != before { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
+        // The idle screen shows the room, the fingerprint, the Wi-Fi and the branding: drawn again when one changed.
+        let idleChanged =
+            new.room != old.room || tlsIdentity?.fingerprint != before || new.wifiSSID != old.wifiSSID || new.wifiPassword != old.wifiPassword
+            || new.accent != old.accent || new.logo != old.logo || new.backgroundImage != old.backgroundImage
+        if idleChanged { try? stage.setIdle(idleScreen(port: port, room: new.room)) }
         logger.info("config reloaded from \(configPath)")
         return []
     }

@@ -34,7 +34,9 @@ public final class Stage: @unchecked Sendable {
     private var pingsAsked = 0
     private var pingsAnswered = 0
     private let pingBell = DispatchSemaphore(value: 0)
-    private let stallHook = PresentStallHook()
+    #if LECTERN_TEST_HOOKS
+        private let stallHook = PresentStallHook()
+    #endif
     /// Called on the loop after the output looked again at its display (the service tells
     /// the room), and after the wall was drawn again on its own (a replug, a new mode) with
     /// every pane's page box.
@@ -159,7 +161,9 @@ public final class Stage: @unchecked Sendable {
     }
 
     private func answerPing() {
-        stallHook.waitWhileArmed()
+        #if LECTERN_TEST_HOOKS
+            stallHook.waitWhileArmed()
+        #endif
         lock.withLock { pingsAnswered += 1 }
         pingBell.signal()
     }

@@ -29,11 +29,11 @@ public struct TLSIdentity: Sendable {
         (dataDir + "/tls/certificate.pem", dataDir + "/tls/key.pem")
     }
 
-    /// The admin's files when the config names them, else the self-signed pair (made now
-    /// when missing). Throws with a message for the admin.
-    public static func load(certificate: String, key: String, dataDir: String, room: String, addresses: [String]) throws -> TLSIdentity {
-        if !certificate.isEmpty {
-            return try read(certificate: certificate, key: key, selfSigned: false)
+    /// The admin's files when the config names them (nil: none), else the self-signed pair
+    /// (made now when missing). Throws with a message for the admin.
+    public static func load(certificate: String?, key: String?, dataDir: String, room: String, addresses: [String]) throws -> TLSIdentity {
+        if let certificate {
+            return try read(certificate: certificate, key: key ?? "", selfSigned: false)
         }
         let paths = selfSignedPaths(dataDir: dataDir)
         let fm = FileManager.default

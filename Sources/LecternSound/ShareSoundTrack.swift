@@ -9,7 +9,11 @@ import Synchronization
 /// 20 ms; more than `maxQueued` waiting is never caught up with — the oldest goes. After
 /// each piece it knows when the sound captured at a moment is heard (`heard(capture:)`:
 /// the capture time plus an offset, smoothed), which the share's pictures are held to.
-public final class ShareSoundTrack: ShareSoundSink {
+///
+/// Sendable unchecked, and why that holds: its mutable state is behind `state` (a
+/// `Mutex`); `sink`, which is not thread-safe, is used only by the sound thread (`run`),
+/// whose end `stop` waits for.
+public final class ShareSoundTrack: ShareSoundSink, @unchecked Sendable {
     struct State {
         var queue: [(samples: ArraySlice<Int16>, capture: Double)] = []
         var queuedFrames = 0

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 
 /// Which ALSA device clips' sound goes to, from the config's `audio_device`:
 /// `"auto"` (the default) picks the first card whose id or name says HDMI — on a
@@ -8,12 +9,14 @@ import Foundation
 /// (or none at all) means silent: one log line at start, never an error for a presenter.
 public enum SoundDevice {
     /// The PCM name to open, or nil for silent, and a line for the log saying which.
-    public static func resolve(_ setting: String, cards: String? = try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8))
+    public static func resolve(_ setting: AudioDevice, cards: String? = try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8))
         -> (pcm: String?, log: String)
     {
-        let s = setting.trimmingCharacters(in: .whitespaces)
-        if s == "off" || s.isEmpty { return (nil, "sound: off (audio_device = \"off\"), clips play silent") }
-        if s != "auto" { return (s, "sound: clips play on ALSA device \(s)") }
+        switch setting {
+        case .off: return (nil, "sound: off (audio_device = \"off\"), clips play silent")
+        case .pcm(let name): return (name, "sound: clips play on ALSA device \(name)")
+        case .auto: break
+        }
         for (id, name) in parseCards(cards ?? "") where (id + " " + name).lowercased().contains("hdmi") {
             return ("plughw:CARD=\(id),DEV=0", "sound: clips play on HDMI card \(id) (\(name))")
         }

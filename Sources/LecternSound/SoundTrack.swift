@@ -8,6 +8,11 @@ import LecternVideo
 /// `AudioClock` the picture follows. Driven by the playback loop through `ClipSound`.
 /// A device that fails mid-clip ends the sound (the picture goes on with its own time);
 /// `failure` says why, for the log.
+///
+/// Sendable unchecked, and why that holds: every `var` is read and written only with
+/// `cond` held (its waits and broadcasts are what the playback loop and the sound thread
+/// say to each other, which a `Mutex` can't do); `decoder` and `sink`, which are not
+/// thread-safe, are used only by the sound thread (`run`), whose end `stop` waits for.
 public final class SoundTrack: ClipSound, @unchecked Sendable {
     private let decoder: AudioDecoder
     private let sink: ALSASink
@@ -108,7 +113,7 @@ public final class SoundTrack: ClipSound, @unchecked Sendable {
                 sink.drop()
                 decoder.seek(to: from)
                 pending = []
-                active = true
+                cond.withLock { active = true }
             }
             if pending.isEmpty {
                 guard let chunk = decoder.next() else {

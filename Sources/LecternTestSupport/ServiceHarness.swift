@@ -45,7 +45,7 @@ public final class ServiceHarness {
             passcode: Self.presenterPass, moderatorPasscode: Self.moderatorPass)
         if webRemote { c.httpPort = 0 }
         tweak(&c)
-        let selfSigned = c.tls && c.tlsCertificate.isEmpty && !freshCertificate
+        let selfSigned = c.tls && c.tlsCertificate == nil && !freshCertificate
         let paths = TLSIdentity.selfSignedPaths(dataDir: c.dataDir)
         let fm = FileManager.default
         // A data directory that has its pair already (a test's second service on it) keeps it.

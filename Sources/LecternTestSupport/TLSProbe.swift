@@ -74,9 +74,6 @@ public final class TLSProbe: @unchecked Sendable {
     /// Reads one buffer's worth (at most 16 KiB) now.
     public func readOnce() { channel.read() }
 
-    /// Reads everything that comes from now on.
-    public func readAll() { sink.setReading(true, channel) }
-
     /// What was read so far (when keeping), its count and SHA-256 (always).
     public var received: [UInt8] { sink.kept }
     public var receivedCount: Int { sink.count }

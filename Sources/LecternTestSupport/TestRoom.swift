@@ -7,7 +7,7 @@ extension Config {
     /// the service makes itself, as it ships (a test about plain turns it off and says why).
     public static func testRoom(
         dataDir: String, room: String = "Test Room", floor: FloorMode,
-        passcode: String, moderatorPasscode: String
+        passcode: String?, moderatorPasscode: String?
     ) -> Config {
         var c = Config()
         c.room = room
@@ -17,8 +17,8 @@ extension Config {
         c.moderatorPasscode = moderatorPasscode
         c.floor = floor
         c.dataDir = dataDir
-        c.display = "virtual"
-        c.mode = "1920x1080@60"
+        c.display = .virtual
+        c.mode = RequestedMode(width: 1920, height: 1080, refresh: 60)
         return c
     }
 }

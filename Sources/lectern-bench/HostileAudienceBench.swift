@@ -24,7 +24,7 @@ private struct AudienceAttackRoom {
     init(pdf: (String) throws -> String, tweak: @escaping (inout Config) -> Void = { _ in }) throws {
         h = try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.audience = "open"
+            c.audience = .open
             c.maxConnectionsPerAddress = 2048
             tweak(&c)
         }

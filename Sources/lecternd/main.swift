@@ -70,12 +70,12 @@ struct Lecternd: ParsableCommand {
         }
         var c = loaded.config
         if let display {
-            guard DisplayChoice(rawValue: display) != nil else { fail("--display must be auto, kms or virtual, not '\(display)'") }
-            c.display = display
+            guard let choice = DisplayChoice(rawValue: display) else { fail("--display must be auto, kms or virtual, not '\(display)'") }
+            c.display = choice
         }
         if let mode {
-            guard DisplayMode(parsing: mode) != nil else { fail("--mode must look like 1920x1080 or 1920x1080@60, not '\(mode)'") }
-            c.mode = mode
+            guard let wanted = RequestedMode(parsing: mode) else { fail("--mode must look like 1920x1080 or 1920x1080@60, not '\(mode)'") }
+            c.mode = wanted
         }
         if let port {
             guard (0...65535).contains(port) else { fail("--port must be 0–65535, not \(port)") }

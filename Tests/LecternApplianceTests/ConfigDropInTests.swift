@@ -46,7 +46,7 @@ final class ConfigDropInTests: XCTestCase {
         XCTAssertEqual(r.config.room, "Room 4.12")
         XCTAssertEqual(r.config.port, 7900)
         XCTAssertEqual(r.config.floor, .open)
-        XCTAssertEqual(r.config.mode, "1920x1080", "a drop-in's [display] key replaces the main file's")
+        XCTAssertEqual(r.config.mode, RequestedMode(width: 1920, height: 1080), "a drop-in's [display] key replaces the main file's")
         XCTAssertEqual(r.config.background, RGB(parsing: "#102030"), "and the section's other keys stay")
         XCTAssertEqual(r.config.passcode, "tulip-harbour")
         let dir = (path as NSString).deletingLastPathComponent + "/lectern.d/"

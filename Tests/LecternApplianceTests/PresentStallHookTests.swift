@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LecternService
+@testable import LecternService
 import LecternTestSupport
 import XCTest
 

@@ -79,7 +79,7 @@ final class HostileRoomConformanceTests: ConformanceTestCase {
     func testC66ViewersComingAndGoingDontChangeTheCodeOnTheWall() throws {
         try start(.open) {
             $0.screenCode = true
-            $0.audience = "open"
+            $0.audience = .open
         }
         let first = try connect()
         let salt = first.hello.presenter.salt

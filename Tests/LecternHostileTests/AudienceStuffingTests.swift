@@ -13,7 +13,7 @@ final class AudienceStuffingTests: XCTestCase {
     func testOneHostCantOutvoteOrOverflowTheRoom() throws {
         let h = try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.audience = "open"
+            c.audience = .open
             c.maxConnectionsPerAddress = 2048
         }
         let fp = h.service.tlsIdentity!.fingerprint

@@ -23,7 +23,7 @@ final class PreviewFloodTests: XCTestCase {
     func testSixtyViewersAskingForFullSizePreviewsDontExhaustTheService() throws {
         let h = try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.audience = "open"
+            c.audience = .open
             c.audienceNewPerAddress = 100
             c.maxConnectionsPerAddress = 2048
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LecternClient
 import LecternCore
+@testable import LecternPipeline
 import LecternProtocol
 import LecternRender
 import LecternService

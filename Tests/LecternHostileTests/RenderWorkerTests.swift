@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LecternClient
 import LecternCore
-import LecternPipeline
+@testable import LecternPipeline
 import LecternProtocol
 import LecternRender
 import LecternService

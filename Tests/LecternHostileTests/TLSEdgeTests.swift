@@ -57,7 +57,7 @@ final class TLSEdgeTests: XCTestCase {
     func testSlowPeersCantLockOutAScrape() throws {
         let h = try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.metricsAddress = "127.0.0.1:0"
+            c.metricsAddress = ListenAddress(host: "127.0.0.1", port: 0)
         }
         let port = try XCTUnwrap(h.service.metricsPort)
         var slow: [RawSocket] = []

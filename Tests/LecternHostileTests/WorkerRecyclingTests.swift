@@ -1,7 +1,7 @@
 import Foundation
 import LecternClient
 import LecternCore
-import LecternPipeline
+@testable import LecternPipeline
 import LecternRender
 import LecternService
 import LecternTestSupport

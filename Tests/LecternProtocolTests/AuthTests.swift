@@ -83,10 +83,11 @@ final class AuthTests: XCTestCase {
         // Random salts differ.
         XCTAssertNotEqual(PasscodeHash.make(passcode: "pw", rounds: rounds), PasscodeHash.make(passcode: "pw", rounds: rounds))
         // Config values: a hash is parsed, anything else is a plain passcode.
-        XCTAssertEqual(try PasscodeHash.fromConfig(s), h)
-        let plain = try PasscodeHash.fromConfig("pw", rounds: rounds, salt: salt)
-        XCTAssertEqual(plain, h)
-        XCTAssertThrowsError(try PasscodeHash.fromConfig(""))
+        XCTAssertEqual(try PlainPasscodeSalt.key(config: s, role: .presenter, secret: nil), .given(h))
+        let plain = try PlainPasscodeSalt.key(config: "pw", role: .presenter, secret: nil)
+        XCTAssertEqual(plain.rounds, PasscodeHash.defaultRounds)
+        XCTAssertEqual(PendingKey.derive(passcode: "pw", rounds: rounds, salt: salt).key(), h)
+        XCTAssertThrowsError(try PlainPasscodeSalt.key(config: "", role: .presenter, secret: nil))
     }
 
     func testHashParseRejectsMalformedStrings() {

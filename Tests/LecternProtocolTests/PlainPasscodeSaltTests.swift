@@ -17,8 +17,8 @@ final class PlainPasscodeSaltTests: XCTestCase {
             PlainPasscodeSalt.salt(secret: secret, role: .presenter, passcode: "caf\u{E9}"),
             PlainPasscodeSalt.salt(secret: secret, role: .presenter, passcode: "cafe\u{301}"))
 
-        let k1 = try PlainPasscodeSalt.key(config: "open sesame", role: .presenter, secret: secret)
-        let k2 = try PlainPasscodeSalt.key(config: "open sesame", role: .presenter, secret: secret)
+        let k1 = try PlainPasscodeSalt.key(config: "open sesame", role: .presenter, secret: secret).key()
+        let k2 = try PlainPasscodeSalt.key(config: "open sesame", role: .presenter, secret: secret).key()
         XCTAssertEqual(k1, k2, "the same key after a restart")
         XCTAssertEqual(k1.salt, a)
         // Without a secret: a fresh salt each time (the old behaviour, for a read-only data dir).
@@ -27,6 +27,6 @@ final class PlainPasscodeSaltTests: XCTestCase {
             try PlainPasscodeSalt.key(config: "open sesame", role: .presenter, secret: nil).salt)
         // A hash in the config is taken as it is.
         let hash = PasscodeHash.make(passcode: "x", rounds: 10_000)
-        XCTAssertEqual(try PlainPasscodeSalt.key(config: hash, role: .presenter, secret: secret), try PasscodeHash.parse(hash))
+        XCTAssertEqual(try PlainPasscodeSalt.key(config: hash, role: .presenter, secret: secret).key(), try PasscodeHash.parse(hash))
     }
 }

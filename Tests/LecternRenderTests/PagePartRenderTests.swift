@@ -1,7 +1,7 @@
 import Foundation
 import LecternCore
 import LecternPipeline
-import LecternRender
+@testable import LecternRender
 import LecternTestSupport
 import XCTest
 

@@ -180,13 +180,13 @@ final class MeetingCoreTests: XCTestCase {
     }
 
     func testUploadsKeptForTheDayGoAtTheFirstEndOnALaterDay() {
-        let h = H(floor: .open) { $0.uploadsKept = "day" }
+        let h = H(floor: .open) { $0.uploadsKept = .day }
         let today = h.wall.seconds
         // Stored today, and yesterday (the shell reads the files' times at start).
         var fresh = deck(1), old = deck(2)
         fresh.storedAt = today - 60
         old.storedAt = today - 86_400
-        let h2 = H(floor: .open, catalog: [fresh, old]) { $0.uploadsKept = "day" }
+        let h2 = H(floor: .open, catalog: [fresh, old]) { $0.uploadsKept = .day }
         h2.wall.seconds = today
         let mo = h2.join(3, name: "Mo", role: .moderator)
         let ended = h2.send(.audienceSet(.endMeeting), from: 3, device: mo)

@@ -162,7 +162,7 @@ final class AudienceOverTCPTests: XCTestCase {
     }
 
     func testTheAudienceSettingOffAndAnAudiencePasscode() throws {
-        let off = try ServiceHarness(floor: .open) { $0.audience = "off" }
+        let off = try ServiceHarness(floor: .open) { $0.audience = .off }
         XCTAssertServerError(.roleUnavailable, try viewer(off))
         let pass = try ServiceHarness(floor: .open) { $0.audiencePasscode = "audience-only-1" }
         let c = try pass.connect()

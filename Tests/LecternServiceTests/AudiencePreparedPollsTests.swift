@@ -54,7 +54,7 @@ final class AudiencePreparedPollsTests: XCTestCase {
         h = nil
         // Uploads kept for the day (§27): the deck, and its prepared polls, outlive the meeting.
         h = try ServiceHarness(floor: .open) {
-            $0.dataDir = data; $0.uploadsKept = "day"
+            $0.dataDir = data; $0.uploadsKept = .day
         }
         let m = try h!.moderator()
         XCTAssertEqual(try m.state().audience?.prepared?.map(\.question), drafts.map(\.question), "kept across a restart")

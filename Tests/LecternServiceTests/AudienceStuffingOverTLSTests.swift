@@ -12,7 +12,7 @@ final class AudienceStuffingOverTLSTests: XCTestCase {
     func room(_ tweak: @escaping (inout Config) -> Void = { _ in }) throws -> ServiceHarness {
         try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.audience = "open"
+            c.audience = .open
             c.maxConnectionsPerAddress = 2048
             tweak(&c)
         }

@@ -13,7 +13,7 @@ import XCTest
 final class CornerCodeTests: XCTestCase {
     func testTheCodeShowsInTheCornerWhileADeviceIsJoining() throws {
         let h = try ServiceHarness(floor: .open) { c in
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
         }
         let code = try XCTUnwrap(h.service.currentScreenCode)

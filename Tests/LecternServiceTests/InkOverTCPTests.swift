@@ -5,7 +5,7 @@ import LecternDisplay
 import LecternPipeline
 import LecternProtocol
 import LecternRender
-import LecternService
+@testable import LecternService
 import LecternTestSupport
 import XCTest
 
@@ -36,7 +36,7 @@ final class InkOverTCPTests: XCTestCase {
 
     func checkPointer(mode: String, page: (Double, Double), overscan: Double, at expected: (x: Int, y: Int), file: StaticString = #filePath, line: UInt = #line) throws {
         let h = try ServiceHarness(floor: .moderated) { c in
-            c.mode = mode; c.overscanPercent = overscan
+            c.mode = RequestedMode(parsing: mode); c.overscanPercent = overscan
         }
         let mod = try h.moderator()
         let (_, plain) = try present(h, try deck(width: page.0, height: page.1), by: mod)
@@ -276,7 +276,7 @@ final class InkModeChangeTests: XCTestCase {
 /// Whiteboards: blank 16:9 pages to ink on, kept like a deck.
 final class WhiteboardOverTCPTests: XCTestCase {
     func testANewWhiteboardIsABlankPageToInkOnAndStaysWithTheMeeting() throws {
-        let h = try ServiceHarness(floor: .moderated) { c in c.mode = "1920x1200" }
+        let h = try ServiceHarness(floor: .moderated) { c in c.mode = RequestedMode(width: 1920, height: 1200) }
         let mod = try h.moderator()
         let bob = try h.presenter("Bob")
         XCTAssertServerError(.noFloor, try bob.request(.ink(.whiteboard(black: false))))

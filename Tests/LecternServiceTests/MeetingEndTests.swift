@@ -62,7 +62,7 @@ final class MeetingEndTests: XCTestCase {
     /// Typed notes are the presenter's for the meeting; a kept upload's file notes stay.
     /// Ink drawn in meeting 1 is absent in meeting 2, on the wall (pixels) and in the state.
     func testInkAndTypedNotesOfOneMeetingAreAbsentInTheNext() throws {
-        let h = try ServiceHarness(floor: .open) { $0.uploadsKept = "day" }
+        let h = try ServiceHarness(floor: .open) { $0.uploadsKept = .day }
         let pdf = try Fixtures.numberedDeck(count: 2, in: h.dir)
         let ana = try h.presenter("Ana")
         _ = try ana.requestFloor()

@@ -171,7 +171,7 @@ final class MeetingRecordTests: XCTestCase {
         XCTAssertTrue(try Self.text(try Self.save(pdf, on.dir), page: 2).contains("Delta page 1"))
 
         // No moderator passcode: whoever leads may, the others not.
-        let bare = try ServiceHarness(floor: .open) { $0.moderatorPasscode = "" }
+        let bare = try ServiceHarness(floor: .open) { $0.moderatorPasscode = nil }
         let lead = try bare.presenter("Lee")
         _ = try lead.requestFloor()
         try lead.present(try lead.upload(path: try Self.deck("Theta", pages: 1, in: bare.dir)).content)

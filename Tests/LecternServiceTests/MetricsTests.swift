@@ -10,7 +10,7 @@ import XCTest
 /// (Debian's prometheus package) and a strict parser, before and after what it counts.
 final class MetricsTests: XCTestCase {
     func harness(floor: FloorMode = .open) throws -> ServiceHarness {
-        try ServiceHarness(floor: floor) { $0.metricsAddress = "127.0.0.1:0" }
+        try ServiceHarness(floor: floor) { $0.metricsAddress = ListenAddress(host: "127.0.0.1", port: 0) }
     }
 
     /// One scrape: checked by promtool and parsed strictly.
@@ -38,7 +38,7 @@ final class MetricsTests: XCTestCase {
     func testOffByDefault() throws {
         let h = try ServiceHarness()
         XCTAssertNil(h.service.metricsPort)
-        XCTAssertEqual(Config().metricsAddress, "")
+        XCTAssertNil(Config().metricsAddress)
     }
 
     func testScrapeBeforeAndAfterAPageTurnAnUploadAndAThrottledJoin() throws {
@@ -91,7 +91,7 @@ final class MetricsTests: XCTestCase {
         let dir = Fixtures.tempDir("starts")
         for n in 1...2 {
             var c = Config.testRoom(dataDir: dir, room: "R", floor: .open, passcode: ServiceHarness.presenterPass, moderatorPasscode: ServiceHarness.moderatorPass)
-            c.metricsAddress = "127.0.0.1:0"
+            c.metricsAddress = ListenAddress(host: "127.0.0.1", port: 0)
             c.port = 0
             var o = Service.Options(config: c)
             o.host = "127.0.0.1"

@@ -127,7 +127,7 @@ final class PaneClipOverTCPTests: XCTestCase {
     func testOnlyTheClipWithTheSoundReachesTheSoundDevice() throws {
         let dir = Fixtures.tempDir("pane-sound")
         let raw = dir + "/played.raw"
-        let h = try ServiceHarness(floor: .open) { $0.audioDevice = "file:FILE=\(raw),FORMAT=raw" }
+        let h = try ServiceHarness(floor: .open) { $0.audioDevice = AudioDevice("file:FILE=\(raw),FORMAT=raw") }
         let ana = try h.presenter("Ana")
         _ = try ana.requestFloor()
         let ben = try h.presenter("Ben")

@@ -34,7 +34,7 @@ final class RoomShellTests: XCTestCase {
         stage = Stage(output: display, compositor: compositor)
         try stage.show(.idle)
         loop = NIOAsyncTestingEventLoop()
-        var config = Config.testRoom(dataDir: dir + "/data", floor: .open, passcode: "shell-passcode", moderatorPasscode: "")
+        var config = Config.testRoom(dataDir: dir + "/data", floor: .open, passcode: "shell-passcode", moderatorPasscode: nil)
         config.keepaliveTimeout = 6
         let loop = self.loop!
         room = try Room(

@@ -13,7 +13,7 @@ import XCTest
 final class ScreenCodeServiceTests: XCTestCase {
     func harness() throws -> ServiceHarness {
         try ServiceHarness(floor: .open, webRemote: true) { c in
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
             c.gracePeriod = 0
         }
@@ -70,7 +70,7 @@ final class ScreenCodeServiceTests: XCTestCase {
         XCTAssertTrue(decoded.hasPrefix("http://"), decoded)
         XCTAssertTrue(decoded.contains(":\(h.service.httpPort!)/#code="), decoded)
         // The same screen without the code differs: the code is drawn, not only encoded.
-        var idle = h.service.idleScreenForTests(port: h.port)
+        var idle = h.service.idleScreen(port: h.port)
         let with = Frame(width: 1920, height: 1080, color: .black)
         idle.draw(into: with)
         idle.code = nil
@@ -84,14 +84,14 @@ final class ScreenCodeServiceTests: XCTestCase {
     /// Saves .build/test-output/idle-16x9.png and idle-4x3.png.
     func testTheIdleScreenWithItsCodeFitsEachAspectRatioWithOverscan() throws {
         let h = try ServiceHarness(floor: .open, webRemote: true) { c in
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
             c.wifiSSID = "Room;4.12"
             c.wifiPassword = "guest:pass\\word"
         }
         try eventually("the idle screen has the web address") { h.service.httpPort != nil }
         let code = try XCTUnwrap(h.service.currentScreenCode)
-        let idle = h.service.idleScreenForTests(port: h.port)
+        let idle = h.service.idleScreen(port: h.port)
         XCTAssertNotNil(idle.timeOfDay)
         let out = Repository.root + "/.build/test-output"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -128,10 +128,10 @@ final class ScreenCodeServiceTests: XCTestCase {
     func testViewersComingAndGoingDontRotateTheCodeOverTLS() throws {
         let h = try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
             c.gracePeriod = 0
-            c.audience = "open"
+            c.audience = .open
         }
         let fp = try XCTUnwrap(h.service.tlsIdentity?.fingerprint)
         let connect = { try LecternConnection(host: "127.0.0.1", port: h.port, tls: .pinned(fp)) }

@@ -24,7 +24,7 @@ final class SoundOverTCPTests: XCTestCase {
         let dir = Fixtures.tempDir("sound-tcp")
         let raw = dir + "/played.raw"
         let device = "file:FILE=\(raw),FORMAT=raw"
-        let h = try ServiceHarness(floor: .open) { $0.audioDevice = device }
+        let h = try ServiceHarness(floor: .open) { $0.audioDevice = AudioDevice(device) }
         let a = try h.presenter("A")
         _ = try a.requestFloor()
         let first = try a.state()
@@ -59,7 +59,7 @@ final class SoundOverTCPTests: XCTestCase {
     /// On a machine without a sound card (this one: "auto" finds no HDMI card) the state
     /// says there is no device, and clips play as before (ClipOverTCPTests).
     func testNoSoundCardMeansNoDeviceInTheStateAndTheVolumeStillSets() throws {
-        let h = try ServiceHarness(floor: .open) { $0.audioDevice = "auto" }
+        let h = try ServiceHarness(floor: .open) { $0.audioDevice = .auto }
         let a = try h.presenter("A")
         _ = try a.requestFloor()
         let s = try a.state()

@@ -16,7 +16,7 @@ final class StatePacingOverTLSTests: XCTestCase {
     func testOneDrawerAtFiftyStrokesASecondCostsEachViewerAtMostTenPushesASecond() throws {
         let h = try ServiceHarness(floor: .open) { c in
             c.tls = true
-            c.audience = "open"
+            c.audience = .open
         }
         let ana = try connect(h)
         try ana.register(name: "Ana", role: .presenter, passcode: ServiceHarness.presenterPass)

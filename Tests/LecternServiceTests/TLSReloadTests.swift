@@ -138,16 +138,16 @@ final class TLSReloadTests: XCTestCase {
             c.tlsCertificate = room.certificate
             c.tlsKey = room.key
         }
-        XCTAssertEqual(h.service.idleScreenForTests(port: h.port).fingerprint, old.fingerprint.short)
+        XCTAssertEqual(h.service.idleScreen(port: h.port).fingerprint, old.fingerprint.short)
         try room.writeConfig()
         try room.install(renewed)
         XCTAssertEqual(h.service.reload(configPath: room.configPath), [])
-        let idle = h.service.idleScreenForTests(port: h.port)
+        let idle = h.service.idleScreen(port: h.port)
         XCTAssertEqual(idle.fingerprint, renewed.fingerprint.short)
         var diff = -1
         try? eventually("the output shows the idle screen with the renewed fingerprint", timeout: 10, interval: 0.1) {
             let expected = Frame(width: h.service.onScreen.width, height: h.service.onScreen.height, color: .black)
-            h.service.idleScreenForTests(port: h.port).draw(into: expected)
+            h.service.idleScreen(port: h.port).draw(into: expected)
             diff = PixelCompare.differingPixels(h.service.onScreen, expected)
             return diff == 0
         }

@@ -204,7 +204,7 @@ final class TLSTests: XCTestCase {
         let h = try tlsRoom(webRemote: true)
         try eventually("the web remote listens") { h.service.httpPort != nil }
         let hex = try TestCertificates.opensslFingerprint(TLSIdentity.selfSignedPaths(dataDir: h.dir + "/data").certificate)
-        let idle = h.service.idleScreenForTests(port: h.port)
+        let idle = h.service.idleScreen(port: h.port)
         let short = try XCTUnwrap(idle.fingerprint)
         XCTAssertEqual(short.replacingOccurrences(of: " ", with: "").lowercased(), String(hex.prefix(16)))
         // The appliance's own certificate: the QR code opens the landing page (§28) in plain,
@@ -212,7 +212,7 @@ final class TLSTests: XCTestCase {
         XCTAssertTrue(idle.url?.hasPrefix("http://") == true, "the QR code opens the landing page: \(idle.url ?? "")")
         var diff = -1
         try? eventually("the output shows the idle screen with the fingerprint", timeout: 10, interval: 0.1) {
-            let now = h.service.idleScreenForTests(port: h.port)
+            let now = h.service.idleScreen(port: h.port)
             let expected = Frame(width: 1920, height: 1080, color: .black)
             now.draw(into: expected)
             diff = PixelCompare.differingPixels(h.service.onScreen, expected)

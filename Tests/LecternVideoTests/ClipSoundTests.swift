@@ -86,11 +86,11 @@ final class ClipSoundTests: XCTestCase {
         let (decoder, whyNot) = AudioDecoder.open(path: silent)
         XCTAssertNil(decoder)
         XCTAssertEqual(whyNot, "it has no sound")
-        XCTAssertNil(SoundDevice.resolve("auto", cards: "--- no soundcards ---\n").pcm)
-        XCTAssertNil(SoundDevice.resolve("off", cards: "").pcm)
+        XCTAssertNil(SoundDevice.resolve(.auto, cards: "--- no soundcards ---\n").pcm)
+        XCTAssertNil(SoundDevice.resolve(.off, cards: "").pcm)
         let pi = " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n 1 [vc4hdmi1       ]: vc4-hdmi - vc4-hdmi-1\n"
-        XCTAssertEqual(SoundDevice.resolve("auto", cards: pi).pcm, "plughw:CARD=vc4hdmi0,DEV=0")
-        XCTAssertEqual(SoundDevice.resolve("hdmi:CARD=vc4hdmi1,DEV=0", cards: pi).pcm, "hdmi:CARD=vc4hdmi1,DEV=0")
+        XCTAssertEqual(SoundDevice.resolve(.auto, cards: pi).pcm, "plughw:CARD=vc4hdmi0,DEV=0")
+        XCTAssertEqual(SoundDevice.resolve(.pcm("hdmi:CARD=vc4hdmi1,DEV=0"), cards: pi).pcm, "hdmi:CARD=vc4hdmi1,DEV=0")
         XCTAssertThrowsError(try ALSASink(name: "hw:CARD=NoSuchCard,DEV=0"))
     }
 }

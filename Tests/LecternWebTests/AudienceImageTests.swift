@@ -1,5 +1,5 @@
 import Foundation
-import LecternClient
+@testable import LecternClient
 import LecternCore
 import LecternProtocol
 import LecternRender

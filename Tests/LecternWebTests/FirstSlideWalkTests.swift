@@ -26,7 +26,7 @@ final class FirstSlideWalkTests: XCTestCase {
     /// `screen_code = true`: the QR code carries the code, so only the name is typed, once.
     func testTheWalkWithTheCodeOnTheWall() throws {
         try walk(floor: .moderated, first: (taps: 6, typed: 11), second: (taps: 2, typed: 0)) { c in
-            c.passcode = ""
+            c.passcode = nil
             c.screenCode = true
         }
     }
@@ -113,7 +113,7 @@ final class FirstSlideWalkTests: XCTestCase {
     /// `LECTERN_WALK_BEFORE=1` walks from https:// as the wall showed it before the landing
     /// page (with `LECTERN_WEB_DIR` at the page of then: the closing note's "before").
     func wallAddress(_ h: ServiceHarness) throws -> String {
-        var url = try XCTUnwrap(h.service.idleScreenForTests(port: h.port).url, "the idle screen shows the web remote's address")
+        var url = try XCTUnwrap(h.service.idleScreen(port: h.port).url, "the idle screen shows the web remote's address")
         if ProcessInfo.processInfo.environment["LECTERN_WALK_BEFORE"] == "1" { url = url.replacingOccurrences(of: "http://", with: "https://") }
         let comps = try XCTUnwrap(URLComponents(string: url))
         var local = comps

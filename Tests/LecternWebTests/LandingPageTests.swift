@@ -24,7 +24,7 @@ final class LandingPageTests: XCTestCase {
     /// On the landing page: what it says and where it goes; then on through the browser's warning.
     func checkLanding(_ h: ServiceHarness, _ b: WebSession, proxy: RecordingProxy, fragment: String = "") throws {
         let fingerprint = try XCTUnwrap(h.service.tlsIdentity).fingerprint.short
-        XCTAssertEqual(h.service.idleScreenForTests(port: h.port).fingerprint, fingerprint, "the wall shows the same fingerprint")
+        XCTAssertEqual(h.service.idleScreen(port: h.port).fingerprint, fingerprint, "the wall shows the same fingerprint")
         _ = try b.wait(for: "#continue")
         try b.poll("the page's check of the certificate") { try b.execute("return document.body.dataset.probe") as? String == "unknown" }
         XCTAssertEqual(try b.execute("return location.protocol") as? String, "http:")
@@ -43,7 +43,7 @@ final class LandingPageTests: XCTestCase {
 
     func testTheLandingPageNeverReceivesAPasscode() throws {
         let (h, b, proxy) = try untrustingBrowser()
-        let idle = try XCTUnwrap(h.service.idleScreenForTests(port: h.port).url)
+        let idle = try XCTUnwrap(h.service.idleScreen(port: h.port).url)
         XCTAssertTrue(idle.hasPrefix("http://"), "the wall's address opens the landing page: \(idle)")
         try b.open("http://127.0.0.1:\(proxy.port)/")
         try checkLanding(h, b, proxy: proxy)
@@ -64,7 +64,7 @@ final class LandingPageTests: XCTestCase {
     func testTheCodeFromTheQRCodeNeverCrossesInPlain() throws {
         let (h, b, proxy) = try untrustingBrowser { c in c.screenCode = true }
         let code = try XCTUnwrap(h.service.currentScreenCode)
-        let idle = try XCTUnwrap(h.service.idleScreenForTests(port: h.port).url)
+        let idle = try XCTUnwrap(h.service.idleScreen(port: h.port).url)
         XCTAssertTrue(idle.hasPrefix("http://") && idle.hasSuffix("/#code=\(code)"), idle)
         try b.open("http://127.0.0.1:\(proxy.port)/#code=\(code)")
         try checkLanding(h, b, proxy: proxy, fragment: "#code=\(code)")
@@ -86,7 +86,7 @@ final class LandingPageTests: XCTestCase {
     func testWithTheAdminsCertificateTheWallShowsHTTPS() throws {
         let h = try ServiceHarness.web(browsers: false)
         XCTAssertFalse(try XCTUnwrap(h.service.tlsIdentity).selfSigned)
-        XCTAssertTrue(h.service.idleScreenForTests(port: h.port).url?.hasPrefix("https://") == true)
+        XCTAssertTrue(h.service.idleScreen(port: h.port).url?.hasPrefix("https://") == true)
         let r = try HTTP.send("GET", h.plainURL)
         XCTAssertEqual(r.status, 301)
         XCTAssertEqual(r.headers["location"], h.httpsURL)

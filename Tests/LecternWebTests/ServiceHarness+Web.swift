@@ -43,7 +43,7 @@ extension ServiceHarness {
         do {
             h = try ServiceHarness(floor: floor, room: webRoom, webRemote: true) { c in
                 tweak(&c)
-                if c.tls && c.tlsCertificate.isEmpty {
+                if c.tls && c.tlsCertificate == nil {
                     c.tlsCertificate = tls.certificates.certificatePath
                     c.tlsKey = tls.certificates.keyPath
                 }

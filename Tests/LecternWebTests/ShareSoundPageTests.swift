@@ -40,7 +40,7 @@ final class ShareSoundPageTests: XCTestCase {
     func testATabsSoundPlaysOnTheClipsOutputAtTheRoomsVolume() throws {
         let dir = Fixtures.tempDir("share-sound")
         let raw = dir + "/played.raw"
-        let h = try ServiceHarness.web(floor: .open) { $0.audioDevice = "file:FILE=\(raw),FORMAT=raw" }
+        let h = try ServiceHarness.web(floor: .open) { $0.audioDevice = AudioDevice("file:FILE=\(raw),FORMAT=raw") }
         let mod = try h.moderator("Chair")
         let ana = try h.browser(width: 1366, height: 768, arguments: ["--autoplay-policy=no-user-gesture-required"])
         try h.joinAndWait(ana, name: "Ana")

@@ -11,7 +11,7 @@ final class SoundControlPageTests: XCTestCase {
     func testTheSliderAndMuteSetTheRoomsVolume() throws {
         let raw = Fixtures.tempDir("web-sound") + "/played.raw"
         let device = "file:FILE=\(raw),FORMAT=raw"
-        let h = try ServiceHarness.web(floor: .open) { $0.audioDevice = device }
+        let h = try ServiceHarness.web(floor: .open) { $0.audioDevice = AudioDevice(device) }
         let clip = try Fixtures.toneClip(in: h.dir, seconds: 20, name: "talk.mp4")
         let b = try h.browser(width: 1366, height: 768)
         try h.joinAndWait(b, name: "Cleo")

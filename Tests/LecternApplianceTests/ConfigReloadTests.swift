@@ -1,4 +1,5 @@
 import LecternCore
+import LecternService
 import XCTest
 
 /// The reload policy, in memory: what a SIGHUP applies and what waits for a restart.
@@ -30,7 +31,7 @@ final class ConfigReloadTests: XCTestCase {
         new.gracePeriod = 5
         new.pageCacheMB = 1
         new.httpPort = nil
-        new.mode = "1280x720"
+        new.mode = RequestedMode(width: 1280, height: 720)
         new.background = .white
         let outcome = ConfigReload.apply(new, over: running)
         var expected = running
@@ -39,18 +40,19 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertEqual(
             outcome.warnings.map(\.description),
             [
-                "'port' takes effect at the next restart", "'floor' takes effect at the next restart",
-                "'data_dir' takes effect at the next restart", "'max_clients' takes effect at the next restart",
-                "'grace_period' takes effect at the next restart", "'page_cache_mb' takes effect at the next restart",
-                "'http_port' takes effect at the next restart", "'display' takes effect at the next restart",
+                "'port' takes effect at the next restart", "'http_port' takes effect at the next restart",
+                "'floor' takes effect at the next restart", "'grace_period' takes effect at the next restart",
+                "'max_clients' takes effect at the next restart", "'data_dir' takes effect at the next restart",
+                "'page_cache_mb' takes effect at the next restart", "'display' takes effect at the next restart",
             ])
     }
 
     func testEveryDisplayKeyIsOneWarning() {
         let running = Config()
         for change in [
-            { (c: inout Config) in c.display = "virtual" }, { $0.card = "card1" }, { $0.connector = "HDMI-A-2" },
-            { $0.mode = "1920x1080@50" }, { $0.background = .white }, { $0.overscanPercent = 3 },
+            { (c: inout Config) in c.display = .virtual }, { $0.card = "card1" }, { $0.connector = "HDMI-A-2" },
+            { $0.mode = RequestedMode(width: 1920, height: 1080, refresh: 50) }, { $0.background = .white }, { $0.overscanPercent = 3 },
+            { $0.crossfadeMs = 300 },
         ] {
             var new = running
             change(&new)
@@ -59,7 +61,7 @@ final class ConfigReloadTests: XCTestCase {
             XCTAssertEqual(outcome.warnings, [ConfigProblem(line: nil, "'display' takes effect at the next restart")])
         }
         var all = running
-        all.display = "kms"; all.card = "card0"; all.connector = "HDMI-A-1"
+        all.display = .kms; all.card = "card0"; all.connector = "HDMI-A-1"
         XCTAssertEqual(ConfigReload.apply(all, over: running).warnings.count, 1)
     }
 
@@ -79,9 +81,12 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertEqual(
             ConfigReload.restartOnlyKeys,
             [
-                "port", "floor", "data_dir", "max_clients", "grace_period", "page_cache_mb", "render_budget", "render_memory_mb", "http_port", "max_connections",
-                "max_connections_per_address", "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "metrics_address", "tls",
-                "allow_plain", "convert", "share", "display",
+                "port", "http_port", "floor", "grace_period", "max_clients", "max_connections", "max_connections_per_address",
+                "connections_reserved_for_devices", "http_head_timeout", "http_idle_timeout", "audio_device", "data_dir",
+                // The code on the wall is set up at start: a reload turning it on would leave the room keyed to no code.
+                "screen_code", "screen_code_minutes",
+                "tls", "allow_plain", "metrics_address", "page_cache_mb", "render_budget", "render_memory_mb", "display",
+                "convert", "share",
             ])
     }
 }
