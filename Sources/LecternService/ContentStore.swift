@@ -273,13 +273,14 @@ public final class ContentStore: @unchecked Sendable {
         return d
     }
 
-    /// The stored file of upload `id`, for a render worker to open: the service itself opens
-    /// no PDF for a page the worker draws (its box and transition come with the page).
+    /// The stored PDF of upload `id`, for a render worker to open (a converted deck's
+    /// `<id>.pdf`, as `deckPath`): the service itself opens no PDF for a page the worker draws
+    /// (its box and transition come with the page).
     public func file(_ id: String) throws -> String {
         guard Self.isValidID(id), FileManager.default.fileExists(atPath: path(of: id)) else {
             throw ContentError.unreadable(path: String(id.prefix(12)), reason: "no such upload")
         }
-        return path(of: id)
+        return deckPath(of: id)
     }
 
     /// The opened PDF `id` if it is open, now the most recently used.

@@ -31,7 +31,7 @@ final class ConvertedFilesConformanceTests: ConformanceTestCase {
         return Upload(id: id, beginTag: begin, finishTag: p.request(0x3B, id))
     }
 
-    func testC100AnOfficeDocumentIsStoredThenAnsweredAsAPdfWithProgressOnTheBeginsTag() throws {
+    func testC99AnOfficeDocumentIsStoredThenAnsweredAsAPdfWithProgressOnTheBeginsTag() throws {
         try start()
         let p = try join("Ana")
         let deck = harness.dir + "/talk.bin"   // the name plays no part: the content decides
@@ -75,7 +75,7 @@ final class ConvertedFilesConformanceTests: ConformanceTestCase {
         XCTAssertEqual(content?["convertedFrom"] as? String, "pptx")
     }
 
-    func testC101ShowingAnUploadStillConvertingIsStillConverting() throws {
+    func testC100ShowingAnUploadStillConvertingIsStillConverting() throws {
         try start { $0.convert.warm = false }
         let p = try join("Ana")
         XCTAssertEqual(p.reply(to: p.request(0x06))?.command, 0x07, "floor-ack (an open room)")
@@ -91,7 +91,7 @@ final class ConvertedFilesConformanceTests: ConformanceTestCase {
         XCTAssertEqual(p.reply(to: u.finishTag, timeout: 60)?.command, 0x3C)
     }
 
-    func testC102ConversionCancel() throws {
+    func testC101ConversionCancel() throws {
         try start { $0.convert.warm = false }
         let p = try join("Ana")
         let nothing = expectFailure(p.reply(to: p.request(0x3F, [UInt8](repeating: 7, count: 32))), in: 0x14, code: 0x1307)
@@ -105,7 +105,7 @@ final class ConvertedFilesConformanceTests: ConformanceTestCase {
         XCTAssertTrue(e?.message.contains("its uploader cancelled it") ?? false, e?.message ?? "")
     }
 
-    func testC103AZipBombIsRefusedWithTheUnpackedLimit() throws {
+    func testC102AZipBombIsRefusedWithTheUnpackedLimit() throws {
         try start { $0.convert.maxUnpackedMB = 10 }
         let p = try join("Ana")
         let bomb = harness.dir + "/bomb.pptx"
