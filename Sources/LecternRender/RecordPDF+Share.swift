@@ -15,8 +15,10 @@ extension RecordPDF {
         let both = pictures.count == 2 && pictures[0] !== pictures[1]
         let boxes =
             both
-            ? [PixelRect(x: Int(w * 0.03), y: Int(h * 0.08), width: Int(w * 0.455), height: Int(h * 0.6)),
-                PixelRect(x: Int(w * 0.515), y: Int(h * 0.08), width: Int(w * 0.455), height: Int(h * 0.6))]
+            ? [
+                PixelRect(x: Int(w * 0.03), y: Int(h * 0.08), width: Int(w * 0.455), height: Int(h * 0.6)),
+                PixelRect(x: Int(w * 0.515), y: Int(h * 0.08), width: Int(w * 0.455), height: Int(h * 0.6)),
+            ]
             : [PixelRect(x: Int(w * 0.1), y: Int(h * 0.05), width: Int(w * 0.8), height: Int(h * 0.68))]
         for (f, box) in zip(both ? pictures : Array(pictures.suffix(1)), boxes) { draw(f, in: box) }
         c.setColor(.white)

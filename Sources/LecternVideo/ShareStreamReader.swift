@@ -81,18 +81,20 @@ public final class ShareStreamReader {
             let size = 64 << 10
             guard let ctx, let buffer = av_malloc(size) else { throw VideoError("out of memory opening standard input") }
             let opaque = Unmanaged.passUnretained(input).toOpaque()
-            ioContext = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 0, opaque, { opaque, buf, size in
-                let input = Unmanaged<ShareStreamReader.Input>.fromOpaque(opaque!).takeUnretainedValue()
-                if !input.prefix.isEmpty {
-                    let n = min(Int(size), input.prefix.count)
-                    input.prefix.withUnsafeBytes { buf!.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: n) }
-                    input.prefix.removeFirst(n)
-                    return Int32(n)
-                }
-                var n: Int
-                repeat { n = read(input.fd, buf, Int(size)) } while n < 0 && errno == EINTR
-                return n > 0 ? Int32(n) : lectern_averror_eof()
-            }, nil, nil)
+            ioContext = avio_alloc_context(
+                buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 0, opaque,
+                { opaque, buf, size in
+                    let input = Unmanaged<ShareStreamReader.Input>.fromOpaque(opaque!).takeUnretainedValue()
+                    if !input.prefix.isEmpty {
+                        let n = min(Int(size), input.prefix.count)
+                        input.prefix.withUnsafeBytes { buf!.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: n) }
+                        input.prefix.removeFirst(n)
+                        return Int32(n)
+                    }
+                    var n: Int
+                    repeat { n = read(input.fd, buf, Int(size)) } while n < 0 && errno == EINTR
+                    return n > 0 ? Int32(n) : lectern_averror_eof()
+                }, nil, nil)
             ctx.pointee.pb = ioContext
             ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         }

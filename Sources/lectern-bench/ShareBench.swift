@@ -103,7 +103,10 @@ private enum ShareBench {
         print("  in this process    \(ms(ours)) per picture (CPU \(ms(ourCPU)); decoded \(inProcess[0].decoded))")
         print("  decoder process    \(ms(proc)) per picture (CPU \(ms(procCPU)), service + decoder; decoded \(child[0].decoded))")
         print("  ffmpeg CLI         \(ms(theirs)) per picture (CPU \(ms(theirCPU)), -threads 1, scale bicubic to bgr0)")
-        print(String(format: "  ratio ffmpeg/decoder process per picture = %.3f (goal >= 0.95); the process costs %+.2f ms CPU a picture over in-process", theirs / proc, (procCPU - ourCPU) * 1000))
+        print(
+            String(
+                format: "  ratio ffmpeg/decoder process per picture = %.3f (goal >= 0.95); the process costs %+.2f ms CPU a picture over in-process", theirs / proc,
+                (procCPU - ourCPU) * 1000))
         print(String(format: "  service CPU for a 1080p30 share: %.0f %% of one core (decoder process included)", procCPU * 30 * 100))
     }
 

@@ -121,7 +121,9 @@ final class ShareInTheRoomTests: XCTestCase {
             }
         }
         let seconds = MonotonicClock.now() - start
-        print("share for viewers: \(pictures / viewers.count) pictures of \(bytes / pictures) bytes each, \(Int(Double(bytes / viewers.count) / seconds)) bytes a viewer a second (640 wide, 2 a second)")
+        print(
+            "share for viewers: \(pictures / viewers.count) pictures of \(bytes / pictures) bytes each, \(Int(Double(bytes / viewers.count) / seconds)) bytes a viewer a second (640 wide, 2 a second)"
+        )
         _ = try ana.request(.share(.control(.stop)))
         sharing.done.wait()
         XCTAssertServerError(.shareNoPicture, try viewers[0].sharePicture(of: ana.deviceID, maxWidth: 640), "gone with the share")

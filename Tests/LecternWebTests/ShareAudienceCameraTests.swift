@@ -41,12 +41,15 @@ final class ShareAudienceCameraTests: XCTestCase {
         let bytes = (counts["bytes"] as? Int ?? 0) - (counts0["bytes"] as? Int ?? 0)
         let rate = Double(pictures) / seconds
         XCTAssertLessThanOrEqual(rate, 2.3, "paced: at most two a second (\(rate))")
-        print("audience page following a share: \(String(format: "%.1f", rate)) pictures a second of \(bytes / max(1, pictures)) bytes, \(Int(Double(bytes) / seconds)) bytes a second a viewer (390-pixel phone)")
-        let dominant = try phone.execute(
-            """
-            const i = document.getElementById('slide'); const c = document.createElement('canvas'); c.width = 40; c.height = 20;
-            const g = c.getContext('2d'); g.drawImage(i, 0, 0, 40, 20); const d = g.getImageData(2, 2, 1, 1).data; return [d[0], d[1], d[2]];
-            """) as? [Int] ?? []
+        print(
+            "audience page following a share: \(String(format: "%.1f", rate)) pictures a second of \(bytes / max(1, pictures)) bytes, \(Int(Double(bytes) / seconds)) bytes a second a viewer (390-pixel phone)"
+        )
+        let dominant =
+            try phone.execute(
+                """
+                const i = document.getElementById('slide'); const c = document.createElement('canvas'); c.width = 40; c.height = 20;
+                const g = c.getContext('2d'); g.drawImage(i, 0, 0, 40, 20); const d = g.getImageData(2, 2, 1, 1).data; return [d[0], d[1], d[2]];
+                """) as? [Int] ?? []
         XCTAssertEqual(dominant.count, 3)
         if dominant.count == 3 { XCTAssertTrue(abs(dominant[0] - 0x10) < 30 && abs(dominant[2] - 0x40) < 30, "the canvas's ground: \(dominant)") }
         try shoot(phone, "share-audience", width: 390, height: 844)

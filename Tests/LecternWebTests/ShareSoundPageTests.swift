@@ -13,15 +13,16 @@ import XCTest
 final class ShareSoundPageTests: XCTestCase {
     /// The canvas of `SharePageTests` and a 1 kHz sine at a quarter of full scale, as the
     /// "tab" getDisplayMedia hands out.
-    static let canvasWithTone = SharePageTests.canvas + """
-        const ac = new AudioContext({ sampleRate: 48000 });
-        const osc = ac.createOscillator(); osc.frequency.value = 1000;
-        const level = ac.createGain(); level.gain.value = 0.25;
-        const dst = ac.createMediaStreamDestination();
-        osc.connect(level).connect(dst); osc.start();
-        const tab = new MediaStream([stream.getVideoTracks()[0], dst.stream.getAudioTracks()[0]]);
-        navigator.mediaDevices.getDisplayMedia = async () => tab;
-        """
+    static let canvasWithTone =
+        SharePageTests.canvas + """
+            const ac = new AudioContext({ sampleRate: 48000 });
+            const osc = ac.createOscillator(); osc.frequency.value = 1000;
+            const level = ac.createGain(); level.gain.value = 0.25;
+            const dst = ac.createMediaStreamDestination();
+            osc.connect(level).connect(dst); osc.start();
+            const tab = new MediaStream([stream.getVideoTracks()[0], dst.stream.getAudioTracks()[0]]);
+            navigator.mediaDevices.getDisplayMedia = async () => tab;
+            """
 
     func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0 }
 
