@@ -95,20 +95,4 @@ public final class Frame: @unchecked Sendable {
         baseAddress = UnsafeMutableRawPointer.allocate(byteCount: width * 4 * height, alignment: 64)
         owned = true; release = nil
     }
-
-    /// Tightly packed RGB bytes of `rect` (for comparisons and encoders).
-    public func rgbBytes(_ rect: PixelRect? = nil) -> [UInt8] {
-        let r = rect ?? bounds
-        var out = [UInt8](repeating: 0, count: r.width * r.height * 3)
-        var i = 0
-        for y in r.y..<r.maxY {
-            let p = row(y)
-            for x in r.x..<r.maxX {
-                let v = p[x]
-                out[i] = UInt8((v >> 16) & 0xFF); out[i + 1] = UInt8((v >> 8) & 0xFF); out[i + 2] = UInt8(v & 0xFF)
-                i += 3
-            }
-        }
-        return out
-    }
 }

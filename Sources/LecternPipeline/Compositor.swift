@@ -37,6 +37,9 @@ public final class Compositor: @unchecked Sendable {
     let documents: (String) throws -> PDFDocument
     /// Where a render worker finds the PDF of a content id, without this process opening it.
     let locate: (String) throws -> String
+    /// How many pages a stored deck has (from what the store knows, without opening it):
+    /// prerendering stops at the deck's ends.
+    let pageCount: (String) -> Int?
     private let lock = NSLock()
     private var idle: IdleScreen
     private var idleFrame: Frame?
@@ -74,6 +77,7 @@ public final class Compositor: @unchecked Sendable {
         forget: @escaping (String) -> Void = { _ in },
         workers: RenderWorkers? = nil, slow: SlowPages = SlowPages(),
         locate: ((String) throws -> String)? = nil,
+        pageCount: ((String) -> Int?)? = nil,
         documents: @escaping (String) throws -> PDFDocument
     ) {
         self.settings = settings
@@ -86,13 +90,14 @@ public final class Compositor: @unchecked Sendable {
         self.forget = forget
         self.documents = documents
         self.locate = locate ?? { try documents($0).path }
+        self.pageCount = pageCount ?? { try? documents($0).pageCount }
     }
 
     /// The same pipeline for another output size (a display with another mode was plugged).
     public func resized(width: Int, height: Int) -> Compositor {
         let c = Compositor(
             settings: settings.sized(width: width, height: height), idle: idleScreen, cacheBytes: cache.capacityBytes,
-            budget: budget, forget: forget, workers: workers, slow: slow, locate: locate, documents: documents)
+            budget: budget, forget: forget, workers: workers, slow: slow, locate: locate, pageCount: pageCount, documents: documents)
         return c
     }
 
@@ -308,7 +313,8 @@ public final class Compositor: @unchecked Sendable {
         prerenderGroup.enter()
         prerenderQueue.async { [self] in
             defer { prerenderGroup.leave() }
-            for p in [page + 1, page - 1] where p >= 1 {
+            let last = pageCount(content) ?? Int.max
+            for p in [page + 1, page - 1] where p >= 1 && p <= last {
                 lock.lock()
                 let current = generation == prerenderGeneration
                 lock.unlock()

@@ -114,6 +114,7 @@ public final class Service: @unchecked Sendable {
             forget: { id in store.forget(id) }, workers: workers,
             slow: SlowPages(file: config.dataDir + "/slow-pages"),
             locate: { id in try store.file(id) },
+            pageCount: { id in store.item(id).map(\.pages) },
             documents: { id in try store.document(id) })
         stage = Stage(output: output, compositor: compositor)
         // The display loop looked at the output again (a hotplug), or drew the wall again on

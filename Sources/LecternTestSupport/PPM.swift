@@ -3,6 +3,22 @@ import LecternCore
 
 /// Netpbm P6 (what pdftoppm and QEMU's screendump write).
 public enum PPM {
+    /// `frame` as a P6 file's bytes (what pdftoppm and vips read).
+    public static func encode(_ frame: Frame) -> Data {
+        var data = Data("P6\n\(frame.width) \(frame.height)\n255\n".utf8)
+        var rgb = [UInt8](repeating: 0, count: frame.width * frame.height * 3)
+        var i = 0
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let c = frame.pixel(x: x, y: y)
+                rgb[i] = c.r; rgb[i + 1] = c.g; rgb[i + 2] = c.b
+                i += 3
+            }
+        }
+        data.append(contentsOf: rgb)
+        return data
+    }
+
     public static func decode(_ data: Data) throws -> Frame {
         let bytes = [UInt8](data)
         var i = 0

@@ -115,9 +115,7 @@ extension Fixtures {
     }
 
     private static func writePPM(_ f: Frame, to path: String) throws {
-        var data = Data("P6\n\(f.width) \(f.height)\n255\n".utf8)
-        data.append(contentsOf: f.rgbBytes())
-        try data.write(to: URL(fileURLWithPath: path))
+        try PPM.encode(f).write(to: URL(fileURLWithPath: path))
     }
 
     private static func check(_ r: (out: Data, err: String, status: Int32), _ tool: String) throws {
