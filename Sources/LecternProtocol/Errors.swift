@@ -36,6 +36,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case stillConverting, conversionUnavailable
         case conversionFailed, conversionTimedOut, conversionTooLarge, conversionTooManyPages, conversionOutOfMemory, conversionQueueFull
         case conversionCancelled, notConverting
+        case pageStillConverting
     }
 
     struct Definition: Sendable {
@@ -176,6 +177,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .conversionQueueFull: Definition(0x1305)
         case .conversionCancelled: Definition(0x1306)
         case .notConverting: Definition(0x1307, message: "That file isn't being converted.")
+        case .pageStillConverting: Definition(0x1308)
         }
     }
 
@@ -288,6 +290,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let conversionQueueFull = ErrorCode(.conversionQueueFull)
     public static let conversionCancelled = ErrorCode(.conversionCancelled)
     public static let notConverting = ErrorCode(.notConverting)
+    public static let pageStillConverting = ErrorCode(.pageStillConverting)
 
     public static let notAllowedToDraw = ErrorCode(.notAllowedToDraw)
     public static let tooManyDrawers = ErrorCode(.tooManyDrawers)

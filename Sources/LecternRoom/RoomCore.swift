@@ -175,6 +175,7 @@ public final class RoomCore {
             uploadFinished(id, tag: tag, writer: writer, upload, result)
         case .conversionProgressed(let content, let done, let total): conversionProgressed(content, done: done, total: total)
         case .conversionEnded(let content, let result): conversionEnded(content, result)
+        case .conversionFirstPage(let content, let entry, let pagesInAll): conversionFirstPage(content, entry, pagesInAll: pagesInAll)
         case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
         case .outputChanged(let status): outputChanged(status)

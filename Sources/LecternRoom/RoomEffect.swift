@@ -59,6 +59,9 @@ public enum RoomEffect: Equatable, Sendable {
     /// Remove the stored original of a conversion that made no deck (its part of the quota
     /// is given back by the room).
     case discardUpload(ContentID)
+    /// The deck `content`, shown by its first page while it converted, is whole now
+    /// (§30.8): draw ahead the neighbours of `page` (the page shown) as after a page turn.
+    case prerender(content: String, page: Int, part: PagePart)
 
     // MARK: pictures
     /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.

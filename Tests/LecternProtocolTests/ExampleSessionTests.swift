@@ -274,6 +274,7 @@ enum ErrorTable {
         (.conversionQueueFull(limit: 8), "the limit"),
         (.conversionCancelled("deck.pptx", "its uploader cancelled it"), "0"),
         (.notConverting, "0"),
+        (.pageStillConverting("deck.pptx", page: 2, ready: 1), "the pages ready"),
     ]
 
     static func markdown() -> String {

@@ -202,6 +202,7 @@ export const ERRORS = Object.freeze([
   [0x1305, 'conversionQueueFull'],
   [0x1306, 'conversionCancelled'],
   [0x1307, 'notConverting'],
+  [0x1308, 'pageStillConverting'],
 ]);
 
 // The command bytes by the names the code uses: C.registerOK is 'register-ok'.
