@@ -13,9 +13,11 @@ import { renderOutputAlert } from './output-alert.js';
 import { renderAudience } from './audience-panel.js';
 import { renderLayout } from './presenter-layout.js';
 import { renderWall } from './layout-view.js';
+import { renderConversions } from './conversion-view.js';
 
 export function renderAll() {
   renderScreen();
+  renderConversions();
   renderFloor();
   renderFiles();
   renderModerator();
