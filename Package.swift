@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
         // The converters against real LibreOffice in its real sandbox (issue 29).
         .testTarget(
-            name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternTestSupport"],
+            name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternShare", "LecternTestSupport"]),

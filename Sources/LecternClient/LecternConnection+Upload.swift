@@ -8,10 +8,14 @@ extension LecternConnection {
     /// not sent again), streams the missing chunks, verifies. `progress(sent, total)` is
     /// called as the server confirms bytes; `converting` as the server converts a file that
     /// is neither a PDF nor a clip (docs/protocol.md §30.3), until upload-stored.
+    /// `firstPage`: return as soon as a converted deck's first page may be presented
+    /// (conversion-progress stage 3, §30.8), with the pages ready as its page count; the
+    /// rest converts on the appliance (the upload-finish's answer is then not waited for).
     public func upload(
         path: String, name: String? = nil, kind: ContentKind? = nil,
         progress: ((UInt64, UInt64) -> Void)? = nil,
-        converting: ((ConversionProgress) -> Void)? = nil
+        converting: ((ConversionProgress) -> Void)? = nil,
+        firstPage: Bool = false
     ) throws -> UploadStored {
         let url = URL(fileURLWithPath: path)
         guard let handle = try? FileHandle(forReadingFrom: url) else { throw ClientError.unexpected("can't read \(path)") }
@@ -56,7 +60,13 @@ extension LecternConnection {
                 continue
             }
             if let m = inbox.next(tag: beginTag, command: Command.conversionProgress.rawValue, timeout: 0) {
-                if case .conversionProgress(let p) = m { converting?(p) }
+                if case .conversionProgress(let p) = m {
+                    converting?(p)
+                    if firstPage, p.stage == .firstPage {
+                        progress?(size, size)
+                        return UploadStored(content: id, kind: .pdf, size: size, pageCount: max(1, p.done), durationMs: 0)
+                    }
+                }
                 continue
             }
             if let m = inbox.next(tag: finishTag, command: nil, timeout: 0.05) {

@@ -71,13 +71,46 @@ public struct ConversionJob: Sendable {
     public var name: String
     public var format: SourceFormat
     public var limits: ConversionLimits
-    public init(input: String, output: String, workDirectory: String, name: String, format: SourceFormat, limits: ConversionLimits) {
+    /// Where the document's first page goes as a PDF of its own, ahead of the whole (nil:
+    /// not wanted). A converter that can make it does, and says so through `made`; one
+    /// that can't ignores it (the whole PDF is then waited for, docs/protocol.md §30.8).
+    public var firstPage: FirstPageRequest?
+    public init(
+        input: String, output: String, workDirectory: String, name: String, format: SourceFormat, limits: ConversionLimits,
+        firstPage: FirstPageRequest? = nil
+    ) {
         self.input = input
         self.output = output
         self.workDirectory = workDirectory
         self.name = name
         self.format = format
         self.limits = limits
+        self.firstPage = firstPage
+    }
+}
+
+/// The first page wanted ahead of the whole deck (docs/protocol.md §30.8): a complete PDF
+/// of that page alone at `path`, out of the converter's reach once `made` is called (it
+/// is checked and shown while the converter goes on with the rest).
+public struct FirstPageRequest: Sendable {
+    public var path: String
+    /// Called once, on the converter's thread, when the page is at `path`.
+    public var made: @Sendable (FirstPageMade) -> Void
+    public init(path: String, made: @escaping @Sendable (FirstPageMade) -> Void) {
+        self.path = path
+        self.made = made
+    }
+}
+
+/// What a converter knows when the first page is made.
+public struct FirstPageMade: Equatable, Sendable {
+    /// Pages the whole deck will have (0: not known yet, as for a spreadsheet).
+    public var pagesInAll: Int
+    /// The document's speaker notes, by page (1-based): known once it is loaded.
+    public var notes: [Int: String]
+    public init(pagesInAll: Int, notes: [Int: String] = [:]) {
+        self.pagesInAll = pagesInAll
+        self.notes = notes
     }
 }
 

@@ -164,14 +164,16 @@ public final class OfficeConverter: DeckConverter {
         let ready = started.process.readLine(reader: &reader, until: t0 + 90)
         if stop.isStopped { throw .stopped }
         guard ready == "ready" else { throw .unavailable("LibreOffice didn't start in its sandbox") }
-        let request: [String: Any] = [
+        var request: [String: Any] = [
             "input": OfficeSandbox.inside.input + "input", "output": OfficeSandbox.inside.output + "deck.pdf", "notes": OfficeSandbox.inside.output + "notes.json",
             "maxPages": limits.maxPages, "maxUnpacked": limits.maxUnpackedBytes,
         ]
+        if job.firstPage != nil { request["first"] = OfficeSandbox.inside.output + "first.pdf" }
         guard let json = try? JSONSerialization.data(withJSONObject: request), started.process.send(String(decoding: json, as: UTF8.self)) else {
             throw .unavailable("the sandbox stopped")
         }
         let deadline = LineReader.now() + Double(job.limits.budgetSeconds) + 15
+        var tookFirst = false
         while true {
             guard let line = started.process.readLine(reader: &reader, until: deadline) else {
                 if stop.isStopped { throw .stopped }
@@ -182,9 +184,26 @@ public final class OfficeConverter: DeckConverter {
             switch words.first {
             case "progress":
                 if words.count == 3, let done = Int(words[1]), let total = Int(words[2]) { progress(done, total) }
+            case "first":
+                // Page 1 alone: copied out of the sandbox's reach (it goes on with the rest),
+                // then checked and shown by the service. One that can't be taken is let go
+                // of: the whole deck is waited for.
+                guard let early = job.firstPage, !tookFirst else { continue }
+                tookFirst = true
+                let pages = words.count > 1 ? Int(words[1]) ?? 0 : 0
+                do {
+                    try SandboxOutput.take(box.outputDirectory + "/first.pdf", to: early.path, limit: OfficeSandbox.maxFileBytes)
+                    early.made(FirstPageMade(pagesInAll: max(0, pages), notes: Self.notes(box.outputDirectory + "/notes.json")))
+                } catch {
+                    FileHandle.standardError.write(Data("office converter: page 1 alone not taken (\(error)); the whole deck is waited for\n".utf8))
+                }
             case "done":
                 let pages = words.count > 1 ? Int(words[1]) ?? 0 : 0
-                if rename(box.outputDirectory + "/deck.pdf", job.output) != 0 {
+                // The sandbox is still there: its PDF is copied out, never renamed (it could be
+                // a link to a file of the host, or still open in there).
+                do {
+                    try SandboxOutput.take(box.outputDirectory + "/deck.pdf", to: job.output, limit: OfficeSandbox.maxFileBytes)
+                } catch {
                     throw .unreadable("LibreOffice made no PDF of it")
                 }
                 if pages > 0 { progress(pages, pages) }
@@ -202,11 +221,10 @@ public final class OfficeConverter: DeckConverter {
         }
     }
 
-    /// The speaker notes the driver wrote (page → text), read within a bound.
+    /// The speaker notes the driver wrote (page → text), read within a bound (a link or
+    /// anything but a plain file the sandbox left there is not read).
     static func notes(_ path: String) -> [Int: String] {
-        guard let h = FileHandle(forReadingAtPath: path) else { return [:] }
-        defer { try? h.close() }
-        guard let data = try? h.read(upToCount: 2 << 20), data.count < 2 << 20,
+        guard let data = SandboxOutput.contents(path, limit: 2 << 20),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
         else { return [:] }
         var out: [Int: String] = [:]

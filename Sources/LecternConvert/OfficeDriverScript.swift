@@ -2,20 +2,22 @@
 /// sandbox (`OfficeSandbox`). It starts LibreOffice with a fresh profile (macros off,
 /// untrusted links blocked, no autosave), loads the one document it is given read-only
 /// with macros never run and links never updated, checks what a zipped document unpacks
-/// to and how many pages it has, reads a presentation's speaker notes, and exports the
-/// PDF, printing its progress as the export's status indicator moves.
+/// to and how many pages it has, reads a presentation's speaker notes, exports page 1 alone
+/// as a PDF of its own, then the whole PDF, printing its progress as the export's status
+/// indicator moves.
 ///
 /// Its lines on standard output: `ready` (LibreOffice is up: a job may come), then for the
-/// job (one JSON line on standard input: input, output, notes, maxPages, maxUnpacked)
-/// `progress DONE TOTAL` …, and `done PAGES` or `error KIND MESSAGE` (KIND: unreadable,
-/// tooLarge, tooManyPages, outOfMemory).
+/// job (one JSON line on standard input: input, output, notes, first, maxPages, maxUnpacked)
+/// `first PAGES` (page 1 alone is at `first`, the notes written; PAGES in all, 0: not
+/// known), `progress DONE TOTAL` …, and `done PAGES` or `error KIND MESSAGE` (KIND:
+/// unreadable, tooLarge, tooManyPages, outOfMemory).
 enum OfficeDriverScript {
     static let text = #"""
         # The office converter's driver, run by python3 inside the conversion's bubblewrap sandbox
         # (Sources/LecternConvert/OfficeSandbox.swift; this text is OfficeDriverScript.text). It starts LibreOffice headless with a fresh
         # profile (macros off, untrusted links blocked), connects to it over a pipe, says "ready",
         # then converts the one job it reads on stdin (a JSON line) and says how it went on stdout,
-        # one line each: "progress DONE TOTAL", "done PAGES", "error KIND MESSAGE".
+        # one line each: "first PAGES", "progress DONE TOTAL", "done PAGES", "error KIND MESSAGE".
         import json, os, subprocess, sys, time, zipfile
 
         SOFFICE = sys.argv[1]
@@ -162,19 +164,24 @@ enum OfficeDriverScript {
                 fail("unreadable", "LibreOffice can't read it (damaged, or protected by a password)")
             pages = 0
             notes = {}
+            first = 1   # the document's page that is the deck's page 1 (a PageRange counts hidden slides)
             if doc.supportsService("com.sun.star.presentation.PresentationDocument"):
                 filter_name = "impress_pdf_Export"
                 slides = doc.getDrawPages()
-                pages = slides.getCount()
-                if pages > job["maxPages"]:
+                if slides.getCount() > job["maxPages"]:
                     fail("tooManyPages", str(job["maxPages"]))
-                for i in range(pages):
+                first = 0
+                for i in range(slides.getCount()):
                     slide = slides.getByIndex(i)
                     try:
                         if slide.getPropertyValue("Visible") is False:
                             continue
                     except Exception:
                         pass
+                    # A hidden slide is no page of the PDF: notes go by the page they are on.
+                    pages += 1
+                    if first == 0:
+                        first = i + 1
                     np = slide.getNotesPage()
                     texts = []
                     for j in range(np.getCount()):
@@ -184,7 +191,7 @@ enum OfficeDriverScript {
                             texts.append(shape.getString().strip())
                     text = "\n\n".join(t for t in texts if t)
                     if text:
-                        notes[str(i + 1)] = text[:16384]
+                        notes[str(pages)] = text[:16384]
             elif doc.supportsService("com.sun.star.text.TextDocument"):
                 filter_name = "writer_pdf_Export"
                 try:
@@ -214,14 +221,28 @@ enum OfficeDriverScript {
                 def reset(self):
                     pass
 
-            # The filter's own defaults, as `soffice --convert-to pdf` exports (no notes pages).
-            store = (prop("FilterName", filter_name), prop("StatusIndicator", Progress()))
+            with open(job["notes"], "w") as f:
+                json.dump(notes, f)
+            # The filter's own defaults (as `soffice --convert-to pdf` exports: no notes pages)
+            # but one: pictures go into the PDF as the document has them (a JPEG's own bytes),
+            # not decoded and compressed again. Faster, nothing lost, and page 1 alone (below)
+            # is then the same as page 1 of the whole deck (docs/protocol.md §30.8).
+            def filter_data(*more):
+                return uno.Any("[]com.sun.star.beans.PropertyValue", (prop("ReduceImageResolution", False),) + more)
+
+            # Page 1 first, a PDF of its own: shown while the rest is made.
+            if job.get("first") and first > 0:
+                try:
+                    alone = (prop("FilterName", filter_name), prop("FilterData", filter_data(prop("PageRange", str(first)))))
+                    uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(job["first"]), alone))
+                    say("first", pages)
+                except Exception:
+                    pass   # no page 1 alone: the whole deck is waited for
+            store = (prop("FilterName", filter_name), prop("FilterData", filter_data()), prop("StatusIndicator", Progress()))
             try:
                 uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(job["output"]), store))
             except Exception as e:
                 broke(office, "LibreOffice couldn't make its PDF (%s)" % type(e).__name__)
-            with open(job["notes"], "w") as f:
-                json.dump(notes, f)
             say("done", pages)
             try:
                 doc.close(True)

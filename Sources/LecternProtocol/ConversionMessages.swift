@@ -13,6 +13,10 @@ public struct ConversionProgress: Equatable, Sendable {
         case queued = 1
         /// A converter works on it.
         case converting = 2
+        /// Its first page is ready and may be presented (§30.8): the deck has that one page
+        /// now, the rest converting (`done` 1 … of `total`); the upload-finish is still
+        /// answered once, when the whole PDF exists or why not.
+        case firstPage = 3
     }
     public var content: ContentID
     public var stage: Stage
@@ -59,10 +63,13 @@ public struct ConversionSnapshot: Codable, Equatable, Sendable {
     public var total: UInt32
     public var elapsedMs: UInt32
     public var budgetMs: UInt32
+    /// Pages that may be shown already (§30.8): 1 once its first page is ready, else 0.
+    /// Optional only so that a state from an older server still parses.
+    public var ready: UInt32?
 
     public init(
         id: ContentID, name: String, format: String, stage: ConversionProgress.Stage, uploader: DeviceID?, done: UInt32, total: UInt32,
-        elapsedMs: UInt32, budgetMs: UInt32
+        elapsedMs: UInt32, budgetMs: UInt32, ready: UInt32 = 0
     ) {
         self.id = id
         self.name = name
@@ -73,9 +80,10 @@ public struct ConversionSnapshot: Codable, Equatable, Sendable {
         self.total = total
         self.elapsedMs = elapsedMs
         self.budgetMs = budgetMs
+        self.ready = ready
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, format, stage, uploader, done, total, elapsedMs, budgetMs }
+    enum CodingKeys: String, CodingKey { case id, name, format, stage, uploader, done, total, elapsedMs, budgetMs, ready }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -87,6 +95,7 @@ public struct ConversionSnapshot: Codable, Equatable, Sendable {
         try c.encode(total, forKey: .total)
         try c.encode(elapsedMs, forKey: .elapsedMs)
         try c.encode(budgetMs, forKey: .budgetMs)
+        try c.encode(ready ?? 0, forKey: .ready)
     }
 }
 
@@ -114,7 +123,7 @@ extension Body {
     }
     static func conversionProgress(_ r: inout ByteReader) throws -> ConversionProgress {
         let c = try contentID(&r)
-        guard let stage = ConversionProgress.Stage(rawValue: try r.u8()) else { throw WireError.invalid("stage must be 1 or 2") }
+        guard let stage = ConversionProgress.Stage(rawValue: try r.u8()) else { throw WireError.invalid("stage must be 1, 2 or 3") }
         let ahead = try r.u8(), done = try r.u32(), total = try r.u32(), elapsed = try r.u32(), budget = try r.u32()
         let n = Int(try r.u8())
         let format = String(decoding: try r.bytes(n), as: UTF8.self)

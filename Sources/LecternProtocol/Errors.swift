@@ -37,6 +37,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case stillConverting, conversionUnavailable
         case conversionFailed, conversionTimedOut, conversionTooLarge, conversionTooManyPages, conversionOutOfMemory, conversionQueueFull
         case conversionCancelled, notConverting
+        case pageStillConverting
         case notAnImage, tooManyImages, imageTooLarge, imageOverBudget
     }
 
@@ -189,6 +190,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .conversionQueueFull: Definition(0x1305)
         case .conversionCancelled: Definition(0x1306)
         case .notConverting: Definition(0x1307, message: "That file isn't being converted.")
+        case .pageStillConverting: Definition(0x1308)
         // 0x138x photos and images (§30.9)
         case .notAnImage: Definition(0x1380)
         case .tooManyImages: Definition(0x1381)
@@ -317,6 +319,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let conversionQueueFull = ErrorCode(.conversionQueueFull)
     public static let conversionCancelled = ErrorCode(.conversionCancelled)
     public static let notConverting = ErrorCode(.notConverting)
+    public static let pageStillConverting = ErrorCode(.pageStillConverting)
     // 0x138x photos and images (§30.9)
     public static let notAnImage = ErrorCode(.notAnImage)
     public static let tooManyImages = ErrorCode(.tooManyImages)

@@ -47,4 +47,11 @@ extension LecternError {
         LecternError(.conversionCancelled, message: "Converting \(name.prefix(80)) was stopped: \(why).")
     }
     public static let notConverting = LecternError(standard: .notConverting)
+    /// A page past those ready of a deck whose first page is shown while the rest converts
+    /// (§30.8): the wall stays where it is. Detail: the pages ready.
+    public static func pageStillConverting(_ name: String, page: Int, ready: Int) -> LecternError {
+        LecternError(
+            .pageStillConverting, detail: UInt64(max(0, ready)),
+            message: "Slide \(page) of \(name.prefix(80)) is still being converted — it can be shown in a few seconds; the wall stays on slide \(ready).")
+    }
 }

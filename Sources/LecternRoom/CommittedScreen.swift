@@ -17,6 +17,9 @@ public struct CommittedScreen: Equatable, Sendable {
     public var part: PagePart = .whole
     /// A poll's results or a question shown over the page (§24); a page change drops it.
     public var card: WallCard?
+    /// The deck's pages past `pageCount` are still being converted (§30.8): a page turn
+    /// past them is refused with `pageStillConverting` and the wall stays.
+    public var growing = false
 
     public init(content: ContentSnapshot? = nil, page: Int = 0, pageCount: Int = 0, blank: ScreenSnapshot.Blank = .none, part: PagePart = .whole) {
         self.content = content
@@ -57,9 +60,12 @@ public struct CommittedScreen: Equatable, Sendable {
             guard content != nil, pageCount > 0 else { throw .nothingOnScreen }
             next.card = nil
             switch signal {
-            case .next: next.page = min(page + 1, pageCount)
+            case .next:
+                if growing, page >= pageCount { throw stillToCome(page + 1) }
+                next.page = min(page + 1, pageCount)
             case .prev: next.page = max(page - 1, 1)
             case .goto(let p):
+                if growing, Int(p) > pageCount { throw stillToCome(Int(p)) }
                 guard p >= 1, Int(p) <= pageCount else { throw .pageOutOfRange(page: p, pageCount: UInt32(pageCount)) }
                 next.page = Int(p)
             default: break
@@ -73,6 +79,21 @@ public struct CommittedScreen: Equatable, Sendable {
 }
 
 extension CommittedScreen {
+    /// Page `page` of the growing deck shown is not converted yet.
+    func stillToCome(_ page: Int) -> LecternError {
+        .pageStillConverting(content?.name ?? "The deck", page: page, ready: pageCount)
+    }
+
+    /// The deck `content` now has all its `pages` (its conversion ended, §30.8): this screen,
+    /// if it shows that deck, with the page count grown. The page shown stays.
+    func completing(_ id: ContentID, pages: Int) -> CommittedScreen {
+        guard content?.id == id, growing else { return self }
+        var next = self
+        next.pageCount = pages
+        next.growing = false
+        return next
+    }
+
     func withCard(_ card: WallCard?) -> CommittedScreen {
         var next = self
         next.card = card

@@ -23,6 +23,9 @@ public struct ContentEntry: Equatable, Sendable {
     public var awaitsConversion = false
     /// Bytes of a converted deck's PDF (the quota counts them besides the original's `size`).
     public var convertedBytes: UInt64 = 0
+    /// A deck whose first page is shown while the rest converts (§30.8): the pages past
+    /// `pages` are still to come. Never in the catalog: the room's `ConversionQueue` holds it.
+    public var growing = false
     public init(id: ContentID, name: String, kind: ContentKind, size: UInt64, pages: Int, durationMs: UInt32 = 0, console: DeckConsole? = nil) {
         self.id = id
         self.name = name

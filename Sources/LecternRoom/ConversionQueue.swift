@@ -52,6 +52,9 @@ public struct ConversionQueue: Sendable {
         public var total = 0
         /// Stopped by the room: the shell was told, its outcome is on its way.
         public var stopping: StopReason?
+        /// Its first page, ready while the rest converts (§30.8): the deck of that one page
+        /// (`growing`), which may be presented; nil until then.
+        public var early: ContentEntry?
         public var content: ContentID { entry.id }
     }
 
@@ -103,8 +106,33 @@ public struct ConversionQueue: Sendable {
     /// The converter's progress: `done` of `total` pages (0: not known).
     public mutating func progressed(_ content: ContentID, done: Int, total: Int) {
         guard let i = jobs.firstIndex(where: { $0.content == content }), jobs[i].startedAt != nil else { return }
-        jobs[i].done = max(0, done)
+        jobs[i].done = max(jobs[i].early?.pages ?? 0, done)
         jobs[i].total = max(0, total)
+    }
+
+    /// The first page of a running conversion is ready (§30.8): `entry` is the deck of that
+    /// one page, kept (growing) until the whole deck takes its place. False when nothing
+    /// runs with that id, or it is being stopped (the page is not shown then).
+    public mutating func firstPage(_ content: ContentID, _ entry: ContentEntry, pagesInAll: Int) -> Bool {
+        guard let i = jobs.firstIndex(where: { $0.content == content }), jobs[i].startedAt != nil, jobs[i].stopping == nil, jobs[i].early == nil
+        else { return false }
+        var early = entry
+        early.growing = true
+        early.awaitsConversion = false
+        jobs[i].early = early
+        jobs[i].done = max(jobs[i].done, early.pages)
+        if pagesInAll > 0 { jobs[i].total = pagesInAll }
+        return true
+    }
+
+    /// The notes of a deck shown by its first page changed (typed by its presenter): kept
+    /// with it, and carried over to the whole deck.
+    public mutating func setEarlyNotes(_ notes: DeckNotes, for content: ContentID) {
+        guard let i = jobs.firstIndex(where: { $0.content == content }), var early = jobs[i].early else { return }
+        var deck = early.deck
+        deck.notes = notes
+        early.console = deck
+        jobs[i].early = early
     }
 
     /// The conversion ended (converted, refused, or stopped): it leaves the queue, and the
@@ -153,7 +181,7 @@ public struct ConversionQueue: Sendable {
     public func progress(_ content: ContentID, now: Double) -> ConversionProgress? {
         guard let j = self[content] else { return nil }
         return ConversionProgress(
-            content: content, stage: j.startedAt == nil ? .queued : .converting, ahead: UInt8(clamping: ahead(of: content)),
+            content: content, stage: j.startedAt == nil ? .queued : j.early != nil ? .firstPage : .converting, ahead: UInt8(clamping: ahead(of: content)),
             done: UInt32(clamping: j.done), total: UInt32(clamping: j.total), elapsedMs: Self.ms(j.startedAt.map { now - $0 } ?? 0),
             budgetMs: Self.ms(limits.budget), format: j.format)
     }
@@ -164,7 +192,7 @@ public struct ConversionQueue: Sendable {
             ConversionSnapshot(
                 id: j.content, name: j.entry.name, format: j.format, stage: j.startedAt == nil ? .queued : .converting, uploader: j.uploader,
                 done: UInt32(clamping: j.done), total: UInt32(clamping: j.total), elapsedMs: Self.ms(j.startedAt.map { now - $0 } ?? 0),
-                budgetMs: Self.ms(limits.budget))
+                budgetMs: Self.ms(limits.budget), ready: UInt32(clamping: j.early?.pages ?? 0))
         }
     }
 

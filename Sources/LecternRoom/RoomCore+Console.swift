@@ -10,7 +10,7 @@ extension RoomCore {
         var slide: SlideSnapshot?
         var layout = NotesLayout.none
         var hasNotes = false
-        if screen.clip == nil, let c = committed.content, c.kind == .pdf, let item = catalog[c.id] {
+        if screen.clip == nil, let c = committed.content, c.kind == .pdf, let item = deckEntry(c.id) {
             let deck = item.deck
             slide = deck.facts.numbering.slide(ofPage: committed.page)
             layout = deck.layout

@@ -5,12 +5,20 @@ import LecternProtocol
 /// waiting"), converted in the room's `ConversionQueue`, and answered upload-stored once
 /// its PDF exists; until then it is not in the catalog, and showing it is `stillConverting`.
 extension RoomCore {
-    /// The stored upload `content` as a deck or clip to show, or why not.
+    /// The stored upload `content` as a deck or clip to show, or why not. A deck still
+    /// converting whose first page is ready is that page (§30.8).
     func storedEntry(_ content: ContentID) throws -> ContentEntry {
         if let item = catalog[content] { return item }
-        if let job = conversions[content] { throw LecternError.stillConverting(job.entry.name) }
+        if let job = conversions[content] {
+            if let early = job.early { return early }
+            throw LecternError.stillConverting(job.entry.name)
+        }
         throw LecternError.unknownContent
     }
+
+    /// The deck `content` as far as it can be shown: the catalog's, or the first page of one
+    /// still converting.
+    func deckEntry(_ content: ContentID) -> ContentEntry? { catalog[content] ?? conversions[content]?.early }
 
     /// A stored original to convert. `waiter`: the request answered once it is converted.
     func convertStored(_ entry: ContentEntry, uploader: DeviceID?, waiter: ConversionQueue.Waiter?) {
@@ -44,6 +52,16 @@ extension RoomCore {
         pushState(viewers: false)
     }
 
+    /// Its first page is ready (§30.8): it may be presented while the rest converts. Those
+    /// waiting for it are told (conversion-progress, stage 3); their upload-finish is still
+    /// answered once, when the whole deck exists or why not.
+    func conversionFirstPage(_ content: ContentID, _ entry: ContentEntry, pagesInAll: Int) {
+        guard conversions.firstPage(content, entry, pagesInAll: pagesInAll) else { return }
+        log(.info, "page 1 of \(entry.name) ready: it may be shown while the rest converts")
+        tellWaiters(content)
+        pushState(viewers: false)
+    }
+
     func conversionEnded(_ content: ContentID, _ result: Result<ContentEntry, LecternError>) {
         let (ended, actions) = conversions.finished(content, now: now)
         guard let job = ended else { return }
@@ -51,6 +69,13 @@ extension RoomCore {
         case (.success(var entry), nil):
             entry.storedAt = wallClock()
             entry.awaitsConversion = false
+            if let early = job.early {
+                // Notes typed on its first page while it converted are the deck's.
+                var deck = entry.deck
+                deck.notes = early.deck.notes
+                entry.console = deck
+                deckCompleted(entry)
+            }
             // The PDF's bytes join the original's in the quota.
             ledger.storeBytes += entry.convertedBytes
             catalog.set(entry)
@@ -71,10 +96,40 @@ extension RoomCore {
             log(.warning, "converting \(job.entry.name) (\(job.format)) failed: \(error.message)")
             ledger.storeBytes -= min(ledger.storeBytes, job.entry.size)
             emit(.discardUpload(content))
+            if job.early != nil { clearScreens(showing: content) }
             for w in job.waiters { if let p = live(w.connection) { fail(p, tag: w.tag, error, request: Command.uploadFinish.rawValue) } }
         }
         run(actions)
         pushState(viewers: false)
+    }
+
+    /// The deck shown by its first page is whole (§30.8): every screen showing it (the
+    /// room's, the panes') has all its pages now, on the same page, nothing drawn again;
+    /// the neighbours of that page are drawn ahead.
+    private func deckCompleted(_ entry: ContentEntry) {
+        let id = entry.id
+        if screen.deckCompleted(id, pages: entry.pages) { prerender(screen.running?.target ?? screen.committed) }
+        for i in wall.panes.indices where wall.withQueue(i, { $0.deckCompleted(id, pages: entry.pages) }) == true {
+            if let q = wall.panes[i].queue { prerender(q.running?.target ?? q.committed) }
+        }
+        persist()
+        pushState()
+    }
+
+    private func prerender(_ shown: CommittedScreen) {
+        guard let c = shown.content, shown.page >= 1 else { return }
+        emit(.prerender(content: c.id.hex, page: shown.page, part: shown.part))
+    }
+
+    /// A deck shown by its first page couldn't be converted whole: it is gone, and every
+    /// screen showing it (or about to) goes back to the idle screen (its uploader is told
+    /// why by the answer to the upload).
+    private func clearScreens(showing id: ContentID) {
+        func shows(_ q: ScreenQueue) -> Bool { q.committed.content?.id == id || q.running?.target?.content?.id == id }
+        if shows(screen) { changeScreen(.idle, reply: nil) }
+        for i in wall.panes.indices {
+            if let q = wall.panes[i].queue, shows(q) { changePane(i, .idle, reply: nil) }
+        }
     }
 
     /// conversion-cancel (0x3F): the uploader (or a moderator) stops a conversion.

@@ -64,15 +64,13 @@ extension RoomCore {
         let own = ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil
         guard own || floor.role(of: me) == .moderator else { throw LecternError.notYourContent }
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
-        let n = max(1, Int(page))
-        guard n <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(n), pageCount: UInt32(item.pages)) }
-        return CommittedScreen(content: item.snapshot, page: n, pageCount: item.pages, blank: .none, part: item.deck.layout.slidePart)
+        return try Self.deckScreen(item, page: page)
     }
 
     private func paneWrapped(_ i: Int, _ s: ControlSignal) -> ControlSignal {
         guard config.wrapAround, let q = wall.panes[i].queue else { return s }
         let c = q.running?.target ?? q.committed
-        guard c.content != nil, c.pageCount > 1 else { return s }
+        guard c.content != nil, c.pageCount > 1, !c.growing else { return s }
         switch s {
         case .next where c.page >= c.pageCount: return .goto(page: 1)
         case .prev where c.page <= 1: return .goto(page: UInt32(c.pageCount))

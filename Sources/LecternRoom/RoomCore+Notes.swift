@@ -100,7 +100,7 @@ extension RoomCore {
         var notes = item.deck.notes
         notes.layout = layout
         try keepNotes(notes, for: item, from: me)
-        let updated = catalog[content]?.deck.layout ?? .none
+        let updated = deckEntry(content)?.deck.layout ?? .none
         var model = screen.committed
         if model.content?.id == content, model.part != updated.slidePart {
             model.part = updated.slidePart
@@ -114,7 +114,7 @@ extension RoomCore {
     private func keepNotes(_ notes: DeckNotes, for item: ContentEntry, from me: DeviceID, author: String? = nil) throws {
         let bytes = author.map { notes.textBytes(for: $0) } ?? notes.textBytes
         guard bytes <= ConsoleLimits.maxDeckNotesBytes else { throw LecternError.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes) }
-        catalog.setNotes(notes, for: item.id)
+        if catalog[item.id] != nil { catalog.setNotes(notes, for: item.id) } else { conversions.setEarlyNotes(notes, for: item.id) }
         notesRevision += 1
         emit(.saveNotes(item.id, notes))
         log(.info, "notes of \(item.name) changed by device \(me)")

@@ -10,10 +10,20 @@ extension RoomCore {
         let item = try storedEntry(content)
         try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil)
         guard item.kind == .pdf else { throw LecternError.wrongKind(is: .clip) }
-        let n = max(1, Int(page))
-        guard n <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(n), pageCount: UInt32(item.pages)) }
-        let model = CommittedScreen(content: item.snapshot, page: n, pageCount: item.pages, blank: .none, part: item.deck.layout.slidePart)
+        let model = try Self.deckScreen(item, page: page)
         changeScreen(.page(model), reply: ScreenReply(peer: p.id, tag: tag, request: .present, ok: .presentOK))
+    }
+
+    /// Page `page` (0: the first) of the deck `item` as a screen, or why not: past its
+    /// pages, `pageOutOfRange`; past the pages ready of a deck still converting (§30.8),
+    /// `pageStillConverting`.
+    static func deckScreen(_ item: ContentEntry, page: UInt32) throws -> CommittedScreen {
+        let n = max(1, Int(page))
+        var model = CommittedScreen(content: item.snapshot, page: min(n, max(1, item.pages)), pageCount: item.pages, blank: .none, part: item.deck.layout.slidePart)
+        model.growing = item.growing
+        if item.growing, n > item.pages { throw model.stillToCome(n) }
+        guard n <= item.pages else { throw LecternError.pageOutOfRange(page: UInt32(n), pageCount: UInt32(item.pages)) }
+        return model
     }
 
     /// Queues a screen change. Anything else on the screen ends a clip first (a clear or a

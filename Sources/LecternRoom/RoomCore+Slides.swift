@@ -7,7 +7,7 @@ extension RoomCore {
     func wrapped(_ s: ControlSignal) -> ControlSignal {
         guard config.wrapAround else { return s }
         let c = screen.running?.target ?? screen.committed
-        guard c.content != nil, c.pageCount > 1 else { return s }
+        guard c.content != nil, c.pageCount > 1, !c.growing else { return s }
         switch s {
         case .next where c.page >= c.pageCount: return .goto(page: 1)
         case .prev where c.page <= 1: return .goto(page: UInt32(c.pageCount))
@@ -18,7 +18,7 @@ extension RoomCore {
     /// To the first step of the slide with that label in the deck on screen.
     func gotoLabel(_ label: String, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
-        guard screen.clip == nil, let c = screen.committed.content, c.kind == .pdf, let item = catalog[c.id] else {
+        guard screen.clip == nil, let c = screen.committed.content, c.kind == .pdf, let item = deckEntry(c.id) else {
             throw LecternError.nothingOnScreen
         }
         guard let page = item.deck.facts.numbering.page(forLabel: label) else { throw LecternError.unknownLabel(label) }

@@ -184,6 +184,7 @@ public final class RoomCore {
         case .conversionProgressed(let content, let done, let total): conversionProgressed(content, done: done, total: total)
         case .conversionEnded(let content, let result): conversionEnded(content, result)
         case .imageSetStored(let id, let tag, let set, let result): imageSetStored(id, tag: tag, set, result)
+        case .conversionFirstPage(let content, let entry, let pagesInAll): conversionFirstPage(content, entry, pagesInAll: pagesInAll)
         case .screenshotTaken(let id, let tag, let pieces): screenshotTaken(id, tag: tag, pieces)
         case .previewRendered(let id, let tag, let result): previewRendered(id, tag: tag, result)
         case .outputChanged(let status): outputChanged(status)

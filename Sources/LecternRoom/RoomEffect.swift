@@ -85,6 +85,9 @@ public enum RoomEffect: Equatable, Sendable {
     /// Store the image set's file (docs/protocol.md §30.9) as an original to convert;
     /// report `.imageSetStored`.
     case storeImageSet(ConnectionID, tag: UInt16, ImageSetToStore)
+    /// The deck `content`, shown by its first page while it converted, is whole now
+    /// (§30.8): draw ahead the neighbours of `page` (the page shown) as after a page turn.
+    case prerender(content: String, page: Int, part: PagePart)
 
     // MARK: pictures
     /// Take the output's frame, scaled to fit (0 = no limit); report `.screenshotTaken`.

@@ -59,6 +59,10 @@ public enum RoomEvent: Sendable {
     // MARK: converted files (§30)
     /// The converter of `content` has done `done` of `total` pages (total 0: not known yet).
     case conversionProgressed(ContentID, done: Int, total: Int)
+    /// The first page of `content` is ready, checked, shown as the deck's page 1 while the
+    /// rest converts (§30.8): `entry` is the deck of that one page (its notes the
+    /// document's); `pagesInAll` the pages the whole will have (0: not known yet).
+    case conversionFirstPage(ContentID, ContentEntry, pagesInAll: Int)
     /// The conversion of `content` ended: the deck, stored with its PDF; or why not (for a
     /// conversion the room stopped, its own reason is told instead).
     case conversionEnded(ContentID, Result<ContentEntry, LecternError>)

@@ -19,7 +19,7 @@ struct ScreenQueue {
 
     struct Op {
         let id: Int
-        let change: Change
+        var change: Change
         let reply: ScreenReply?
         /// Set once the op runs: the screen it is showing.
         var target: CommittedScreen?
@@ -78,6 +78,25 @@ struct ScreenQueue {
     }
 
     mutating func setTarget(_ target: CommittedScreen) { running?.target = target }
+
+    /// The growing deck `id` now has all its `pages` (§30.8): what is on screen, what is
+    /// being shown and the presents waiting say so. Nothing is shown again: the page is the
+    /// same. Returns whether this screen shows (or is about to show) that deck.
+    mutating func deckCompleted(_ id: ContentID, pages: Int) -> Bool {
+        let before = committed
+        committed = committed.completing(id, pages: pages)
+        var touched = committed != before
+        if let t = running?.target {
+            running?.target = t.completing(id, pages: pages)
+            touched = touched || running?.target != t
+        }
+        for i in pending.indices {
+            if case .page(let m) = pending[i].change, m.content?.id == id {
+                pending[i].change = .page(m.completing(id, pages: pages))
+            }
+        }
+        return touched
+    }
 
     /// The running op is over; `commit`: its target is on screen.
     mutating func finishRunning(commit: Bool) -> Op? {

@@ -45,21 +45,63 @@ extension ContentStore {
         item.deck = DeckFacts(facts)
         item.openChecked = rule
         item.convertedSize = (try FileManager.default.attributesOfItem(atPath: path(of: id) + ".pdf")[.size] as? NSNumber)?.int64Value ?? 0
-        if !notes.isEmpty {
-            // Bounded as typed notes are: each note and the deck's notes together (§20.6).
-            var kept = self.notes(of: id)
-            var total = kept.textBytes
-            for (page, text) in notes.sorted(by: { $0.key < $1.key }) where page >= 1 && page <= item.pages && kept[page] == nil {
-                let note = String(decoding: Array(text.utf8.prefix(ConsoleLimits.maxNoteBytes)), as: UTF8.self)
-                guard total + note.utf8.count <= ConsoleLimits.maxDeckNotesBytes else { break }
-                kept[page] = note
-                total += note.utf8.count
-            }
-            try saveNotes(kept, for: id)
+        try keepConvertedNotes(notes, for: id, pages: item.pages)
+        try AtomicFile.write(JSONEncoder().encode(item), to: path(of: id) + ".json")
+        AtomicFile.fsync(directory: directory.path)
+        // The whole PDF takes the place of its first page (which a render may still hold
+        // open: it stays on disk until the upload goes or the service starts again).
+        forget(id)
+        return item
+    }
+
+    /// The first page of a deck still converting (docs/protocol.md §30.8), a complete PDF
+    /// of that page alone (`pdf`, on the same file system, out of the converter's reach):
+    /// read in the bounded child like any PDF, then kept as `<id>.first.pdf` and shown as
+    /// the deck's page 1 until the whole PDF takes its place (`adoptConverted`). The
+    /// document's speaker notes are kept with the deck from now on (`pagesInAll`: the
+    /// pages they may be on; 0: not known, as many as a converted deck may have).
+    /// The description stays that of a deck to convert: a restart converts it again.
+    public func adoptFirstPage(id: String, pdf: String, notes: [Int: String], pagesInAll: Int, maxPages: Int = .max) throws -> Item {
+        guard var item = item(id), item.awaitsConversion else {
+            throw ContentError.unreadable(path: String(id.prefix(12)), reason: "no such upload")
         }
+        let (facts, rule) = try check(pdf, name: item.name)
+        guard facts.pageCount == 1 else {
+            throw ContentError.unreadable(path: item.name, reason: "its first page alone has \(facts.pageCount) pages")
+        }
+        try AtomicFile.fsync(path: pdf)
+        guard rename(pdf, path(of: id) + Self.firstPageSuffix) == 0 else {
+            throw ContentError.unreadable(path: item.name, reason: String(cString: strerror(errno)))
+        }
+        forget(id)
+        item.pages = 1
+        item.deck = DeckFacts(facts)
+        item.openChecked = rule
+        try keepConvertedNotes(notes, for: id, pages: pagesInAll > 0 ? min(pagesInAll, maxPages) : maxPages)
         try AtomicFile.write(JSONEncoder().encode(item), to: path(of: id) + ".json")
         AtomicFile.fsync(directory: directory.path)
         return item
+    }
+
+    /// A deck's first page alone, beside its original while the rest converts.
+    public static let firstPageSuffix = ".first.pdf"
+
+    /// The document's speaker notes kept with the deck, on pages 1…`pages`, bounded as
+    /// typed notes are (each note, and the deck's notes together, §20.6); a page that has
+    /// notes already (kept with its first page, or typed since) keeps them.
+    private func keepConvertedNotes(_ notes: [Int: String], for id: String, pages: Int) throws {
+        guard !notes.isEmpty else { return }
+        var kept = self.notes(of: id)
+        var total = kept.textBytes
+        var changed = false
+        for (page, text) in notes.sorted(by: { $0.key < $1.key }) where page >= 1 && page <= pages && kept[page] == nil {
+            let note = String(decoding: Array(text.utf8.prefix(ConsoleLimits.maxNoteBytes)), as: UTF8.self)
+            guard total + note.utf8.count <= ConsoleLimits.maxDeckNotesBytes else { break }
+            kept[page] = note
+            total += note.utf8.count
+            changed = true
+        }
+        if changed { try saveNotes(kept, for: id) }
     }
 
     /// A converted PDF with more pages than a converted document may have.
@@ -67,7 +109,11 @@ extension ContentStore {
 
     /// Stored originals whose PDF doesn't exist yet (the service stopped while they were
     /// converting or waiting): the room converts them again.
+    /// A first page made before the restart goes: it is made again.
     public func unconverted() -> [ContentEntry] {
-        items().filter(\.awaitsConversion).map { ContentEntry($0) }
+        items().filter(\.awaitsConversion).map { item in
+            unlink(path(of: item.id) + Self.firstPageSuffix)
+            return ContentEntry(item)
+        }
     }
 }

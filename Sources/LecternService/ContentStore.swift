@@ -77,10 +77,13 @@ public final class ContentStore: @unchecked Sendable {
     public func path(of id: String) -> String { directory.appendingPathComponent(id).path }
 
     /// The file the pipeline reads for upload `id`: a converted deck's PDF (`<id>.pdf`),
-    /// else the upload itself.
+    /// else its first page while the rest converts (`<id>.first.pdf`, §30.8), else the
+    /// upload itself.
     public func deckPath(of id: String) -> String {
-        let pdf = path(of: id) + ".pdf"
-        return FileManager.default.fileExists(atPath: pdf) ? pdf : path(of: id)
+        for suffix in [".pdf", Self.firstPageSuffix] where FileManager.default.fileExists(atPath: path(of: id) + suffix) {
+            return path(of: id) + suffix
+        }
+        return path(of: id)
     }
 
     /// Content ids are lowercase hex SHA-256: nothing else may name a file here.
@@ -154,6 +157,7 @@ public final class ContentStore: @unchecked Sendable {
     public func entries() -> [ContentEntry] {
         items().compactMap { (stored: Item) -> ContentEntry? in
             guard !stored.awaitsConversion else { return nil }   // `unconverted()`
+            unlink(path(of: stored.id) + Self.firstPageSuffix)   // its whole PDF took over before the restart
             var item = stored
             if item.kind == .clip, item.durationMs == nil {
                 item.durationMs = (try? Self.clipDurationMs(path(of: item.id))) ?? 0
@@ -213,7 +217,7 @@ public final class ContentStore: @unchecked Sendable {
     private func remove(_ id: String) {
         guard Self.isValidID(id) else { return }
         forget(id)
-        for suffix in [".json", ".notes.json", ".pdf", ""] { unlink(path(of: id) + suffix) }
+        for suffix in [".json", ".notes.json", ".pdf", Self.firstPageSuffix, ""] { unlink(path(of: id) + suffix) }
         AtomicFile.fsync(directory: directory.path)
     }
 

@@ -77,10 +77,26 @@ final class ConversionWorker: Sendable {
         }
         defer { try? FileManager.default.removeItem(atPath: work) }
         let output = work + "/deck.pdf"
-        let job = ConversionJob(input: original, output: output, workDirectory: work, name: entry.name, format: format, limits: limits)
-        let pacer = ProgressPacer()
         let report = self.report
         let started = MonotonicClock.now()
+        let (store, logger, limits) = (self.store, self.logger, self.limits)
+        // Page 1 alone, ahead of the whole (§30.8): checked in the bounded child like any
+        // PDF, then the room may show it while the rest converts. One that can't be used is
+        // let go of (the whole deck is waited for).
+        let first = FirstPageRequest(path: work + "/first.pdf") { made in
+            guard !stop.isStopped else { return }
+            do {
+                let item = try store.adoptFirstPage(id: hex, pdf: work + "/first.pdf", notes: made.notes, pagesInAll: made.pagesInAll, maxPages: limits.maxPages)
+                var early = ContentEntry(item, notes: store.notes(of: hex))
+                early.storedAt = entry.storedAt
+                logger.info("\(entry.name): page 1 ready in \(String(format: "%.2f", MonotonicClock.now() - started)) s, the rest converting")
+                report(.conversionFirstPage(entry.id, early, pagesInAll: made.pagesInAll))
+            } catch {
+                logger.warning("\(entry.name): page 1 alone can't be shown (\(error)); its whole PDF is waited for")
+            }
+        }
+        let job = ConversionJob(input: original, output: output, workDirectory: work, name: entry.name, format: format, limits: limits, firstPage: first)
+        let pacer = ProgressPacer()
         do {
             let made = try converter.convert(
                 job,

@@ -256,6 +256,7 @@ final class Room: @unchecked Sendable {
             case .stopConversion(let content): conversionWorker.stop(content)
             case .discardUpload(let content): store.discardUpload(content.hex)
             case .storeImageSet(let id, let tag, let set): uploadWorker.storeImageSet(id, tag: tag, set)
+            case .prerender(let content, let page, let part): stageWorker.stage.compositor.prerenderNeighbours(content: content, page: page, part: part)
             case .prepareConverter(let name): conversionWorker.converters.prepare(forFileNamed: name)
             case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
             case .pointer(let device, let page, let point, let lifted):

@@ -5,11 +5,21 @@ import Foundation
 public enum LibreOfficeReference {
     /// `soffice --headless --convert-to pdf` of `input` into `outDir`, with a fresh profile
     /// of its own (a cold start, as a person's first run); returns the PDF's path.
+    /// `picturesAsTheyAre`: with the one export option lecternd sets (docs/protocol.md
+    /// §30.7), `ReduceImageResolution` off, given as LibreOffice's JSON filter options
+    /// with the export filter of the document's kind (by its name's extension).
     @discardableResult
-    public static func convert(_ input: String, outDir: String) throws -> String {
+    public static func convert(_ input: String, outDir: String, picturesAsTheyAre: Bool = false) throws -> String {
         let profile = Fixtures.tempDir("lo-profile")
+        var target = "pdf"
+        if picturesAsTheyAre {
+            let ext = (input as NSString).pathExtension.lowercased()
+            let filter =
+                ["pptx", "ppt", "odp", "key", "ppsx"].contains(ext) ? "impress_pdf_Export" : ["xlsx", "xls", "ods"].contains(ext) ? "calc_pdf_Export" : "writer_pdf_Export"
+            target = "pdf:\(filter):{\"ReduceImageResolution\":{\"type\":\"boolean\",\"value\":\"false\"}}"
+        }
         let r = try Fixtures.run(
-            "soffice", ["-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--convert-to", "pdf", "--outdir", outDir, input])
+            "soffice", ["-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--convert-to", target, "--outdir", outDir, input])
         let pdf = outDir + "/" + ((input as NSString).lastPathComponent as NSString).deletingPathExtension + ".pdf"
         guard r.status == 0, FileManager.default.fileExists(atPath: pdf) else {
             throw Fixtures.ToolError(description: "soffice --convert-to pdf of \(input) failed (\(r.status)): \(r.err)")

@@ -8,8 +8,9 @@ public enum OfficeDocuments {
     /// colour gradient, different on each slide) and speaker notes ("Speaker notes for
     /// slide N").
     /// `title`: the titles' prefix ("Slide"), so that decks made for each round differ.
-    public static func pptx(_ path: String, slides: Int, notes: Bool = true, pictureSize: Int = 400, title: String = "Slide") throws {
-        try make("pptx", path, String(slides), notes ? "notes" : "-", String(pictureSize), title)
+    /// `hidden`: the slides (1-based) marked hidden (left out of a PDF export).
+    public static func pptx(_ path: String, slides: Int, notes: Bool = true, pictureSize: Int = 400, title: String = "Slide", hidden: [Int] = []) throws {
+        try make("pptx", path, String(slides), notes ? "notes" : "-", String(pictureSize), title, hidden.map(String.init).joined(separator: ","))
     }
 
     /// An `.odp` of `slides` slides with a title each (odfpy).
@@ -110,6 +111,8 @@ public enum OfficeDocuments {
                 s.shapes.add_picture(data, Inches(3), Inches(2), width=Inches(6))
                 if kind == "bomb" or args[1] == "notes":
                     s.notes_slide.notes_text_frame.text = "Speaker notes for slide %d" % (i + 1)
+                if kind == "pptx" and len(args) > 4 and str(i + 1) in args[4].split(","):
+                    s._element.set("show", "0")
             prs.save(out)
             if kind == "bomb":
                 src = zipfile.ZipFile(out)

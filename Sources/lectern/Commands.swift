@@ -63,7 +63,7 @@ struct UploadCommand: ParsableCommand {
         for id in ids { print(id.hex) }
     }
 
-    static func upload(_ file: String, _ c: LecternConnection, showProgress: Bool) throws -> UploadStored {
+    static func upload(_ file: String, _ c: LecternConnection, showProgress: Bool, firstPage: Bool = false) throws -> UploadStored {
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw CLIError(code: "argument", message: "Can't read \(file).", exitCode: 1)
         }
@@ -97,7 +97,7 @@ struct UploadCommand: ParsableCommand {
                 guard line != said else { return }
                 said = line
                 FileHandle.standardError.write(Data((isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[K" + line : line + "\n").utf8))
-            })
+            }, firstPage: firstPage)
         if tty || (!said.isEmpty && isatty(STDERR_FILENO) == 1) { FileHandle.standardError.write(Data("\n".utf8)) }
         return stored
     }
@@ -114,6 +114,11 @@ enum ConversionLine {
                 ["pptx", "ppt", "odp", "key"].contains(p.format) ? "slide" : ImageFormat(rawValue: p.format) != nil || p.format == ImageSet.format ? "image" : "page"
             if p.total > 0 { return "Converting \(name) · \(unit) \(p.done) of \(p.total)" }
             return "Converting \(name) · \(p.elapsedMs / 1000) s of at most \(p.budgetMs / 1000) s"
+        case .firstPage:
+            let unit = ["pptx", "ppt", "odp", "key"].contains(p.format) ? "slide" : "page"
+            // Its later progress keeps stage 3: the count goes on, page 1 still said.
+            if p.done > 1, p.total > 0 { return "Converting \(name) · \(unit) \(p.done) of \(p.total) · \(unit) 1 ready" }
+            return "Converting \(name) · \(unit) 1 ready, shown while the rest converts" + (p.total > 1 ? " (\(p.total) in all)" : "")
         }
     }
 }
@@ -135,7 +140,10 @@ struct PresentCommand: ParsableCommand {
 
     func run() throws {
         try withConnection(connection) { c in
-            let content = targets.count > 1 ? try UploadFiles.upload(targets, c, showProgress: false)[0] : try resolveContent(targets[0], c)
+            // A document converted on the appliance goes up once its first page is ready.
+            let content =
+                targets.count > 1
+                ? try UploadFiles.upload(targets, c, showProgress: false)[0] : try resolveContent(targets[0], c, firstPage: page <= 1)
             try takeFloorIfOpen(c, role: connection.role)
             try c.present(content, page: page)
         }

@@ -177,9 +177,11 @@ func takeFloorIfOpen(_ c: LecternConnection, role: Role) throws -> Bool {
 }
 
 /// A content id, or a file to upload first (deduplicated: a file the appliance has is not sent again).
-func resolveContent(_ arg: String, _ c: LecternConnection, quiet: Bool = true) throws -> ContentID {
+/// `firstPage`: a document converted on the appliance is ready once its first page is
+/// (docs/protocol.md §30.8), not its whole deck.
+func resolveContent(_ arg: String, _ c: LecternConnection, quiet: Bool = true, firstPage: Bool = false) throws -> ContentID {
     if FileManager.default.fileExists(atPath: arg) {
-        return try UploadCommand.upload(arg, c, showProgress: !quiet).content
+        return try UploadCommand.upload(arg, c, showProgress: !quiet, firstPage: firstPage).content
     }
     if let id = ContentID(hex: arg) { return id }
     throw CLIError(code: "argument", message: "\(arg) is neither a file nor a content id.", exitCode: 1)

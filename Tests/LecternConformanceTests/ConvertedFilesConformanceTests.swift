@@ -115,4 +115,82 @@ final class ConvertedFilesConformanceTests: ConformanceTestCase {
         XCTAssertEqual(e?.detail, 10_000_000)
         XCTAssertTrue(e?.message.contains("unpacks to more than the 10 MB a document may") ?? false, e?.message ?? "")
     }
+
+    // MARK: the first page first (§30.8)
+
+    /// Uploads a 40-slide `.pptx` with a photo per slide and reads its frames up to
+    /// conversion-progress stage 3, which it returns; from then the converter's processes
+    /// (those of this test's own sandboxes) are held with SIGSTOP, so that the whole deck
+    /// can't overtake the checks however fast the machine (`release` lets it go on).
+    func heldAtFirstPage(_ p: RawPeer) throws -> (upload: Upload, first: RawFrame) {
+        let deck = harness.dir + "/deck.pptx"
+        try OfficeDocuments.pptx(deck, slides: 40, pictureSize: 1024)
+        let u = try send(p, path: deck)
+        var first: RawFrame?
+        while let f = p.next(timeout: 60) {
+            XCTAssertNotEqual(f.tag, u.finishTag, "no reply to the upload-finish before the first page: \(f) \(String(describing: f.error))")
+            if f.tag == u.finishTag { break }
+            if f.command == 0x3E, f.body[32] == 3 {
+                first = f
+                break
+            }
+        }
+        XCTAssertFalse(ProcessTree.signal(SIGSTOP, naming: sandboxes).isEmpty, "the converter's processes, held")
+        return (u, try XCTUnwrap(first, "conversion-progress stage 3"))
+    }
+
+    var sandboxes: String { harness.dir + "/data/convert" }
+    func release() { ProcessTree.signal(SIGCONT, naming: sandboxes) }
+
+    func testC103AConvertedDecksFirstPageComesFirst() throws {
+        try start()
+        defer { release() }   // never left held
+        let p = try join("Ana")
+        XCTAssertEqual(p.reply(to: p.request(0x06))?.command, 0x07, "floor-ack (an open room)")
+        let (u, first) = try heldAtFirstPage(p)
+        XCTAssertEqual(first.tag, u.beginTag, "stage 3 carries the upload-begin's tag")
+        XCTAssertEqual(Array(first.body[0..<32]), u.id)
+        XCTAssertEqual(be32(first.body, 34), 1, "one page ready")
+        XCTAssertEqual(be32(first.body, 38), 40, "the pages in all")
+
+        XCTAssertEqual(p.reply(to: p.request(0x30, u.id + u32(1)))?.command, 0x31, "present-ok of page 1")
+        let s = try XCTUnwrap(p.reply(to: p.request(0x16))?.json)
+        let screen = s["screen"] as? [String: Any]
+        XCTAssertEqual(screen?["page"] as? Int, 1)
+        XCTAssertEqual(screen?["pageCount"] as? Int, 1, "the pages that exist")
+        let conversion = (s["conversions"] as? [[String: Any]])?.first
+        XCTAssertEqual(conversion?["ready"] as? Int, 1)
+        XCTAssertEqual(conversion?["total"] as? Int, 40)
+
+        release()
+        let stored = try XCTUnwrap(p.reply(to: u.finishTag, timeout: 120), "the upload-finish's one reply")
+        XCTAssertEqual(stored.command, 0x3C, "upload-stored: \(String(describing: stored.error))")
+        XCTAssertEqual(be32(stored.body, 41), 40, "every page")
+        let after = try XCTUnwrap(p.reply(to: p.request(0x16))?.json)["screen"] as? [String: Any]
+        XCTAssertEqual(after?["page"] as? Int, 1, "the same page")
+        XCTAssertEqual(after?["pageCount"] as? Int, 40)
+    }
+
+    func testC104APagePastThoseReadyIsStillConvertingAndTheWallStays() throws {
+        try start()
+        defer { release() }
+        let p = try join("Ana")
+        XCTAssertEqual(p.reply(to: p.request(0x06))?.command, 0x07, "floor-ack (an open room)")
+        let (u, _) = try heldAtFirstPage(p)
+        XCTAssertEqual(p.reply(to: p.request(0x30, u.id + u32(1)))?.command, 0x31, "present-ok of page 1")
+
+        let next = expectFailure(p.reply(to: p.request(0x0C, [0x01, 0, 0, 0] + u32(0))), in: 0x0E, code: 0x1308)
+        XCTAssertEqual(next?.closes, false)
+        XCTAssertEqual(next?.detail, 1, "the pages ready")
+        XCTAssertTrue(next?.message.hasPrefix("Slide 2 of deck.pptx is still being converted") ?? false, next?.message ?? "")
+        let goto = expectFailure(p.reply(to: p.request(0x0C, [0x03, 0, 0, 0] + u32(12))), in: 0x0E, code: 0x1308)
+        XCTAssertTrue(goto?.message.hasPrefix("Slide 12 of deck.pptx") ?? false, goto?.message ?? "")
+        expectFailure(p.reply(to: p.request(0x30, u.id + u32(3))), in: 0x14, code: 0x1308)
+        let s = try XCTUnwrap(p.reply(to: p.request(0x16))?.json)["screen"] as? [String: Any]
+        XCTAssertEqual(s?["page"] as? Int, 1, "the wall stays")
+
+        release()
+        XCTAssertEqual(p.reply(to: u.finishTag, timeout: 120)?.command, 0x3C)
+        XCTAssertEqual(p.reply(to: p.request(0x0C, [0x01, 0, 0, 0] + u32(0)))?.command, 0x0D, "next, once the whole deck exists")
+    }
 }

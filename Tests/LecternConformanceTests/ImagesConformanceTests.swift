@@ -27,7 +27,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         return u16(UInt16(ids.count)) + ids.flatMap { $0 } + u16(UInt16(n.count)) + n
     }
 
-    func testC103APhotoIsAnsweredAsAOnePagePDFWithItsFormat() throws {
+    func testC105APhotoIsAnsweredAsAOnePagePDFWithItsFormat() throws {
         try start()
         let p = try join("Ana")
         let files = try images(["a.jpg", "b.png", "c.webp", "d.gif"])
@@ -49,7 +49,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         }
     }
 
-    func testC104AHEICIsAnImageNotAClip() throws {
+    func testC106AHEICIsAnImageNotAClip() throws {
         try start()
         let p = try join("Ana")
         let heic = try images(["IMG_0001.heic"])[0]
@@ -60,7 +60,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         XCTAssertEqual(last.body[32], 1, "kind 1 (a deck), not 2 (a clip)")
     }
 
-    func testC105ImagesDeckMakesOneDeckInTheOrderGivenWithProgressOnItsTag() throws {
+    func testC107ImagesDeckMakesOneDeckInTheOrderGivenWithProgressOnItsTag() throws {
         try start()
         let p = try join("Ana")
         let ids = try images(["1.jpg", "2.png", "3.jpg"]).map { try upload(p, path: $0).id }
@@ -95,7 +95,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         XCTAssertNotEqual(Array(other.body[0..<32]), Array(stored.body[0..<32]))
     }
 
-    func testC106ImagesDeckRefusals() throws {
+    func testC108ImagesDeckRefusals() throws {
         try start { $0.convert.imageMaxCount = 3 }
         let p = try join("Ana")
         let photo = try upload(p, path: try images(["p.png"])[0]).id
@@ -110,7 +110,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         XCTAssertEqual(none?.closes, true)
     }
 
-    func testC107ADecompressionBombIsRefusedWithTheMegapixelLimit() throws {
+    func testC109ADecompressionBombIsRefusedWithTheMegapixelLimit() throws {
         try start()
         let p = try join("Ana")
         let bomb = try Fixtures.pngClaiming(width: 100_000, height: 100_000, in: harness.dir)
@@ -125,7 +125,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         expectFailure(p.reply(to: p.request(0x30, id + u32(1))), in: 0x14, code: 0x0301)
     }
 
-    func testC108AnUnsupportedFileSaysWhatIsShownAndWhatToDo() throws {
+    func testC110AnUnsupportedFileSaysWhatIsShownAndWhatToDo() throws {
         try start()
         let p = try join("Ana")
         let text = harness.dir + "/agenda.txt"
@@ -135,7 +135,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         XCTAssertTrue(e?.message.contains("photos and images (JPEG, PNG, WebP, GIF, HEIC/HEIF)") ?? false, e?.message ?? "")
     }
 
-    func testC109TheStateAnnouncesTheUploadLimitInTheAdminsUnits() throws {
+    func testC111TheStateAnnouncesTheUploadLimitInTheAdminsUnits() throws {
         try start { $0.maxUploadMB = 100 }
         let p = try join("Ana")
         let s = try XCTUnwrap(p.reply(to: p.request(0x16))?.json)
@@ -149,7 +149,7 @@ final class ImagesConformanceTests: ConformanceTestCase {
         XCTAssertEqual(e?.message, "The file is larger than the 100 MB limit.")
     }
 
-    func testC111AnImageSetIsNeverAnUpload() throws {
+    func testC113AnImageSetIsNeverAnUpload() throws {
         try start()
         let p = try join("Ana")
         let photo = try upload(p, path: try images(["p.png"])[0]).id

@@ -3,7 +3,7 @@ import LecternCore
 import LecternTestSupport
 import XCTest
 
-/// §19's rules C112–C117, live sharing (§29, protocol 1.2), from outside: frames written
+/// §19's rules C114–C119, live sharing (§29, protocol 1.2), from outside: frames written
 /// byte by byte from docs/protocol.md over a real TLS socket to a real service.
 final class ShareConformanceTests: ConformanceTestCase {
     /// share-begin's body: codec, source, placement, reserved, width, height, frame rate, bitrate.
@@ -11,7 +11,7 @@ final class ShareConformanceTests: ConformanceTestCase {
         [codec, 1, placement, 0] + u16(width) + u16(height) + u16(fps) + u32(bitrate)
     }
 
-    func testC112ABeginOutsideTheLimitsIsRefusedAndTheConnectionStays() throws {
+    func testC114ABeginOutsideTheLimitsIsRefusedAndTheConnectionStays() throws {
         try start(.open)
         let ana = try join("Ana")
         for body in [begin(width: 16384, height: 16384), begin(width: 1920, height: 1201), begin(fps: 61), begin(bitrate: 20_000_001)] {
@@ -22,7 +22,7 @@ final class ShareConformanceTests: ConformanceTestCase {
         XCTAssertEqual(e?.closes, true, "an unknown codec: malformed")
     }
 
-    func testC113AShareFrameWithoutAShareIsNoShareAndNotFatal() throws {
+    func testC115AShareFrameWithoutAShareIsNoShareAndNotFatal() throws {
         try start(.open)
         let ana = try join("Ana")
         let frame: [UInt8] = [1, 0, 0, 0] + u32(0) + u64(0) + [0, 0, 0, 1, 0x65, 0x88]
@@ -32,7 +32,7 @@ final class ShareConformanceTests: ConformanceTestCase {
         XCTAssertEqual(ana.reply(to: ana.request(0x16))?.command, 0x15, "the connection stays open")
     }
 
-    func testC114AModeratedRoomsShareWaitsAndTheModeratorApprovesIt() throws {
+    func testC116AModeratedRoomsShareWaitsAndTheModeratorApprovesIt() throws {
         try start(.moderated)
         let mod = try join("Chair", role: 2)
         let ana = try join("Ana")
@@ -59,7 +59,7 @@ final class ShareConformanceTests: ConformanceTestCase {
         XCTAssertEqual((after["layout"] as? [String: Any]).flatMap { ($0["panes"] as? [[String: Any]])?.first?["share"] as? Int }, Int(ana.device))
     }
 
-    func testC115TheModeratorEndsAShareAndTheSharerIsToldWhy() throws {
+    func testC117TheModeratorEndsAShareAndTheSharerIsToldWhy() throws {
         try start(.open)
         let mod = try join("Chair", role: 2)
         let ana = try join("Ana")
@@ -77,7 +77,7 @@ final class ShareConformanceTests: ConformanceTestCase {
         XCTAssertEqual(ended?.error?.message, "The moderator ended your share.")
     }
 
-    func testC116ShareAudioWithoutAShareIsNoShareAndABadOneIsMalformed() throws {
+    func testC118ShareAudioWithoutAShareIsNoShareAndABadOneIsMalformed() throws {
         try start(.open)
         let ana = try join("Ana")
         let audio: [UInt8] = [1, 2, 0, 0] + u32(0) + u64(0) + [0xFC, 0xFF, 0xFE]
@@ -106,7 +106,7 @@ final class ShareConformanceTests: ConformanceTestCase {
         return zip(starts, starts.dropFirst() + [b.count]).map { Array(b[$0..<$1]) }
     }
 
-    func testC117AViewerGetsThePictureOfTheShareOnTheWallOnly() throws {
+    func testC119AViewerGetsThePictureOfTheShareOnTheWallOnly() throws {
         try start(.open)
         let ana = try join("Ana")
         let viewer = try join("Vera", role: 3)

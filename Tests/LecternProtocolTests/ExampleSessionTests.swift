@@ -290,6 +290,7 @@ enum ErrorTable {
         (.conversionQueueFull(limit: 8), "the limit"),
         (.conversionCancelled("deck.pptx", "its uploader cancelled it"), "0"),
         (.notConverting, "0"),
+        (.pageStillConverting("deck.pptx", page: 2, ready: 1), "the pages ready"),
         (.notAnImage(position: 2, name: "notes.pdf"), "the position of the first that isn't, from 1"),
         (.tooManyImages(count: 150, limit: 100), "the limit"),
         (

@@ -94,6 +94,7 @@ final class WebServerTests: XCTestCase {
         "console-view.js", "console-wire.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js", "audience-panel.js",
         "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-wire.js", "share-sound.js", "formats.js", "images-deck.js",
+        "conversion-view.js",
     ]
 
     /// The audience's own page (viewer.html, §24) and the modules it imports.

@@ -9,7 +9,7 @@ import { registerProof } from './crypto.js';
 import {
   Deframer, splitFrame, encodeFrame, decodeHello, decodeError, decodeState, decodeFloorNote,
   encodeRegister, decodeRegisterOK, decodeFloorAck, encodeFloorModerate, encodeControl, encodePresent,
-  encodeScreenshotRequest, encodePagePreview, decodeScreenshotData, decodeUploadProgress,
+  encodeScreenshotRequest, encodePagePreview, decodeScreenshotData, decodeUploadProgress, decodeConversionProgress,
 } from './wire.js';
 
 export class ConnectionLost extends Error {}
@@ -24,6 +24,7 @@ export class Link {
     this.nextTag = 0;
     this.pending = new Map();   // tag → { resolve, reject, pieces?, onChunkError? }
     this.progress = new Map();  // upload-begin tag → (stored) => void
+    this.converting = new Map(); // upload-begin tag → (conversion-progress) => void (§30.3)
     this.inbox = new Deframer();
     this.closed = false;
     this.registered = false;   // register-ok came (a viewer keeps device byte 0xFF all the same)
@@ -57,6 +58,7 @@ export class Link {
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     this.progress.clear();
+    this.converting.clear();
     if (this.handlers.onClose) this.handlers.onClose(this);
   }
 
@@ -89,7 +91,7 @@ export class Link {
   }
 
   newTag() {
-    do { this.nextTag = this.nextTag >= 0xFFFF ? 1 : this.nextTag + 1; } while (this.pending.has(this.nextTag) || this.progress.has(this.nextTag));
+    do { this.nextTag = this.nextTag >= 0xFFFF ? 1 : this.nextTag + 1; } while (this.pending.has(this.nextTag) || this.progress.has(this.nextTag) || this.converting.has(this.nextTag));
     return this.nextTag;
   }
 
@@ -118,6 +120,10 @@ export class Link {
     }
     if (command === C.uploadProgress && this.progress.has(tag)) {
       this.progress.get(tag)(decodeUploadProgress(body));
+      return;
+    }
+    if (command === C.conversionProgress && this.converting.has(tag)) {
+      this.converting.get(tag)(decodeConversionProgress(body));
       return;
     }
     const p = tag !== 0 ? this.pending.get(tag) : undefined;

@@ -225,6 +225,7 @@ export const ERRORS = Object.freeze([
   [0x1305, 'conversionQueueFull'],
   [0x1306, 'conversionCancelled'],
   [0x1307, 'notConverting'],
+  [0x1308, 'pageStillConverting'],
   [0x1380, 'notAnImage'],
   [0x1381, 'tooManyImages'],
   [0x1382, 'imageTooLarge'],

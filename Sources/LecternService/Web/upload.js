@@ -7,6 +7,7 @@ import { Sha256 } from './sha256.js';
 import { possessionProof } from './crypto.js';
 import { encodeUploadBegin, decodeUploadReady, encodeUploadChunk, decodeUploadStored } from './wire.js';
 import { ConnectionLost } from './link.js';
+import { finishConverted } from './conversion-view.js';
 
 // Chunks of 256 KiB (the protocol allows up to MAX_CHUNK): the service confirms what is in
 // the file as each one is written, so the bar moves in small steps on a slow Wi-Fi.
@@ -77,9 +78,13 @@ export async function upload(link, file, report) {
     if (chunkError) throw chunkError;
     if (link.closed) throw new ConnectionLost('The connection to the appliance was lost.');
     report('verify', size, size);
+    // A file converted on the appliance is ready once its first page is (§30.8).
     let stored;
-    try { stored = await link.request(C.uploadFinish, id); } catch (e) { throw chunkError || e; }
+    try { stored = await finishConverted(link, id, beginTag, uploadName(file.name)); } catch (e) { throw chunkError || e; }
     if (chunkError) throw chunkError;
+    if (stored.firstPage) {
+      return { id: hex(id), name: uploadName(file.name), kind: 'pdf', pages: stored.firstPage.pages, durationMs: 0, size, converting: true };
+    }
     const s = decodeUploadStored(stored.body);
     return { id: hex(id), name: uploadName(file.name), kind: s.kind === 2 ? 'clip' : 'pdf', pages: s.pages, durationMs: s.durationMs, size };
   } finally {

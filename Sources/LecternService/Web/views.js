@@ -14,9 +14,11 @@ import { renderAudience } from './audience-panel.js';
 import { renderLayout } from './presenter-layout.js';
 import { renderWall } from './layout-view.js';
 import { renderShare } from './share-view.js';
+import { renderConversions } from './conversion-view.js';
 
 export function renderAll() {
   renderScreen();
+  renderConversions();
   renderFloor();
   renderFiles();
   renderModerator();

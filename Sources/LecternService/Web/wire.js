@@ -186,6 +186,15 @@ export function decodeUploadProgress(body) {
   return r.u64();
 }
 
+// conversion-progress (0x3E, §30.3): where the conversion of an upload stands.
+export function decodeConversionProgress(body) {
+  const r = new Reader(body);
+  r.bytes(32);
+  const stage = r.u8(), ahead = r.u8(), done = r.u32(), total = r.u32(), elapsedMs = r.u32(), budgetMs = r.u32();
+  const format = String.fromCharCode(...r.bytes(r.u8()));
+  return { stage, ahead, done, total, elapsedMs, budgetMs, format };
+}
+
 export function decodeUploadStored(body) {
   const r = new Reader(body);
   r.bytes(32);
