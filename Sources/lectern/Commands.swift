@@ -69,7 +69,9 @@ struct UploadCommand: ParsableCommand {
         }
         // Too big for the appliance: said before the file is read (§30.10), as the server would.
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.uint64Value ?? 0
-        if let limit = c.latestState?.uploads, limit.maxFileBytes > 0, size > limit.maxFileBytes {
+        // The state pushed after register may not have been read yet: asked for then.
+        let limits = (c.latestState ?? (try? c.state()))?.uploads
+        if let limit = limits, limit.maxFileBytes > 0, size > limit.maxFileBytes {
             throw CLIError(.server(.fileTooLarge(limit: limit.maxFileBytes, text: limit.maxFileText)))
         }
         let tty = showProgress && isatty(STDERR_FILENO) == 1
