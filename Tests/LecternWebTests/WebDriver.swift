@@ -298,12 +298,15 @@ final class WebSession {
 
     /// The viewport (not the window) made `width`×`height`.
     func setViewport(width: Int, height: Int) throws {
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let v = try execute("return [window.innerWidth, window.innerHeight, window.outerWidth, window.outerHeight]") as? [Int] ?? []
             guard v.count == 4 else { throw WebDriverError("no window size") }
             if v[0] == width && v[1] == height { return }
             let w = width + (v[2] - v[0]), h = height + (v[3] - v[1])
             try call("POST", "/window/rect", ["width": w, "height": h])
+            // On a loaded machine the page may not have its new size yet when the call
+            // returns: read it again once two frames were painted.
+            try settle()
         }
         let v = try execute("return [window.innerWidth, window.innerHeight]") as? [Int] ?? []
         guard v == [width, height] else { throw WebDriverError("the viewport is \(v), not \(width)×\(height)") }
