@@ -2,15 +2,23 @@
 // Lectern: the firmware of a meeting-room projector appliance.
 //
 // Dependency direction (never the other way):
-//   LecternCore, LecternProtocol        pure Swift, no C
+//   LecternCore, LecternProtocol        pure Swift, no C modules (LecternProtocol: swift-crypto)
 //   LecternRoom                         the room's state machine (pure: events in, effects out)
-//   LecternRender, LecternDisplay, LecternVideo   thin adapters, the only code touching C types
-//                                       (LecternDisplay: every `Output`: KMS, virtual, selection)
-//   LecternPipeline                     the frame pipeline (scene → frame), shared by the
-//                                       daemon and `lectern render`
+//   LecternRender, LecternDisplay, LecternVideo, LecternSound, LecternConvert
+//                                       thin adapters, the only code touching C types
+//                                       (poppler/cairo/pango, DRM, FFmpeg, ALSA, libzip;
+//                                       LecternDisplay: every `Output`: KMS, virtual, selection;
+//                                       LecternConvert: office documents to PDF in a sandbox)
+//   LecternPipeline                     the frame pipeline (scene → frame) and the render
+//                                       workers, shared by the daemon and `lectern render`
+//   LecternStage                        the wall: a pure StageCore and the one display loop
+//                                       that owns the output
+//   LecternPhotos, LecternShare         bounded children of lecternd: photos made into a deck
+//                                       (libvips), a live share's decoder process
 //   LecternService                      wires core + adapters into the daemon
 //   LecternClient                       the protocol's client side
-//   lecternd, lectern                   executables
+//   lecternd, lectern, lectern-bench    executables
+//   LecternTestSupport                  fixtures and harnesses for the tests and the bench
 import PackageDescription
 
 let package = Package(
