@@ -109,7 +109,11 @@ enum TopLevelJSON {
         while true {
             skip()
             let keyStart = i
-            guard let keyEnd = valueEnd(b, from: i), b[keyStart] == UInt8(ascii: "\"") else { return fail("a key expected") }
+            guard let keyEnd = valueEnd(b, from: i), b[keyStart] == UInt8(ascii: "\"") else {
+                // A key the end of the file cuts through is a cut, not a wrong byte.
+                let cutKey = i < b.count && b[i] == UInt8(ascii: "\"")
+                return cutKey ? (out, "the file ends at byte \(b.count), inside a key") : fail("a key expected")
+            }
             guard let key = try? JSONDecoder().decode([String].self, from: Data(Array("[".utf8) + b[keyStart..<keyEnd] + Array("]".utf8))).first
             else { return fail("a key expected") }
             i = keyEnd

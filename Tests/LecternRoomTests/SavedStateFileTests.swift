@@ -49,6 +49,9 @@ final class SavedStateFileTests: XCTestCase {
             let r = SavedStateFile.read(Data(bytes[..<n]))
             XCTAssertTrue(r.damaged, "cut at \(n)")
             XCTAssertEqual(r.lost.first?.part, "file", "cut at \(n)")
+            // Wherever the cut falls (a key, a value, between them), the file says it ends.
+            let why = r.lost.first?.why ?? ""
+            XCTAssertTrue(why.hasPrefix(n == 0 ? "the file is empty" : "the file ends at byte \(n)"), "cut at \(n): \(why)")
         }
         let cut = bytes.count - 20   // inside "whiteboards"
         let r = SavedStateFile.read(Data(bytes[..<cut]))
