@@ -293,12 +293,12 @@ extension RoomCore {
         changeScreen(.card(card), reply: nil)
     }
 
-    /// The deck viewers may download now: (token, content id hex, file name), or nil.
-    public var downloadOffer: (token: String, content: String, name: String)? {
+    /// The deck viewers may download now, or nil (told to the shell: `announceServed`).
+    var downloadOffer: DownloadOffer? {
         guard audience.navigation.download, let t = audience.navigation.downloadToken,
             let c = screen.committed.content, c.kind == .pdf
         else { return nil }
-        return (t, c.id.hex, c.name)
+        return DownloadOffer(token: t, content: c.id.hex, name: c.name)
     }
 
     // MARK: the state

@@ -107,6 +107,8 @@ public final class RoomCore {
     /// left unconverted (queued at the first tick).
     var conversions: ConversionQueue
     var unconverted: [ContentEntry]
+    /// What the shell was last told it serves (RoomCore+Served.swift).
+    var served = ServedFacts()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both); `unconverted`: stored originals whose
@@ -196,6 +198,7 @@ public final class RoomCore {
         }
         reconcileShares()
         scheduleWake()
+        announceServed()
         defer { out = [] }
         return out
     }
@@ -236,6 +239,7 @@ public final class RoomCore {
         if let c = saved.clip { restoreClip(c) }
         persist()
         scheduleWake()
+        announceServed()
         defer { out = [] }
         return out
     }

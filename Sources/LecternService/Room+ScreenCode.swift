@@ -30,6 +30,7 @@ extension Room {
                     { [weak self] in
                         self?.wallCode = code.code
                         self?.onScreenCode?(code.code)
+                        self?.checkJoiningCorner()
                     }
                 ))
         } catch {
@@ -40,10 +41,10 @@ extension Room {
 }
 
 extension Room {
-    /// After each event: the code small in the wall's corner while a device is joining
-    /// (JoiningCorner); `onCornerCode` is told when that changes.
+    /// When the joining count or the wall's code changed: the code small in the wall's
+    /// corner while a device is joining (JoiningCorner); `onCornerCode` is told when that changes.
     func checkJoiningCorner() {
-        let corner = JoiningCorner.code(screenCode: wallCode, joining: core.joiningCount)
+        let corner = JoiningCorner.code(screenCode: wallCode, joining: joining)
         guard corner != cornerCode else { return }
         cornerCode = corner
         onCornerCode?(corner)

@@ -122,6 +122,8 @@ final class Room: @unchecked Sendable {
     /// What waits for keys being derived (a new code for the wall, a reload's end): run,
     /// in order, once the keys of that serial (or newer ones) are in force.
     var keysAwaited: [(serial: UInt64, then: () -> Void)] = []
+    /// Connections joining now (the core's `.joining`): the corner shows the code then.
+    var joining = 0
     /// The code in the wall's corner now (nil: none), and who hears of its changes.
     var cornerCode: String?
     var onCornerCode: ((String?) -> Void)?
@@ -184,9 +186,6 @@ final class Room: @unchecked Sendable {
             carry(core.handle(event, now: now))
         }
         feeding = false
-        offerDownload()
-        pageImages.setAccess(core.pageImageAccess)
-        checkJoiningCorner()
     }
 
     /// The slide for viewers over HTTP (§24.2); who may fetch what is the core's decision.
@@ -194,9 +193,6 @@ final class Room: @unchecked Sendable {
 
     /// The deck the web server may hand out now (§24.5), from the core's decision.
     let download = DeckDownload()
-    private func offerDownload() {
-        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.deckPath(of: $0.content), name: $0.name) })
-    }
 
     // MARK: effects out
 
@@ -272,6 +268,12 @@ final class Room: @unchecked Sendable {
                 } else {
                     feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
                 }
+            case .offerDownload(let offer):
+                download.set(offer.map { DeckDownload.Offer(token: $0.token, path: store.deckPath(of: $0.content), name: $0.name) })
+            case .pageImageAccess(let access): pageImages.setAccess(access)
+            case .joining(let count):
+                joining = count
+                checkJoiningCorner()
             case .keysInForce(let serial):
                 let due = keysAwaited.filter { $0.serial <= serial }
                 keysAwaited.removeAll { $0.serial <= serial }
