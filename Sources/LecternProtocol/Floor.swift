@@ -145,7 +145,7 @@ public final class Floor {
 
         let id = try freeSeat(for: role)
         var token = makeToken()
-        while devices.values.contains(where: { $0.resumeToken == token }) { token = ResumeToken.random() }
+        while devices.values.contains(where: { $0.resumeToken == token }) { token = makeToken() }
         devices[id] = Device(id: id, name: name, role: role, resumeToken: token, connection: connection, graceDeadline: nil)
         ev.append(.stateChanged)
         return Registration(deviceID: id, role: role, resumeToken: token, resumed: false, floorRestored: false, events: finish(ev))

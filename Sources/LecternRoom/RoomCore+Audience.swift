@@ -102,7 +102,7 @@ extension RoomCore {
             }
         }
         do {
-            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken)
+            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: random.token)
             p.viewer = v
             emit(.registered(p.id))
             send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
@@ -256,7 +256,7 @@ extension RoomCore {
         case .lock: audience.navigation.locked = true
         case .unlock: audience.navigation.locked = false
         case .allowDownload:
-            if !audience.navigation.download { audience.navigation.downloadToken = hexString(randomBytes(16)) }
+            if !audience.navigation.download { audience.navigation.downloadToken = random.hex(16) }
             audience.navigation.download = true
         case .revokeDownload:
             audience.navigation.download = false

@@ -28,6 +28,8 @@ final class Room: @unchecked Sendable {
     let logger: Logger
     let core: RoomCore
     let clock: @Sendable () -> Double
+    /// The wall clock given to the core with each event (the talk timer's, the record's time).
+    let wallClock: @Sendable () -> Double
     private var stageWorker: StageWorker!
     private var uploadWorker: UploadWorker!
     /// Live shares' decoders and the routes of their media frames (§29).
@@ -64,6 +66,7 @@ final class Room: @unchecked Sendable {
         self.loop = loop
         self.logger = logger
         self.clock = clock
+        self.wallClock = wallClock
         let area = try UploadArea(dataDir: config.dataDir)
         let code = config.screenCode ? ScreenCode(lifetime: Double(config.screenCodeMinutes) * 60, now: clock(), random: { UInt32.random(in: .min ... .max) }) : nil
         screenCode = code
@@ -72,7 +75,8 @@ final class Room: @unchecked Sendable {
         core = RoomCore(
             config: config, keys: try keyDeriver.keysNow(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
-            storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(), wallClock: wallClock)
+            storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(),
+            random: SystemRandomNumberGenerator())
         self.store = store
         let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
             guard let self else { return }
@@ -145,7 +149,7 @@ final class Room: @unchecked Sendable {
     /// After a restart: the saved screen (already on the output) and floor holder.
     func restore(_ saved: SavedState, screen: CommittedScreen?) {
         loop.preconditionInEventLoop()
-        carry(core.restore(saved, screen: screen, now: clock()))
+        carry(core.restore(saved, screen: screen, now: clock(), wall: wallClock()))
         feed(.pageBox(stageWorker.stage.pageBox))
     }
 
@@ -183,7 +187,7 @@ final class Room: @unchecked Sendable {
         while !events.isEmpty {
             let event = events.removeFirst(), now = clock()
             metrics?.observe(event, now: now)
-            carry(core.handle(event, now: now))
+            carry(core.handle(event, now: now, wall: wallClock()))
         }
         feeding = false
     }
