@@ -9,26 +9,64 @@ extension ScreenCode {
     static let rounds: UInt32 = 20_000
 }
 
+/// The shell's side of the code on the wall (`screen_code = true`): the code being
+/// rotated, the one whose keys are in force, what waits for keys, and the corner's code.
+struct RoomCodes {
+    /// The code drawn for the wall (nil: no code).
+    var screenCode: ScreenCode?
+    /// The code on the wall: the one whose keys are in force (nil: no code).
+    var wallCode: String?
+    /// What waits for keys being derived (a new code for the wall, a reload's end): run,
+    /// in order, once the keys of that serial (or newer ones) are in force.
+    var keysAwaited: [(serial: UInt64, then: () -> Void)] = []
+    /// Connections joining now (the core's `.joining`): the corner shows the code then.
+    var joining = 0
+    /// The code in the wall's corner now (nil: none).
+    var cornerCode: String?
+    var onScreenCode: ((String) -> Void)?
+    var onCornerCode: ((String?) -> Void)?
+
+    init(screenCode: ScreenCode?) {
+        self.screenCode = screenCode
+        wallCode = screenCode?.code
+    }
+}
+
 extension Room {
+    /// The code on the wall: the one whose keys are in force (nil: no code).
+    var wallCode: String? { codes.wallCode }
+    /// The code in the wall's corner now (nil: none).
+    var cornerCode: String? { codes.cornerCode }
+    /// Told of a new code on the wall once its keys are in force.
+    var onScreenCode: ((String) -> Void)? {
+        get { codes.onScreenCode }
+        set { codes.onScreenCode = newValue }
+    }
+    /// Told when the corner's code changes.
+    var onCornerCode: ((String?) -> Void)? {
+        get { codes.onCornerCode }
+        set { codes.onCornerCode = newValue }
+    }
+
     /// On the room's tick: a new code when a meeting ended or the old one's time is up; the
     /// room is re-keyed off the loop, and once the new keys are in force (new registrations
     /// prove the new code) `onScreenCode` redraws the idle screen with it.
     func checkScreenCode() {
         loop.preconditionInEventLoop()
-        guard var code = screenCode else { return }
+        guard var code = codes.screenCode else { return }
         let devices = core.snapshot(now: clock()).devices.count
         guard code.check(now: clock(), devices: devices, random: { UInt32.random(in: .min ... .max) }) else {
-            screenCode = code
+            codes.screenCode = code
             return
         }
-        screenCode = code
+        codes.screenCode = code
         do {
             let serial = try keyDeriver.rekey(core.config, screenCode: code.code, report: report)
-            keysAwaited.append(
+            codes.keysAwaited.append(
                 (
                     serial,
                     { [weak self] in
-                        self?.wallCode = code.code
+                        self?.codes.wallCode = code.code
                         self?.onScreenCode?(code.code)
                         self?.checkJoiningCorner()
                     }
@@ -38,15 +76,13 @@ extension Room {
         }
         logger.info("a new code on the wall (\(code.previous == nil ? "first" : "the meeting ended or its time was up"))")
     }
-}
 
-extension Room {
     /// When the joining count or the wall's code changed: the code small in the wall's
     /// corner while a device is joining (JoiningCorner); `onCornerCode` is told when that changes.
     func checkJoiningCorner() {
-        let corner = JoiningCorner.code(screenCode: wallCode, joining: joining)
-        guard corner != cornerCode else { return }
-        cornerCode = corner
+        let corner = JoiningCorner.code(screenCode: codes.wallCode, joining: codes.joining)
+        guard corner != codes.cornerCode else { return }
+        codes.cornerCode = corner
         onCornerCode?(corner)
     }
 }
