@@ -1,3 +1,5 @@
+import LecternProtocol
+
 /// Devices away in their grace period that the floor itself doesn't keep: the room keeps a
 /// place for a device that drives a pane of the wall (docs/protocol.md §9.6, §9.7), so it
 /// gets its id and its pane back when it resumes in time. The floor only keeps such a

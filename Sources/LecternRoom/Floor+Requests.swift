@@ -1,4 +1,5 @@
 import LecternCore
+import LecternProtocol
 
 /// The floor's requests: ask for it, release it, the moderator's actions, hand-over,
 /// and control signals (which need the floor to drive the screen).

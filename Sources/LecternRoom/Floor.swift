@@ -1,4 +1,5 @@
 import LecternCore
+import LecternProtocol
 
 /// Configuration of the floor state machine.
 public struct FloorConfig: Sendable, Equatable {
