@@ -58,7 +58,8 @@ let package = Package(
             dependencies: [
                 "LecternCore", "LecternProtocol",
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: C libraries, through pkg-config
         .systemLibrary(
