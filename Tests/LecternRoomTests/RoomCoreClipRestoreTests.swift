@@ -47,15 +47,12 @@ final class RoomCoreClipRestoreTests: XCTestCase {
 
         // Not in the store any more, not a clip, or a position past the end.
         let gone = H(floor: .open, catalog: [deck(1)])
-        XCTAssertEqual(
-            H.work(gone.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":3,"paused":false,"loop":false}}"#), screen: nil, now: 0, wall: gone.wall.seconds)),
-            [])
+        let atThree = try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":3,"paused":false,"loop":false}}"#)
+        XCTAssertEqual(H.work(gone.core.restore(atThree, screen: nil, now: 0, wall: 0)), [])
         let pdf = H(floor: .open, catalog: [deck(2)])
-        XCTAssertEqual(
-            H.work(pdf.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":3,"paused":false,"loop":false}}"#), screen: nil, now: 0, wall: pdf.wall.seconds)), []
-        )
+        XCTAssertEqual(H.work(pdf.core.restore(atThree, screen: nil, now: 0, wall: 0)), [])
         let past = H(floor: .open, catalog: [Self.clip])
-        _ = past.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":99,"paused":false,"loop":false}}"#), screen: nil, now: 0, wall: past.wall.seconds)
+        _ = past.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":99,"paused":false,"loop":false}}"#), screen: nil, now: 0, wall: 0)
         XCTAssertEqual(
             H.clipWork(past.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 10, description: ""))))),
             [.clipSound(serial: 1), .playClip(serial: 1, loop: false, layout: .full, pane: 0)])
