@@ -105,6 +105,7 @@ extension RoomCore {
             let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: random.token)
             p.viewer = v
             emit(.registered(p.id))
+            screenCodeRegistered(p.id)
             send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
             log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
             send(.state(viewerSnapshot(now: now)), to: p, tag: 0)

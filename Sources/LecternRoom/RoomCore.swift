@@ -112,6 +112,8 @@ public final class RoomCore {
     /// left unconverted (queued at the first tick).
     var conversions: ConversionQueue
     var unconverted: [ContentEntry]
+    /// The code on the wall (`screen_code = true`; RoomCore+ScreenCode.swift).
+    var screenCode: ScreenCode?
     /// What the shell was last told it serves (RoomCore+Served.swift).
     var served = ServedFacts()
 
@@ -121,9 +123,10 @@ public final class RoomCore {
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
         parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [],
-        epoch: String? = nil,
+        epoch: String? = nil, screenCode: ScreenCode? = nil,
         random: any RandomNumberGenerator
     ) {
+        self.screenCode = screenCode
         let random = RoomRandom(random)
         self.random = random
         self.config = config
@@ -164,6 +167,7 @@ public final class RoomCore {
             timerTick()
             audienceTick()
             meetingTick()
+            screenCodeTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             conversionsTick()

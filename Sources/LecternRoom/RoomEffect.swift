@@ -138,6 +138,9 @@ public enum RoomEffect: Equatable, Sendable {
     case joining(count: Int)
 
     // MARK: keys
+    /// A new code for the wall (`screen_code = true`): derive the room's keys with it off
+    /// the loop (reporting `.keysDerived`); the wall shows it once they are in force.
+    case newScreenCode(String)
     /// The keys numbered `serial` (or newer) are in force: registrations prove them from now
     /// on (the shell shows a new code on the wall once its keys are in).
     case keysInForce(serial: UInt64)

@@ -15,9 +15,8 @@ extension Room {
             case .send(let id, let bytes): links[id]?.write(bytes)
             case .close(let id): links[id]?.close()
             case .setReading(let id, let on): links[id]?.setReading(on)
-            case .registered(let id):
-                links[id]?.registered()
-                codes.screenCode?.registered(floorDevice: core.isFloorDevice(id))
+            case .registered(let id): links[id]?.registered()
+            case .newScreenCode(let code): rekey(for: code)
             case .wake(let at):
                 wakeTask?.cancel()
                 wakeTask = at.map { at in

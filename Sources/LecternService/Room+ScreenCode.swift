@@ -9,11 +9,12 @@ extension ScreenCode {
     static let rounds: UInt32 = 20_000
 }
 
-/// The shell's side of the code on the wall (`screen_code = true`): the code being
-/// rotated, the one whose keys are in force, what waits for keys, and the corner's code.
+/// The shell's side of the code on the wall (`screen_code = true`; the core decides when
+/// it changes): the newest code drawn, the one whose keys are in force, what waits for
+/// keys, and the corner's code.
 struct RoomCodes {
-    /// The code drawn for the wall (nil: no code).
-    var screenCode: ScreenCode?
+    /// The newest code the core drew (nil: no code): a reload derives the keys with it.
+    var drawn: String?
     /// The code on the wall: the one whose keys are in force (nil: no code).
     var wallCode: String?
     /// What waits for keys being derived (a new code for the wall, a reload's end): run,
@@ -26,9 +27,9 @@ struct RoomCodes {
     var onScreenCode: ((String) -> Void)?
     var onCornerCode: ((String?) -> Void)?
 
-    init(screenCode: ScreenCode?) {
-        self.screenCode = screenCode
-        wallCode = screenCode?.code
+    init(code: String?) {
+        drawn = code
+        wallCode = code
     }
 }
 
@@ -48,33 +49,28 @@ extension Room {
         set { codes.onCornerCode = newValue }
     }
 
-    /// On the room's tick: a new code when a meeting ended or the old one's time is up; the
-    /// room is re-keyed off the loop, and once the new keys are in force (new registrations
-    /// prove the new code) `onScreenCode` redraws the idle screen with it.
-    func checkScreenCode() {
-        loop.preconditionInEventLoop()
-        guard var code = codes.screenCode else { return }
-        let devices = core.snapshot(now: clock()).devices.count
-        guard code.check(now: clock(), devices: devices, random: { UInt32.random(in: .min ... .max) }) else {
-            codes.screenCode = code
-            return
-        }
-        codes.screenCode = code
+    /// What the room's tick does for the code, now (the core decides: RoomCore+ScreenCode).
+    func checkScreenCode() { feed(.tick) }
+
+    /// A new code the core drew: the room is re-keyed off the loop, and once the new keys
+    /// are in force (new registrations prove the new code) `onScreenCode` redraws the idle
+    /// screen with it.
+    func rekey(for code: String) {
+        codes.drawn = code
         do {
-            let serial = try keyDeriver.rekey(core.config, screenCode: code.code, report: report)
+            let serial = try keyDeriver.rekey(core.config, screenCode: code, report: report)
             codes.keysAwaited.append(
                 (
                     serial,
                     { [weak self] in
-                        self?.codes.wallCode = code.code
-                        self?.onScreenCode?(code.code)
+                        self?.codes.wallCode = code
+                        self?.onScreenCode?(code)
                         self?.checkJoiningCorner()
                     }
                 ))
         } catch {
             logger.error("screen code: \(error)")
         }
-        logger.info("a new code on the wall (\(code.previous == nil ? "first" : "the meeting ended or its time was up"))")
     }
 
     /// When the joining count or the wall's code changed: the code small in the wall's

@@ -63,13 +63,13 @@ final class Room: @unchecked Sendable {
         self.wallClock = wallClock
         let area = try UploadArea(dataDir: config.dataDir)
         let code = config.screenCode ? ScreenCode(lifetime: Double(config.screenCodeMinutes) * 60, now: clock(), random: { UInt32.random(in: .min ... .max) }) : nil
-        codes = RoomCodes(screenCode: code)
+        codes = RoomCodes(code: code?.code)
         keyDeriver = KeyDeriver(secret: SaltSecret.load(dataDir: config.dataDir))
         core = RoomCore(
             config: config, keys: try keyDeriver.keysNow(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
             storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(),
-            random: SystemRandomNumberGenerator())
+            screenCode: code, random: SystemRandomNumberGenerator())
         self.store = store
         let inbox = RoomInbox(loop: loop)
         self.inbox = inbox
@@ -92,7 +92,6 @@ final class Room: @unchecked Sendable {
         inbox.attach(self)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
-            self?.checkScreenCode()
         }
     }
 
@@ -117,7 +116,7 @@ final class Room: @unchecked Sendable {
     /// together refuse the reload.
     func reload(_ new: Config, done: @escaping () -> Void) throws {
         loop.preconditionInEventLoop()
-        let serial = try keyDeriver.rekey(new, screenCode: codes.screenCode?.code, report: report)
+        let serial = try keyDeriver.rekey(new, screenCode: codes.drawn, report: report)
         core.reload(new)
         codes.keysAwaited.append((serial, done))
     }

@@ -21,7 +21,7 @@ final class RoomCoreHarness {
     init(
         floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
         storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [], audience: PasscodeHash? = nil, audienceMode: RoomCore.Keys.AudienceMode = .passcode,
-        seed: UInt64? = nil, configure: (inout Config) -> Void = { _ in }
+        seed: UInt64? = nil, screenCode: ScreenCode? = nil, configure: (inout Config) -> Void = { _ in }
     ) {
         var c = Config()
         c.room = "Core Room"
@@ -30,7 +30,7 @@ final class RoomCoreHarness {
         core = RoomCore(
             config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey, audience: audience, audienceMode: audienceMode),
             serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes, unconverted: unconverted,
-            random: SeededRandom(seed: seed ?? Self.nextSeed()))
+            screenCode: screenCode, random: SeededRandom(seed: seed ?? Self.nextSeed()))
         // Every push seen as it is made; the pacing's own tests set it back (StatePacerTests).
         core.statePushInterval = 0
     }
