@@ -7,7 +7,7 @@ import { sameBytes } from './bytes.js';
 import { C, ROLE, ERR } from './protocol.js';
 import { deriveKey } from './crypto.js';
 import { Link, ConnectionLost } from './link.js';
-import { $ } from './dom.js';
+import { $, wsURL } from './dom.js';
 import { app, saveSession, NAME_KEY } from './state.js';
 import { toast, describe, banner } from './notices.js';
 import { renderAll } from './views.js';
@@ -16,11 +16,6 @@ import { refreshPreview } from './preview.js';
 import { refreshNext } from './next-slide.js';
 import { noteScreen } from './go-live.js';
 import { onQueue } from './alerts.js';
-
-function wsURL() {
-  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return scheme + '//' + location.host + '/ws';
-}
 
 export function show(phase) {
   app.phase = phase;

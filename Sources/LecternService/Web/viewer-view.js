@@ -12,26 +12,19 @@ import { sha256 } from './sha256.js';
 import { ViewerOverlay } from './viewer-overlay.js';
 import { renderViewerWall, followedPane } from './viewer-wall.js';
 import { followShare, mainShare, shareCounts } from './viewer-share.js';
+import { $, wsURL, toast as domToast } from './dom.js';
+import { hex, fromHex } from './bytes.js';
 
 const VIEWER = 3;
 const KEY = 'lectern-viewer';
-const $ = (id) => document.getElementById(id);
 const app = { link: null, hello: null, state: null, token: null, key: null, name: '', shown: '', own: null, mine: {}, imageKey: '', overlay: null };
 // The widths page images come in (§24.2): the device asks for the smallest at least as wide as its slide.
 const WIDTHS = [320, 480, 640, 960, 1280, 1920];
 window.LecternViewer = app;
 app.shareCounts = shareCounts;
 
-function toast(msg) {
-  const t = $('toast');
-  t.textContent = msg;
-  t.classList.add('show');
-  setTimeout(() => t.classList.remove('show'), 4000);
-}
-
-function wsURL() { return (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + '/ws'; }
-const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-const unhex = (s) => new Uint8Array((s.match(/../g) || []).map((x) => parseInt(x, 16)));
+// The audience page's toast: no dismiss button, gone after 4 s, in the page's ink.
+const toast = (msg) => domToast(msg, 'info', { dismissible: false, ms: 4000 });
 
 // The page's one connection. A fresh one replaces the one before it, which is closed: a
 // connection left open unused is closed by the appliance after 30 s without a register
@@ -207,7 +200,7 @@ window.addEventListener('DOMContentLoaded', async () => {
   $('back-live').onclick = () => { app.own = null; render(); };
   const kept = JSON.parse(sessionStorage.getItem(KEY) || 'null');
   if (kept) {
-    app.key = unhex(kept.key); app.token = unhex(kept.token); app.name = kept.name || '';
+    app.key = fromHex(kept.key); app.token = fromHex(kept.token); app.name = kept.name || '';
     if (app.token.length !== 16) app.token = null;
     app.imageKey = imageKey(app.token);
     await join();

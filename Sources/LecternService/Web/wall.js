@@ -9,14 +9,12 @@
 import { Link, ConnectionLost } from './link.js';
 import { deriveKey } from './crypto.js';
 import { ROLE, C, ERR } from './protocol.js';
+import { $, wsURL } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
 const BACKOFF_MS = [500, 1000, 2000, 4000];
 const wall = { link: null, key: null, salt: null, rounds: 0, token: null, retry: 0, timer: null, reconnects: 0 };
 let busy = false, again = false, url = null, playing = false;
 window.LecternWall = wall;
-
-function wsURL() { return (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + '/ws'; }
 
 async function refresh() {
   const link = wall.link;
