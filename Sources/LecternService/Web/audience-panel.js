@@ -1,8 +1,8 @@
 // The audience card for the presenter with the floor and the moderator (§24): viewers, the
 // navigation lock, the current poll's live results with close / show results / show answer,
 // and the audience's questions ranked by votes with answered / on the wall / hide.
-import { C } from './protocol.js';
-import { Writer } from './wire.js';
+import { C } from './core/protocol.js';
+import { Writer } from './core/wire.js';
 import { app, canDrive, isModerator } from './state.js';
 import { toast } from './notices.js';
 import { renderPrepared } from './prepared-polls.js';

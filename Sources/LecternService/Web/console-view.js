@@ -12,7 +12,7 @@
 // brings it back sits in the page's flow under the picture, covering nothing.
 
 import { $ } from './dom.js';
-import { C, ERR, SIGNAL } from './protocol.js';
+import { C, ERR, SIGNAL } from './core/protocol.js';
 import { app, isModerator, me } from './state.js';
 import { act, toast } from './notices.js';
 import { drive } from './drive.js';
@@ -20,7 +20,7 @@ import { exportNotes } from './notes-files.js';
 import {
   TIMER_ACTION, TIMER_MODE, encodeNotesRequest, decodeNotes, encodeNotesEdit, encodeTimer, encodeGotoLabel,
   encodeNotesHalfPreview, encodeNotesLayout, LAYOUT, clock, timerNow,
-} from './console-wire.js';
+} from './core/console-wire.js';
 
 const FONT_KEY = 'lectern.notesFont';
 const VIEW_KEY = 'lectern.consoleOff';

@@ -1,53 +1,29 @@
 // Files converted on the appliance (docs/protocol.md §30): where each conversion stands, as
 // the state's `conversions` says, in the presenter's page ("Converting deck.pptx · slide 12
-// of 30"); an upload that resolves as soon as its first page may be presented (§30.8); and
+// of 30"); how a conversion whose first page was presented early ends (§30.8, upload.js); and
 // the deck on the screen while the rest of it converts: its page count grows as the state
 // says, and the next page says it is still converting.
 
 import { $ } from './dom.js';
 import { app, saveSession } from './state.js';
-import { C } from './protocol.js';
-import { decodeUploadStored } from './wire.js';
-import { ConnectionLost } from './link.js';
+import { decodeUploadStored } from './core/wire.js';
 import { toast, describe } from './notices.js';
 
-export const FIRST_PAGE = 3;   // conversion-progress stage: page 1 may be presented (§30.8)
-
-// The upload-finish of file `id` (upload-begin's tag `beginTag`): resolves to { body } of
-// its upload-stored, or — for a file converted on the appliance — to { firstPage: { pages,
-// total } } as soon as its first page may be presented. The rest converts on: once the
-// whole deck exists the files list has all its pages; if it can't be, the person is told
-// why (the answer to the upload-finish, which still comes) and the file leaves the list.
-export function finishConverted(link, id, beginTag, name) {
-  return new Promise((resolve, reject) => {
-    let early = false;
-    const idHex = Array.from(id, (b) => b.toString(16).padStart(2, '0')).join('');
-    link.converting.set(beginTag, (p) => {
-      if (p.stage !== FIRST_PAGE || early) return;
-      early = true;
-      resolve({ firstPage: { pages: Math.max(1, p.done), total: p.total } });
-    });
-    const tag = link.newTag();
-    link.pending.set(tag, {
-      resolve: (reply) => {
-        link.converting.delete(beginTag);
-        if (!early) { resolve(reply); return; }
-        if (reply.command !== C.uploadStored) return;
-        const s = decodeUploadStored(reply.body);
-        const f = app.files.find((x) => x.id === idHex);
-        if (f) { f.pages = s.pages; delete f.converting; saveSession(); }
-      },
-      reject: (e) => {
-        link.converting.delete(beginTag);
-        if (!early) { reject(e); return; }
-        if (e instanceof ConnectionLost) return;   // it converts on: the state says how it ends
-        app.files = app.files.filter((x) => x.id !== idHex);
-        saveSession();
-        toast(name + ': ' + describe(e), 'error', { sticky: true });
-      },
-    });
-    link.send(C.uploadFinish, id, tag);
-  });
+// How a conversion that let its first page be presented ends (upload.js's `later`): the
+// file gets its whole page count, or leaves the list with the reason told.
+export function conversionOutcome(name) {
+  return {
+    stored: (body, id) => {
+      const s = decodeUploadStored(body);
+      const f = app.files.find((x) => x.id === id);
+      if (f) { f.pages = s.pages; delete f.converting; saveSession(); }
+    },
+    failed: (e, id) => {
+      app.files = app.files.filter((x) => x.id !== id);
+      saveSession();
+      toast(name + ': ' + describe(e), 'error', { sticky: true });
+    },
+  };
 }
 
 const PRESENTATIONS = ['pptx', 'ppt', 'odp', 'key'];

@@ -2,7 +2,7 @@
 // picture.
 
 import { $ } from './dom.js';
-import { C, SIGNAL } from './protocol.js';
+import { C, SIGNAL } from './core/protocol.js';
 import { app } from './state.js';
 import { act } from './notices.js';
 

@@ -5,7 +5,7 @@
 
 import { $ } from './dom.js';
 import { app } from './state.js';
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { act } from './notices.js';
 import { confirmTakeover } from './confirm-live.js';
 

@@ -5,12 +5,13 @@
 import { $ } from './dom.js';
 import { app, saveSession, whenIn, me, isModerator } from './state.js';
 import { toast, describe, act } from './notices.js';
-import { upload } from './upload.js';
-import { ConnectionLost } from './link.js';
+import { upload, uploadName } from './core/upload.js';
+import { conversionOutcome } from './conversion-view.js';
+import { ConnectionLost } from './core/link.js';
 import { clock, renderClip } from './clip-view.js';
-import { UploadSpeed } from './upload-speed.js';
-import { C } from './protocol.js';
-import { encodeClipPlay } from './wire.js';
+import { UploadSpeed } from './core/upload-speed.js';
+import { C } from './core/protocol.js';
+import { encodeClipPlay } from './core/wire.js';
 import { goLive } from './go-live.js';
 import { looksLikeImage } from './formats.js';
 import { deckName, makeImagesDeck } from './images-deck.js';
@@ -153,7 +154,7 @@ async function uploadOne(file) {
     for (let attempt = 0; ; attempt++) {
       try {
         if (app.phase !== 'in') await whenIn(60000);
-        const item = await upload(app.link, file, report);
+        const item = await upload(app.link, file, report, conversionOutcome(uploadName(file.name)));
         app.files = app.files.filter((f) => f.id !== item.id).concat([item]);
         saveSession();
         renderFiles(); renderClip();

@@ -6,7 +6,7 @@ import { $ } from './dom.js';
 import { app, me, isModerator, deviceName } from './state.js';
 import { toast, act } from './notices.js';
 import { onFloorChange } from './go-live.js';
-import { SIGNAL } from './protocol.js';
+import { SIGNAL } from './core/protocol.js';
 
 // The hand-over row, made once under the floor card's buttons: whom to lend the floor to
 // and a Hand over button (signal 0xFD with the device's id).

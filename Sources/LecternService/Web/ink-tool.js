@@ -7,11 +7,11 @@
 // picture is fetched again.
 
 import { $ } from './dom.js';
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { app, canDrive, isModerator, me } from './state.js';
 import { act, toast } from './notices.js';
 import { refreshPreview } from './preview.js';
-import { Writer } from './wire.js';
+import { Writer } from './core/wire.js';
 
 const MAX_PER_MESSAGE = 512, MAX_PER_STROKE = 1000;
 const ink = { tool: 'swipe', gesture: null, queued: null, frame: 0 };

@@ -7,9 +7,9 @@
 // card builds itself: views.js calls renderWall() with the other cards.
 
 import { app, me, isModerator, deviceName } from './state.js';
-import { C, LAYOUT, PANE_ACTION } from './protocol.js';
-import { encodePresent } from './wire.js';
-import { fromHex } from './bytes.js';
+import { C, LAYOUT, PANE_ACTION } from './core/protocol.js';
+import { encodePresent } from './core/wire.js';
+import { fromHex } from './core/bytes.js';
 import { act, toast } from './notices.js';
 
 const NAMES = { full: 'Full', split: 'Side by side', stack: 'Stacked', quad: 'Four', pip: 'Picture in picture' };

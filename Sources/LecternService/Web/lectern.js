@@ -9,11 +9,11 @@
 // (screen-, floor-, files-, clip-, moderator-view.js; views.js draws them all) ·
 // preview.js · next-slide.js · drive.js · ink-tool.js (pointer and pen) · and here, the wiring.
 
-import { utf8, hex, fromHex } from './bytes.js';
-import { COMMANDS, ERRORS, C, ERR, MODERATE, SIGNAL } from './protocol.js';
-import { sha256, hmacSha256, pbkdf2Sha256 } from './sha256.js';
-import { deriveKey, registerMAC, registerProof, usesWebCrypto } from './crypto.js';
-import { encodeClipPlay, encodeClipSeek } from './wire.js';
+import { utf8, hex, fromHex } from './core/bytes.js';
+import { COMMANDS, ERRORS, C, ERR, MODERATE, SIGNAL } from './core/protocol.js';
+import { sha256, hmacSha256, pbkdf2Sha256 } from './core/sha256.js';
+import { deriveKey, registerMAC, registerProof, usesWebCrypto } from './core/crypto.js';
+import { encodeClipPlay, encodeClipSeek } from './core/wire.js';
 import { $ } from './dom.js';
 import { app, canDrive, loadSession, NAME_KEY, me, isModerator, deviceName } from './state.js';
 import { confirmTakeover } from './confirm-live.js';

@@ -1,7 +1,7 @@
 import { $ } from './dom.js';
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { app, isModerator } from './state.js';
-import { encodeNotesRequest, decodeNotes } from './console-wire.js';
+import { encodeNotesRequest, decodeNotes } from './core/console-wire.js';
 import { build } from './console-view.js';
 
 // ── the moderator's copy of the notes ──

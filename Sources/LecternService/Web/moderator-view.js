@@ -6,7 +6,7 @@
 import { $ } from './dom.js';
 import { app, me, isModerator, deviceName } from './state.js';
 import { renderEndMeeting } from './end-meeting.js';
-import { MODERATE, SIGNAL } from './protocol.js';
+import { MODERATE, SIGNAL } from './core/protocol.js';
 import { confirmTakeover } from './confirm-live.js';
 
 // Grant: taking the wall from a live presenter (someone else holding the floor) asks

@@ -1,10 +1,10 @@
 // Speaker notes as files (docs/protocol.md §20.2): .pdfpc files chosen with the decks are
 // attached to their deck, and the notes of the deck on screen are saved as a .pdfpc file.
 
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { app } from './state.js';
 import { act, toast } from './notices.js';
-import { encodeNotesRequest, decodeNotes, encodeNotesFile, pdfpcFile } from './console-wire.js';
+import { encodeNotesRequest, decodeNotes, encodeNotesFile, pdfpcFile } from './core/console-wire.js';
 
 // Saves every page's notes of the deck on screen as a pdfpc file (for pdfpc, or another room).
 export async function exportNotes() {

@@ -2,8 +2,8 @@
 // banner themselves are dom.js's).
 
 import { toast } from './dom.js';
-import { ServerError } from './wire.js';
-import { ConnectionLost } from './link.js';
+import { ServerError } from './core/wire.js';
+import { ConnectionLost } from './core/link.js';
 
 // The toast and the banner are the pages' shared DOM module's (dom.js).
 export { toast, banner } from './dom.js';

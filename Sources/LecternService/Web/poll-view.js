@@ -1,7 +1,7 @@
 // The current poll on a viewer's device: the answers to tap (A–F, yes/no) or a text box;
 // once the presenter shows them, the results (and the correct answer once revealed).
-import { C } from './protocol.js';
-import { Writer } from './wire.js';
+import { C } from './core/protocol.js';
+import { Writer } from './core/wire.js';
 
 export function encodePollAnswer(poll, choice, text) {
   return new Writer().u32(poll).u8(choice).string16(text || '').done();

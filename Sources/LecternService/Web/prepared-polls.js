@@ -3,8 +3,8 @@
 // in seconds — the question on the first line, one answer a line (a leading * marks the
 // correct one), "yes/no" for a yes/no question, no answers for an open question. The card
 // is redrawn only when the list changes, so typing is never lost to a state push.
-import { C } from './protocol.js';
-import { Writer } from './wire.js';
+import { C } from './core/protocol.js';
+import { Writer } from './core/wire.js';
 import { app, canDrive, isModerator } from './state.js';
 import { toast } from './notices.js';
 

@@ -6,7 +6,7 @@
 import { $ } from './dom.js';
 import { app } from './state.js';
 import { describe } from './notices.js';
-import { ConnectionLost } from './link.js';
+import { ConnectionLost } from './core/link.js';
 
 export const MAX_SCALE = 2;
 

@@ -5,10 +5,10 @@
 // without a moderator passcode (record.leadMayDownload); not at all with record off.
 
 import { $ } from './dom.js';
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { app, isModerator, canDrive } from './state.js';
 import { act, toast } from './notices.js';
-import { ConnectionLost } from './link.js';
+import { ConnectionLost } from './core/link.js';
 
 export function setupRecord() {
   const mod = $('mod-card');

@@ -5,7 +5,7 @@
 // forgotten when the state shows another meeting (its `meeting` id), after 12 hours at the
 // most, on Leave, and when the room says no (the passcode changed, removed from the room).
 
-import { toBase64, fromBase64 } from './bytes.js';
+import { toBase64, fromBase64 } from './core/bytes.js';
 
 export const REMEMBERED_KEY = 'lectern.remembered';
 export const REMEMBER_MS = 12 * 3600 * 1000;

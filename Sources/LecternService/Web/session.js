@@ -3,10 +3,10 @@
 // resume token), being removed, leaving; and the phases the page shows meanwhile.
 
 import { onShareMessage } from './share-view.js';
-import { sameBytes } from './bytes.js';
-import { C, ROLE, ERR } from './protocol.js';
-import { deriveKey } from './crypto.js';
-import { Link, ConnectionLost } from './link.js';
+import { sameBytes } from './core/bytes.js';
+import { C, ROLE, ERR } from './core/protocol.js';
+import { deriveKey } from './core/crypto.js';
+import { Link, ConnectionLost } from './core/link.js';
 import { $, wsURL } from './dom.js';
 import { app, saveSession, NAME_KEY } from './state.js';
 import { toast, describe, banner } from './notices.js';

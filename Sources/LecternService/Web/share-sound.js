@@ -4,8 +4,8 @@
 // onto performance.now()), so the appliance keeps the picture with the sound. Where the
 // browser has no AudioEncoder or no MediaStreamTrackProcessor, or the capture has no sound
 // (the user didn't tick "Share tab audio"), the share goes on silent.
-import { C } from './protocol.js';
-import { encodeShareAudio } from './share-wire.js';
+import { C } from './core/protocol.js';
+import { encodeShareAudio } from './core/share-wire.js';
 
 /// Moves one track's timestamps (µs) onto performance.now()'s clock: the smallest
 /// difference over the first samples (the least delayed read), then fixed.

@@ -4,11 +4,11 @@
 // (share-picture, once a second) and Approve / Beside / Reject, and End for a live one.
 
 import { $ } from './dom.js';
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { app, isModerator } from './state.js';
 import { toast, describe, act } from './notices.js';
 import { Sharer, canShareScreen, canShowCamera } from './share.js';
-import { SHARE_MODERATE, encodeShareModerate, encodeSharePicture } from './share-wire.js';
+import { SHARE_MODERATE, encodeShareModerate, encodeSharePicture } from './core/share-wire.js';
 
 let sharer = null;
 const pictures = new Map();   // device → { url, busy }

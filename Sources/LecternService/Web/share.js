@@ -4,13 +4,13 @@
 // has more than a few frames unacknowledged (a dropped capture costs no key frame); a key
 // frame every 2 s and whenever the appliance asks; its advice sets the bitrate and rate.
 
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { app } from './state.js';
 import { CaptureClock, ShareSound, canShareSound } from './share-sound.js';
 import {
   CODEC, SOURCE, PLACEMENT, SHARE_ACTION, encodeShareBegin, encodeShareFrame, decodeShareReady, decodeShareAck,
   decodeShareAdvice, decodeShareEnded,
-} from './share-wire.js';
+} from './core/share-wire.js';
 
 export const MAX_SIDE = 1920;
 export const MAX_PIXELS = 1920 * 1200;

@@ -3,7 +3,7 @@
 // index.html) so the clip card's own markup stays as it is.
 
 import { $ } from './dom.js';
-import { C } from './protocol.js';
+import { C } from './core/protocol.js';
 import { app, isModerator, me } from './state.js';
 import { act } from './notices.js';
 

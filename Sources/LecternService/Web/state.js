@@ -2,9 +2,9 @@
 // activity; what follows from it; and what the tab keeps across a reload (the key and
 // the resume token, in sessionStorage) or for the next visit (the name, in localStorage).
 
-import { toBase64, fromBase64 } from './bytes.js';
-import { ROLE } from './protocol.js';
-import { ConnectionLost } from './link.js';
+import { toBase64, fromBase64 } from './core/bytes.js';
+import { ROLE } from './core/protocol.js';
+import { ConnectionLost } from './core/link.js';
 
 export const app = {
   phase: 'connecting',     // connecting · login · joining · in · reconnecting · gone

@@ -2,8 +2,8 @@
 // ink-fetch when the state says its strokes changed) and the presenter's pointer
 // (viewer-pointer messages, at most 20 a second). Points are 0…65535 across the page's box
 // (`state.ink.box`, shares of the output), which the page image shows as the wall does.
-import { C } from './protocol.js';
-import { Writer } from './wire.js';
+import { C } from './core/protocol.js';
+import { Writer } from './core/wire.js';
 
 const WIDTH = { '1,1': 0.004, '1,2': 0.009, '2,1': 0.022, '2,2': 0.036 };
 

@@ -2,8 +2,8 @@
 // pane, the slide's place shows its newest picture, asked for with share-picture at the
 // device's width (a JPEG), one at a time and at most twice a second, only while the page
 // is visible. The counts (pictures, bytes) are kept for the measurements.
-import { C } from './protocol.js';
-import { encodeSharePicture } from './share-wire.js';
+import { C } from './core/protocol.js';
+import { encodeSharePicture } from './core/share-wire.js';
 
 export const SHARE_INTERVAL_MS = 500;
 const WIDTHS = [320, 480, 640, 960, 1280];

@@ -3,19 +3,18 @@
 // at this device's size over HTTP with its own key, blank when the wall is; the ink and
 // the pointer over it), browse when unlocked, answer the poll, ask and up-vote questions.
 // A reload joins again with the kept key and token.
-import { C, ERR } from './protocol.js';
-import { Link, ConnectionLost } from './link.js';
-import { deriveKey } from './crypto.js';
-import { Writer } from './wire.js';
+import { C, ERR, ROLE } from './core/protocol.js';
+import { Link, ConnectionLost } from './core/link.js';
+import { deriveKey } from './core/crypto.js';
+import { Writer } from './core/wire.js';
 import { renderPoll } from './poll-view.js';
-import { sha256 } from './sha256.js';
+import { sha256 } from './core/sha256.js';
 import { ViewerOverlay } from './viewer-overlay.js';
 import { renderViewerWall, followedPane } from './viewer-wall.js';
 import { followShare, mainShare, shareCounts } from './viewer-share.js';
 import { $, wsURL, toast as domToast } from './dom.js';
-import { hex, fromHex } from './bytes.js';
+import { hex, fromHex } from './core/bytes.js';
 
-const VIEWER = 3;
 const KEY = 'lectern-viewer';
 const app = { link: null, hello: null, state: null, token: null, key: null, name: '', shown: '', own: null, mine: {}, imageKey: '', overlay: null };
 // The widths page images come in (§24.2): the device asks for the smallest at least as wide as its slide.
@@ -75,7 +74,7 @@ async function join(passcode) {
     app.key = passcode ? await deriveKey(passcode, p.salt, p.rounds) : new Uint8Array(0);
   }
   try {
-    const ok = await app.link.register(VIEWER, app.name, app.key && app.key.length ? app.key : null, app.token);
+    const ok = await app.link.register(ROLE.viewer, app.name, app.key && app.key.length ? app.key : null, app.token);
     app.token = ok.token;
     app.imageKey = imageKey(ok.token);
     sessionStorage.setItem(KEY, JSON.stringify({ key: hex(app.key || []), token: hex(ok.token || []), name: app.name }));

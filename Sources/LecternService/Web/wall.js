@@ -6,9 +6,9 @@
 // key derived at login kept in this page's memory, the same back-off as the remote's
 // (session.js); the last frame stays up meanwhile, marked stale.
 
-import { Link, ConnectionLost } from './link.js';
-import { deriveKey } from './crypto.js';
-import { ROLE, C, ERR } from './protocol.js';
+import { Link, ConnectionLost } from './core/link.js';
+import { deriveKey } from './core/crypto.js';
+import { ROLE, C, ERR } from './core/protocol.js';
 import { $, wsURL } from './dom.js';
 
 const BACKOFF_MS = [500, 1000, 2000, 4000];

@@ -1,7 +1,7 @@
 // The link: one WebSocket at /ws = one protocol session (one protocol frame per binary
 // message, in any slicing). Requests are matched to replies by tag; pings are answered at
 // once; unsolicited frames go to the handlers. Reconnecting is the session's (session.js):
-// a dropped link stays dropped.
+// a dropped link stays dropped. No DOM: the socket comes from its constructor's caller.
 
 import { utf8 } from './bytes.js';
 import { C, FAILURES } from './protocol.js';
@@ -15,11 +15,15 @@ import {
 export class ConnectionLost extends Error {}
 
 export const OPEN_TIMEOUT_MS = 8000;
+const OPEN = 1;   // WebSocket.OPEN
 
 export class Link {
-  constructor(url, handlers) {
+  // `WebSocket`: the socket's constructor (the page's own by default; a test passes a fake
+  // with the same shape: send, close, readyState, bufferedAmount, onmessage, onclose).
+  constructor(url, handlers, { WebSocket: Socket = globalThis.WebSocket } = {}) {
     this.url = url;
     this.handlers = handlers;   // onState, onFloorNote, onServerError, onClose
+    this.Socket = Socket;
     this.device = 0xFF;
     this.nextTag = 0;
     this.pending = new Map();   // tag → { resolve, reject, pieces?, onChunkError? }
@@ -34,7 +38,7 @@ export class Link {
   open() {
     return new Promise((resolve, reject) => {
       let ws;
-      try { ws = new WebSocket(this.url); } catch (e) { reject(new ConnectionLost("Can't reach the appliance.")); return; }
+      try { ws = new this.Socket(this.url); } catch (e) { reject(new ConnectionLost("Can't reach the appliance.")); return; }
       ws.binaryType = 'arraybuffer';
       this.ws = ws;
       this.helloWaiter = { resolve, reject };
@@ -67,7 +71,7 @@ export class Link {
     this.gone();
   }
 
-  get isOpen() { return !this.closed && this.ws && this.ws.readyState === WebSocket.OPEN; }
+  get isOpen() { return !this.closed && this.ws && this.ws.readyState === OPEN; }
 
   received(data) {
     if (this.closed) return;

@@ -243,12 +243,15 @@ function codeName(name) {
 
 // The replies that carry an error body (§6.1).
 export const FAILURES = new Set([C.registerFailed, C.controlFailed, C.error]);
+
+// The limits and small enumerations below are checked against the Swift ones by
+// ProtocolTableDriftTests.testTheSmallTablesAreTheSwiftOnes, which loads this module in node.
 export const MAX_FRAME = 0x110000;          // 1 MiB + 64 KiB, header included
 export const MAX_CHUNK = 1 << 20;           // data in one upload-chunk
 export const PROTOCOL_VERSION = 1;
 // The wall's layouts as layout-set (0x90) carries them, and pane-set's actions (§9.7).
 export const LAYOUT = Object.freeze({ full: 0, split: 1, stack: 2, quad: 3, pip: 4 });
 export const PANE_ACTION = Object.freeze({ present: 1, clear: 2, assign: 3, full: 4, swap: 5 });
-export const ROLE = { presenter: 1, moderator: 2 };
-export const SIGNAL = { next: 0x01, prev: 0x02, goto: 0x03, blank: 0xF0, unblank: 0xF1, handOver: 0xFD, takeBack: 0xFE, giveBack: 0xFF, transitions: 0x10 };
-export const MODERATE = { grant: 1, withdraw: 2, reject: 3, kick: 4, dndOn: 5, dndOff: 6 };
+export const ROLE = Object.freeze({ presenter: 1, moderator: 2, viewer: 3 });
+export const SIGNAL = Object.freeze({ next: 0x01, prev: 0x02, goto: 0x03, blank: 0xF0, unblank: 0xF1, handOver: 0xFD, takeBack: 0xFE, giveBack: 0xFF, transitions: 0x10 });
+export const MODERATE = Object.freeze({ grant: 1, withdraw: 2, reject: 3, kick: 4, dndOn: 5, dndOff: 6 });

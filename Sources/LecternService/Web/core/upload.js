@@ -7,15 +7,19 @@ import { Sha256 } from './sha256.js';
 import { possessionProof } from './crypto.js';
 import { encodeUploadBegin, decodeUploadReady, encodeUploadChunk, decodeUploadStored } from './wire.js';
 import { ConnectionLost } from './link.js';
-import { finishConverted } from './conversion-view.js';
 
 // Chunks of 256 KiB (the protocol allows up to MAX_CHUNK): the service confirms what is in
 // the file as each one is written, so the bar moves in small steps on a slow Wi-Fi.
 export const CHUNK = Math.min(MAX_CHUNK, 256 << 10);
 
-// Uploads a File on `link`; resolves to { id, name, kind, pages, durationMs, size }.
-// report(phase, done, total) drives the progress bar.
-export async function upload(link, file, report) {
+// The stage of conversion-progress at which page 1 may be presented (§30.8).
+export const FIRST_PAGE = 3;
+
+// Uploads a File (or any Blob with a name) on `link`; resolves to { id, name, kind, pages,
+// durationMs, size }, with `converting: true` for a file converted on the appliance whose
+// first page may be presented while the rest converts. report(phase, done, total) drives
+// the progress bar; `later` hears how such a conversion ends (see finishUpload).
+export async function upload(link, file, report, later = {}) {
   const size = file.size;
   const hasher = new Sha256();
   const possession = possessionProof(link.hello.challenge);
@@ -80,7 +84,7 @@ export async function upload(link, file, report) {
     report('verify', size, size);
     // A file converted on the appliance is ready once its first page is (§30.8).
     let stored;
-    try { stored = await finishConverted(link, id, beginTag, uploadName(file.name)); } catch (e) { throw chunkError || e; }
+    try { stored = await finishUpload(link, id, beginTag, later); } catch (e) { throw chunkError || e; }
     if (chunkError) throw chunkError;
     if (stored.firstPage) {
       return { id: hex(id), name: uploadName(file.name), kind: 'pdf', pages: stored.firstPage.pages, durationMs: 0, size, converting: true };
@@ -91,6 +95,37 @@ export async function upload(link, file, report) {
     link.progress.delete(beginTag);
     for (const t of chunkTags) link.pending.delete(t);
   }
+}
+
+// The upload-finish of file `id` (upload-begin's tag `beginTag`): resolves to { body } of
+// its upload-stored, or — for a file converted on the appliance — to { firstPage: { pages,
+// total } } as soon as its first page may be presented. The rest converts on, and its end
+// goes to `later`: stored(body, idHex) with the whole deck's upload-stored, or failed(error, idHex) (the
+// answer to the upload-finish, which still comes; a lost connection is not told: the state
+// says how it ends).
+export function finishUpload(link, id, beginTag, later = {}) {
+  return new Promise((resolve, reject) => {
+    let early = false;
+    link.converting.set(beginTag, (p) => {
+      if (p.stage !== FIRST_PAGE || early) return;
+      early = true;
+      resolve({ firstPage: { pages: Math.max(1, p.done), total: p.total } });
+    });
+    const tag = link.newTag();
+    link.pending.set(tag, {
+      resolve: (reply) => {
+        link.converting.delete(beginTag);
+        if (!early) { resolve(reply); return; }
+        if (reply.command === C.uploadStored && later.stored) later.stored(reply.body, hex(id));
+      },
+      reject: (e) => {
+        link.converting.delete(beginTag);
+        if (!early) { reject(e); return; }
+        if (!(e instanceof ConnectionLost) && later.failed) later.failed(e, hex(id));
+      },
+    });
+    link.send(C.uploadFinish, id, tag);
+  });
 }
 
 // A file name the appliance accepts (§2.4): no control characters, no '/', 1–255 bytes.
