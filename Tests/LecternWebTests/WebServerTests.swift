@@ -27,7 +27,7 @@ final class WebServerTests: XCTestCase {
         let js = try HTTP.send("GET", base + "lectern.js")
         XCTAssertEqual(js.status, 200)
         XCTAssertEqual(js.headers["content-type"], "text/javascript; charset=utf-8")
-        XCTAssertTrue(js.text.contains("from './session.js'"), "the entry module imports the others")
+        XCTAssertTrue(js.text.contains("import './app/remote.js'"), "the entry module imports the page's, which imports the others")
         XCTAssertTrue(try HTTP.send("GET", base + "core/crypto.js").text.contains("lectern-register-v1"))
         let css = try HTTP.send("GET", base + "lectern.css")
         XCTAssertEqual(css.status, 200)
@@ -64,7 +64,7 @@ final class WebServerTests: XCTestCase {
         for id in ["file-input", "file-present"] {
             XCTAssertNotNil(index.range(of: #"id="\#(id)" type="file" multiple>"#), "\(id) takes several files, its accept list from formats.js")
         }
-        let formats = try HTTP.send("GET", h.url + "formats.js").text
+        let formats = try HTTP.send("GET", h.url + "app/formats.js").text
         for ext in UploadFormats.rows.flatMap(\.extensions) { XCTAssertTrue(formats.contains("'\(ext)'"), ext) }
     }
 
@@ -74,12 +74,13 @@ final class WebServerTests: XCTestCase {
         let source = Repository.path("Sources/LecternService/Web")
         let fromSource = WebAssets.load(directory: source)
         XCTAssertTrue(fromSource.isComplete)
-        // The wall view (/wall) is an entry of its own: wall.html, wall.css, wall.js.
+        // The pages and their style sheets at the root; the modules in core/ and app/. The wall
+        // view (/wall) is an entry of its own: wall.html, wall.css, app/wall.js.
         XCTAssertEqual(
             Set(fromSource.files.keys),
             Set(
-                (["index.html", "lectern.css", "console.css", "presenter-layout.css", "layout-view.css", "wall.html", "wall.css", "wall.js"] + Self.modules + Self.audiencePage).map
-                { "/" + $0 }))
+                (["index.html", "lectern.css", "console.css", "presenter-layout.css", "layout-view.css", "wall.html", "wall.css", "app/wall.js"] + Self.modules
+                    + Self.audiencePage).map { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
@@ -89,24 +90,24 @@ final class WebServerTests: XCTestCase {
         XCTAssertEqual(WebAssets.folders, ["core", "app"])
     }
 
-    /// The web client's ES modules: lectern.js (the entry) and what it imports. `core/`: the
-    /// protocol, its framing, the link, hashing, uploads (no DOM, never importing `app/`);
-    /// the views beside the entry.
+    /// The web client's ES modules: lectern.js (the entry, at the root) and what it imports.
+    /// `core/`: the protocol, its framing, the link, hashing, uploads (no DOM, never importing
+    /// `app/`; Tests/web runs each under node). `app/`: the pages' entries and views.
     static let core = [
         "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js", "upload-speed.js", "share-wire.js", "console-wire.js",
     ].map { "core/" + $0 }
-    static let modules =
-        [
-            "lectern.js", "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
-            "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
-            "console-view.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
-            "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "audience-panel.js",
-            "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-sound.js", "formats.js", "images-deck.js",
-            "conversion-view.js",
-        ] + core
+    static let app = [
+        "remote.js", "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
+        "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
+        "console-view.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
+        "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "audience-panel.js",
+        "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-sound.js", "formats.js", "images-deck.js",
+        "conversion-view.js",
+    ].map { "app/" + $0 }
+    static let modules = ["lectern.js"] + app + core
 
     /// The audience's own page (viewer.html, §24) and the modules it imports (beyond the remote's).
-    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js", "viewer-share.js"]
+    static let audiencePage = ["viewer.html", "viewer.css"] + ["viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js", "viewer-share.js"].map { "app/" + $0 }
 
     /// A module's import (`./x.js`, `../core/x.js`) as a path from the root ("core/x.js"), or
     /// nil when it isn't a relative URL to a module inside the web folder.

@@ -1,6 +1,6 @@
 // The link: one WebSocket at /ws = one protocol session (one protocol frame per binary
 // message, in any slicing). Requests are matched to replies by tag; pings are answered at
-// once; unsolicited frames go to the handlers. Reconnecting is the session's (session.js):
+// once; unsolicited frames go to the handlers. Reconnecting is the session's (app/session.js):
 // a dropped link stays dropped. No DOM: the socket comes from its constructor's caller.
 
 import { utf8 } from './bytes.js';
