@@ -92,16 +92,18 @@ final class WebServerTests: XCTestCase {
 
     /// The web client's ES modules: lectern.js (the entry, at the root) and what it imports.
     /// `core/`: the protocol, its framing, the link, hashing, uploads (no DOM, never importing
-    /// `app/`; Tests/web runs each under node). `app/`: the pages' entries and views.
+    /// `app/`; Tests/web runs each under node), and what a tab keeps. `app/`: the pages'
+    /// entries and views.
     static let core = [
         "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js", "upload-speed.js", "share-wire.js", "console-wire.js",
+        "saved-session.js", "remembered.js",
     ].map { "core/" + $0 }
     static let app = [
         "remote.js", "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "audience-panel.js",
-        "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-sound.js", "formats.js", "images-deck.js",
+        "prepared-polls.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-sound.js", "formats.js", "images-deck.js",
         "conversion-view.js",
     ].map { "app/" + $0 }
     static let modules = ["lectern.js"] + app + core
@@ -132,7 +134,7 @@ final class WebServerTests: XCTestCase {
     func testEveryModuleIsServedAndReachedFromTheEntry() throws {
         let h = try ServiceHarness.web(browsers: false)
         let importPattern = try NSRegularExpression(
-            pattern: #"^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]"#,
+            pattern: #"^\s*(?:(?:import|export)\b[^'";]*?\bfrom\s+|import\s+)['"]([^'"]+)['"]"#,
             options: [.anchorsMatchLines])
         var reached: Set<String> = [], queue = ["lectern.js"]
         while let name = queue.popLast() {
