@@ -86,6 +86,7 @@ final class WebServerTests: XCTestCase {
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
         let bundled = try XCTUnwrap(WebAssets.bundledDirectory(), "the resource bundle of this build")
         XCTAssertEqual(WebAssets.load(directory: bundled).files["/lectern.js"]?.body, fromSource.files["/lectern.js"]?.body)
+        XCTAssertEqual(Set(WebAssets.load(directory: bundled).files.keys), Set(fromSource.files.keys), "the bundle has the folders too")
         XCTAssertFalse(WebAssets.load(directory: "/nonexistent/lectern-web").isComplete)
         XCTAssertEqual(WebAssets.folders, ["core", "app"])
     }
