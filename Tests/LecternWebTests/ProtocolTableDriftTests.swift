@@ -171,7 +171,10 @@ final class ProtocolTableDriftTests: XCTestCase {
     /// exports it, against the Swift value: each table whole (a name only on one side fails).
     func testTheSmallTablesAreTheSwiftOnes() throws {
         let js = try Self.loadedConstants([
-            "protocol.js": ["ROLE", "SIGNAL", "MODERATE", "LAYOUT", "PANE_ACTION", "MAX_FRAME", "MAX_CHUNK", "PROTOCOL_VERSION"],
+            "protocol.js": [
+                "ROLE", "SIGNAL", "MODERATE", "LAYOUT", "PANE_ACTION", "MAX_FRAME", "MAX_CHUNK", "PROTOCOL_VERSION", "AUDIENCE_SET", "SOUND_UNCHANGED",
+                "INK_LIMITS", "SHARE_LIMITS", "PAGE_IMAGE_WIDTHS",
+            ],
             "share-wire.js": ["CODEC", "SOURCE", "PLACEMENT", "SHARE_ACTION", "SHARE_MODERATE"],
             "console-wire.js": ["TIMER_ACTION", "TIMER_MODE", "KEEP_WARNING", "LAYOUT"],
             "upload.js": ["FIRST_PAGE"],
@@ -195,6 +198,12 @@ final class ProtocolTableDriftTests: XCTestCase {
         XCTAssertEqual(number("protocol.js MAX_FRAME"), Int(ProtocolLimits.maxFrameLength))
         XCTAssertEqual(number("protocol.js MAX_CHUNK"), ProtocolLimits.maxChunkLength)
         XCTAssertEqual(number("protocol.js PROTOCOL_VERSION"), Int(lecternProtocolVersion))
+        let settings: [AudienceSetting] = [.lock, .unlock, .allowDownload, .revokeDownload, .endMeeting]
+        XCTAssertEqual(table("protocol.js AUDIENCE_SET"), bytes(settings) { $0.rawValue })
+        XCTAssertEqual(number("protocol.js SOUND_UNCHANGED"), Int(SoundSetting.unchanged))
+        XCTAssertEqual(table("protocol.js INK_LIMITS"), ["pointsPerMessage": InkMessage.maxPointsPerMessage, "pointsPerStroke": InkMessage.maxPointsPerStroke])
+        XCTAssertEqual(table("protocol.js SHARE_LIMITS"), ["maxSide": ShareLimits().maxSide, "maxPixels": ShareLimits().maxPixels])
+        XCTAssertEqual(js["protocol.js PAGE_IMAGE_WIDTHS"] as? [Int], PageImageAddress.widths)
 
         XCTAssertEqual(table("share-wire.js CODEC"), bytes(ShareCodec.allCases) { $0.rawValue })
         XCTAssertEqual(table("share-wire.js SOURCE"), bytes([ShareSourceKind.screen, .camera, .file]) { $0.rawValue })

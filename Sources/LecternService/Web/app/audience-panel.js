@@ -1,7 +1,7 @@
 // The audience card for the presenter with the floor and the moderator (§24): viewers, the
 // navigation lock, the current poll's live results with close / show results / show answer,
 // and the audience's questions ranked by votes with answered / on the wall / hide.
-import { C } from '../core/protocol.js';
+import { C, AUDIENCE_SET } from '../core/protocol.js';
 import { Writer } from '../core/wire.js';
 import { app, canDrive, isModerator } from './state.js';
 import { toast } from './dom.js';
@@ -46,9 +46,9 @@ export function renderAudience() {
   const h = document.createElement('h2');
   h.textContent = 'Audience · ' + a.viewers + ' following';
   const lock = button(a.locked ? 'Let them browse' : 'Lock to live',
-    () => send(C.audienceSet, new Uint8Array([a.locked ? 2 : 1])));
+    () => send(C.audienceSet, new Uint8Array([a.locked ? AUDIENCE_SET.unlock : AUDIENCE_SET.lock])));
   const dl = button(a.download ? 'Stop downloads' : 'Allow download of the slides',
-    () => send(C.audienceSet, new Uint8Array([a.download ? 4 : 3])));
+    () => send(C.audienceSet, new Uint8Array([a.download ? AUDIENCE_SET.revokeDownload : AUDIENCE_SET.allowDownload])));
   const parts = [h, lock, dl];
   const p = a.poll;
   if (p) {

@@ -5,11 +5,10 @@
 
 import { $ } from './dom.js';
 import { app } from './state.js';
-import { C } from '../core/protocol.js';
+import { C, AUDIENCE_SET } from '../core/protocol.js';
 import { act } from './notices.js';
 import { confirmTakeover } from './confirm-live.js';
 
-const END_MEETING = 5;   // audience-set 5
 
 // The button, once, at the end of the moderator's card.
 export function renderEndMeeting(card) {
@@ -47,5 +46,5 @@ async function endMeeting() {
   const list = whatGoes(app.state);
   const question = 'End the meeting? Everyone is let go and the wall goes idle. Deleted for good: ' + list.join(', ') + '.';
   if (!(await confirmTakeover(question, 'End meeting'))) return;
-  act(() => app.link.request(C.audienceSet, new Uint8Array([END_MEETING])));
+  act(() => app.link.request(C.audienceSet, new Uint8Array([AUDIENCE_SET.endMeeting])));
 }

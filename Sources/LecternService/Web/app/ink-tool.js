@@ -7,13 +7,13 @@
 // picture is fetched again.
 
 import { $, toast } from './dom.js';
-import { C } from '../core/protocol.js';
+import { C, INK_LIMITS } from '../core/protocol.js';
 import { app, canDrive, isModerator, me } from './state.js';
 import { act } from './notices.js';
 import { refreshPreview } from './preview.js';
 import { Writer } from '../core/wire.js';
 
-const MAX_PER_MESSAGE = 512, MAX_PER_STROKE = 1000;
+const { pointsPerMessage: MAX_PER_MESSAGE, pointsPerStroke: MAX_PER_STROKE } = INK_LIMITS;
 const ink = { tool: 'swipe', gesture: null, queued: null, frame: 0 };
 
 function canPoint() { return canDrive() || isModerator(); }

@@ -7,6 +7,7 @@ import { sameBytes } from '../core/bytes.js';
 import { C, ROLE, ERR } from '../core/protocol.js';
 import { deriveKey } from '../core/crypto.js';
 import { Link, ConnectionLost } from '../core/link.js';
+import { backoffDelay } from '../core/backoff.js';
 import { $, wsURL, toast, banner } from './dom.js';
 import { app, saveSession, NAME_KEY } from './state.js';
 import { describe } from './notices.js';
@@ -105,16 +106,14 @@ function onClosed(link) {
 // ── the reconnect chain ──
 // One chain per tab: at most one timer waiting and one attempt under way. An attempt that
 // fails schedules the next step itself (the link's close handler stays out of it while an
-// attempt runs), each step waiting longer, up to 4 s (plus up to a quarter more, so that a
-// room of phones doesn't come back in lock-step after the appliance restarts).
-export const BACKOFF_MS = [500, 1000, 2000, 4000];
+// attempt runs), each step waiting longer (core/backoff.js).
 
 function scheduleReconnect() {
   const r = app.reconnect;
   if (r.timer || r.busy || !app.session) return;
-  const base = BACKOFF_MS[Math.min(app.retry, BACKOFF_MS.length - 1)];
+  const wait = backoffDelay(app.retry);
   app.retry++;
-  r.timer = setTimeout(() => { r.timer = null; resume(); }, Math.round(base * (1 + Math.random() * 0.25)));
+  r.timer = setTimeout(() => { r.timer = null; resume(); }, wait);
 }
 
 function cancelReconnect() {

@@ -4,7 +4,7 @@
 // has more than a few frames unacknowledged (a dropped capture costs no key frame); a key
 // frame every 2 s and whenever the appliance asks; its advice sets the bitrate and rate.
 
-import { C } from '../core/protocol.js';
+import { C, SHARE_LIMITS } from '../core/protocol.js';
 import { app } from './state.js';
 import { CaptureClock, ShareSound, canShareSound } from './share-sound.js';
 import {
@@ -12,8 +12,8 @@ import {
   decodeShareAdvice, decodeShareEnded,
 } from '../core/share-wire.js';
 
-export const MAX_SIDE = 1920;
-export const MAX_PIXELS = 1920 * 1200;
+export const MAX_SIDE = SHARE_LIMITS.maxSide;
+export const MAX_PIXELS = SHARE_LIMITS.maxPixels;
 export const KEY_INTERVAL_US = 2_000_000;
 // Unacknowledged frames and bytes past which a capture is skipped.
 export const MAX_IN_FLIGHT = 3;

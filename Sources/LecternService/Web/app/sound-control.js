@@ -3,11 +3,11 @@
 // index.html) so the clip card's own markup stays as it is.
 
 import { $ } from './dom.js';
-import { C } from '../core/protocol.js';
+import { C, SOUND_UNCHANGED } from '../core/protocol.js';
 import { app, isModerator, me } from './state.js';
 import { act } from './notices.js';
 
-const UNCHANGED = 255;
+const UNCHANGED = SOUND_UNCHANGED;
 
 // sound-set's body: level u8 (0–100 or 255), mute u8 (0, 1 or 255).
 export function encodeSoundSet(level, muted) {

@@ -3,7 +3,7 @@
 // at this device's size over HTTP with its own key, blank when the wall is; the ink and
 // the pointer over it), browse when unlocked, answer the poll, ask and up-vote questions.
 // A reload joins again with the kept key and token.
-import { C, ERR, ROLE } from '../core/protocol.js';
+import { C, ERR, ROLE, PAGE_IMAGE_WIDTHS } from '../core/protocol.js';
 import { Link, ConnectionLost } from '../core/link.js';
 import { deriveKey } from '../core/crypto.js';
 import { Writer } from '../core/wire.js';
@@ -18,7 +18,7 @@ import { hex, fromHex } from '../core/bytes.js';
 const KEY = 'lectern-viewer';
 const app = { link: null, hello: null, state: null, token: null, key: null, name: '', shown: '', own: null, mine: {}, imageKey: '', overlay: null };
 // The widths page images come in (§24.2): the device asks for the smallest at least as wide as its slide.
-const WIDTHS = [320, 480, 640, 960, 1280, 1920];
+const WIDTHS = PAGE_IMAGE_WIDTHS;
 window.LecternViewer = app;
 app.shareCounts = shareCounts;
 

@@ -4,14 +4,14 @@
 // the state changes, and once a second while a clip plays. When the connection drops (a
 // restart of the appliance, the Wi-Fi) it comes back by itself: a fresh connection, the
 // key derived at login kept in this page's memory, the same back-off as the remote's
-// (session.js); the last frame stays up meanwhile, marked stale.
+// (core/backoff.js); the last frame stays up meanwhile, marked stale.
 
 import { Link, ConnectionLost } from '../core/link.js';
+import { backoffDelay } from '../core/backoff.js';
 import { deriveKey } from '../core/crypto.js';
 import { ROLE, C, ERR } from '../core/protocol.js';
 import { $, wsURL } from './dom.js';
 
-const BACKOFF_MS = [500, 1000, 2000, 4000];
 const wall = { link: null, key: null, salt: null, rounds: 0, token: null, retry: 0, timer: null, reconnects: 0 };
 let busy = false, again = false, url = null, playing = false;
 window.LecternWall = wall;
@@ -101,9 +101,9 @@ function lost(link) {
 
 function schedule() {
   if (wall.timer) return;
-  const base = BACKOFF_MS[Math.min(wall.retry, BACKOFF_MS.length - 1)];
+  const wait = backoffDelay(wall.retry);
   wall.retry++;
-  wall.timer = setTimeout(() => { wall.timer = null; resume(); }, Math.round(base * (1 + Math.random() * 0.25)));
+  wall.timer = setTimeout(() => { wall.timer = null; resume(); }, wait);
 }
 
 async function resume() {

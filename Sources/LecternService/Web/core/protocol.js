@@ -255,3 +255,13 @@ export const PANE_ACTION = Object.freeze({ present: 1, clear: 2, assign: 3, full
 export const ROLE = Object.freeze({ presenter: 1, moderator: 2, viewer: 3 });
 export const SIGNAL = Object.freeze({ next: 0x01, prev: 0x02, goto: 0x03, blank: 0xF0, unblank: 0xF1, handOver: 0xFD, takeBack: 0xFE, giveBack: 0xFF, transitions: 0x10 });
 export const MODERATE = Object.freeze({ grant: 1, withdraw: 2, reject: 3, kick: 4, dndOn: 5, dndOff: 6 });
+// audience-set's switches (0x87, §24).
+export const AUDIENCE_SET = Object.freeze({ lock: 1, unlock: 2, allowDownload: 3, revokeDownload: 4, endMeeting: 5 });
+// sound-set's "leave it as it is" for the level or the mute byte (§23).
+export const SOUND_UNCHANGED = 255;
+// The points one stroke-points message carries and one stroke holds, at most (§16).
+export const INK_LIMITS = Object.freeze({ pointsPerMessage: 512, pointsPerStroke: 1000 });
+// A shared picture's largest side and pixel count (§29.2).
+export const SHARE_LIMITS = Object.freeze({ maxSide: 1920, maxPixels: 1920 * 1200 });
+// The widths a page image for viewers comes in (§24.2).
+export const PAGE_IMAGE_WIDTHS = Object.freeze([320, 480, 640, 960, 1280, 1920]);
