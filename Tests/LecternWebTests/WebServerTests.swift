@@ -97,14 +97,14 @@ final class WebServerTests: XCTestCase {
     /// entries and views.
     static let core = [
         "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js", "upload-speed.js", "share-wire.js", "console-wire.js",
-        "saved-session.js", "remembered.js", "backoff.js",
+        "saved-session.js", "remembered.js", "backoff.js", "images-deck.js",
     ].map { "core/" + $0 }
     static let app = [
         "remote.js", "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
         "console-view.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
         "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "audience-panel.js",
-        "prepared-polls.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-sound.js", "formats.js", "images-deck.js",
+        "prepared-polls.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-sound.js", "formats.js",
         "conversion-view.js",
     ].map { "app/" + $0 }
     static let modules = ["lectern.js"] + app + core

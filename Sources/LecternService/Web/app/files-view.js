@@ -14,7 +14,7 @@ import { C } from '../core/protocol.js';
 import { encodeClipPlay } from '../core/wire.js';
 import { goLive } from './go-live.js';
 import { looksLikeImage } from './formats.js';
-import { deckName, makeImagesDeck } from './images-deck.js';
+import { deckName, makeImagesDeck } from '../core/images-deck.js';
 import { showPicture } from './presenter-layout.js';
 
 // Whether "Upload and present" is offered: this session's first file, with the floor free

@@ -2,10 +2,10 @@
 // §30.9): images-deck names the uploads; conversion-progress comes with its tag while the
 // appliance makes the deck, then upload-stored.
 
-import { utf8, fromHex, hex } from '../core/bytes.js';
-import { C } from '../core/protocol.js';
-import { ConnectionLost } from '../core/link.js';
-import { Writer, decodeUploadStored } from '../core/wire.js';
+import { utf8, fromHex, hex } from './bytes.js';
+import { C } from './protocol.js';
+import { ConnectionLost } from './link.js';
+import { Writer, decodeUploadStored } from './wire.js';
 
 // The name a deck of these files gets: "IMG_0001.heic and 2 more" (ImageSet.deckName).
 export function deckName(names) {
