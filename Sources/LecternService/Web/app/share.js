@@ -4,6 +4,7 @@
 // has more than a few frames unacknowledged (a dropped capture costs no key frame); a key
 // frame every 2 s and whenever the appliance asks; its advice sets the bitrate and rate.
 
+import { paceCapture } from '../core/pacing.js';
 import { C, SHARE_LIMITS } from '../core/protocol.js';
 import { app } from './state.js';
 import { CaptureClock, ShareSound, canShareSound } from './share-sound.js';
@@ -20,19 +21,6 @@ export const MAX_IN_FLIGHT = 3;
 export const MAX_IN_FLIGHT_BYTES = 1_000_000;
 // Bits a pixel a frame at 30 fps: about 5 Mbit/s at 1080p, enough for sharp text at rest.
 export const BITS_PER_PIXEL = 0.08;
-
-// The capture's pacing, at most the frame rate on average (a generic cell rate algorithm:
-// `due` is when the next picture is due at the rate). A picture may come up to 2.2 frames
-// early, a burst of three as MAX_IN_FLIGHT allows: a capture's timestamps bunch under load
-// (three pictures a few ms apart, then a gap), and skipping them lost distinct pictures
-// on a quiet link, while a faster capture is still thinned to the rate. Returns
-// [encode?, the next due time].
-export const EARLY_FRAMES = 2.2;
-export function paceCapture(dueUs, t, frameRate) {
-  const interval = 1_000_000 / frameRate;
-  if (t < dueUs - interval * EARLY_FRAMES) return [false, dueUs];
-  return [true, Math.max(dueUs, t) + interval];
-}
 
 export function canShareScreen() {
   return typeof VideoEncoder !== 'undefined' && !!(navigator.mediaDevices && navigator.mediaDevices.getDisplayMedia);
