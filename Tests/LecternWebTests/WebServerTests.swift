@@ -97,7 +97,7 @@ final class WebServerTests: XCTestCase {
     /// entries and views.
     static let core = [
         "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js", "upload-speed.js", "share-wire.js", "console-wire.js",
-        "saved-session.js", "remembered.js", "backoff.js", "images-deck.js",
+        "saved-session.js", "remembered.js", "backoff.js", "images-deck.js", "pacing.js",
     ].map { "core/" + $0 }
     static let app = [
         "remote.js", "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
