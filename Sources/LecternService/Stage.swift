@@ -20,8 +20,8 @@ public final class Stage: @unchecked Sendable {
     let clock: @Sendable () -> Double
     let firstFrames = TransitionFirstFrames()
     /// The pointer and ink drawn over each pane's page (a compositing step of the loop).
-    public let ink = InkOverlay()
-    private(set) var loop: DisplayLoop!
+    public let ink: InkOverlay
+    let loop: DisplayLoop
     /// Shows waiting for the loop's report, by the op the stage gave them (under `lock`).
     private var waiting: [Int: @Sendable (Result<[PixelRect?], Error>) -> Void] = [:]
     private var nextOp = 0
@@ -48,6 +48,8 @@ public final class Stage: @unchecked Sendable {
         self.output = output
         self._compositor = compositor
         self.clock = clock
+        let ink = InkOverlay()
+        self.ink = ink
         let weak = WeakStage()
         var hooks = DisplayHooks { r in weak.stage?.render(r) ?? .failure(.superseded) }
         hooks.cached = { weak.stage?.cached($0) }
@@ -61,7 +63,7 @@ public final class Stage: @unchecked Sendable {
         let core = StageCore(mode: output.mode, background: s.background, overscanPercent: s.overscanPercent, connected: output.isConnected)
         loop = DisplayLoop(output: output, core: core, ink: ink, hooks: hooks, clock: clock)
         weak.stage = self
-        ink.onChange { [loop] in loop?.inkChanged() }
+        ink.onChange { [loop] in loop.inkChanged() }
     }
 
     deinit { loop.stop() }

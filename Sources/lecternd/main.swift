@@ -86,8 +86,8 @@ struct Lecternd: ParsableCommand {
         var options = Service.Options(config: c)
         options.host = host
         options.preload = preload
-        let service = Service(options: options, logger: logger)
-        do { try service.start() } catch { fail("\(error)") }
+        let service: Service
+        do { service = try Service.start(options: options, logger: logger) } catch { fail("\(error)") }
         logger.info("start to first frame on the output: \(Int(((MonotonicClock.now() - processStart) * 1000).rounded())) ms")
         print("lecternd: listening on port \(service.port)")
         fflush(stdout)
