@@ -2,14 +2,14 @@ import Foundation
 import LecternProtocol
 
 /// Messages received, waiting to be taken by tag.
+///
+/// `@unchecked Sendable`, proven: every stored property is read and written only with
+/// `cond` locked; an `NSCondition` rather than a `Mutex` because readers wait on it with a deadline.
 final class Inbox: @unchecked Sendable {
     private let cond = NSCondition()
     private var items: [(tag: UInt16, message: Message)] = []
     private var closed = false
-    private(set) var latestState: Snapshot? {
-        get { cond.lock(); defer { cond.unlock() }; return _latest }
-        set { _latest = newValue }
-    }
+    var latestState: Snapshot? { cond.lock(); defer { cond.unlock() }; return _latest }
     private var _latest: Snapshot?
 
     func put(_ m: Message, tag: UInt16) {
