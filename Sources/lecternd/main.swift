@@ -90,7 +90,7 @@ struct Lecternd: ParsableCommand {
         do { service = try Service.start(options: options, logger: logger) } catch { fail("\(error)") }
         logger.info("start to first frame on the output: \(Int(((MonotonicClock.now() - processStart) * 1000).rounded())) ms")
         print("lecternd: listening on port \(service.port)")
-        fflush(stdout)
+        fflush(nil)
 
         // systemd: ready once the first frame is on the output (start() returned), and the
         // watchdog kept alive by presents that really reach the output.
