@@ -3,7 +3,7 @@ import LecternProtocol
 
 /// Messages received, waiting to be taken by tag.
 ///
-/// `@unchecked Sendable`, proven: every stored property is read and written only with
+/// Sendable unchecked, and why that holds: every stored property is read and written only with
 /// `cond` locked; an `NSCondition` rather than a `Mutex` because readers wait on it with a deadline.
 final class Inbox: @unchecked Sendable {
     private let cond = NSCondition()

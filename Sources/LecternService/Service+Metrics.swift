@@ -10,7 +10,6 @@ extension Service {
     /// room works without its metrics.
     func startMetrics(group: EventLoopGroup) {
         let metrics = ServiceMetrics(starts: ServiceMetrics.recordStart(dataDir: config.dataDir), startTime: Date().timeIntervalSince1970)
-        self.metrics = metrics
         let room = self.room
         try? room.loop.submit { room.metrics = metrics }.wait()
         guard let address = config.metricsAddress else { return }

@@ -85,7 +85,7 @@ extension Service {
         let service = Service(
             options: options, logger: logger,
             parts: Parts(
-                output: output, store: store, tls: tls, transport: transport, workers: workers, stage: stage, hotplug: hotplug,
+                store: store, tls: tls, transport: transport, workers: workers, stage: stage, hotplug: hotplug,
                 group: group, room: room, admission: admission, server: server, port: port, idleUpdates: idleUpdates))
         made.service = service
         try service.startWebRemote(group: group)

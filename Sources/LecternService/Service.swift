@@ -9,11 +9,12 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// `lecternd`: the output, the frame pipeline, the content store and the network, wired
 /// together. `Service.start(options:logger:)` (Service+Start.swift) makes the parts in order
 /// and returns the service whole; everything after that runs on its own threads.
-public final class Service: @unchecked Sendable {
+public final class Service: Sendable {
     public struct Options: Sendable {
         public var config = Config()
         /// The address to listen on.
@@ -29,7 +30,8 @@ public final class Service: @unchecked Sendable {
 
     public let options: Options
     public let logger: Logger
-    public let output: Output
+    /// The output the stage owns.
+    public var output: Output { stage.output }
     public let stage: Stage
     public let store: ContentStore
     /// The TCP port the protocol listens on (the bound one when the config says 0).
@@ -37,19 +39,31 @@ public final class Service: @unchecked Sendable {
     let group: MultiThreadedEventLoopGroup
     let server: Server
     let hotplug: HotplugMonitor?
-    private var webServer: WebRemoteServer?
-    private let webLock = NSLock()
-    private var _httpPort: Int?
-    private var heartbeat: Heartbeat?
     /// The render worker processes (nil: pages drawn in-process, see `renderWorkerExecutable`).
     public let workers: RenderWorkers?
-    private var stopped = false
     let room: Room
-    /// `/metrics` (Service+Metrics.swift): the counters, and the listener when configured.
-    var metrics: ServiceMetrics?
-    var metricsServer: MetricsServer?
+    /// What changes after the start: the config (a reload), the listeners that bind late
+    /// or not at all (the web remote, `/metrics`), the watchdog's heartbeat, and the stop.
+    private struct Running {
+        var config: Config
+        var webServer: WebRemoteServer?
+        var httpPort: Int?
+        var metricsServer: MetricsServer?
+        var metricsPort: Int?
+        var heartbeat: Heartbeat?
+        var stopped = false
+    }
+    private let running: Mutex<Running>
+    /// `/metrics`'s listener (Service+Metrics.swift), when configured and bound.
+    var metricsServer: MetricsServer? {
+        get { running.withLock { $0.metricsServer } }
+        set { running.withLock { $0.metricsServer = newValue } }
+    }
     /// The port `/metrics` listens on (the bound one for port 0); nil when off.
-    public internal(set) var metricsPort: Int?
+    public internal(set) var metricsPort: Int? {
+        get { running.withLock { $0.metricsPort } }
+        set { running.withLock { $0.metricsPort = newValue } }
+    }
     /// The certificate both ports present (nil: `tls = false`), its server context, and
     /// what a connection's first byte makes of it (TLSIdentity.swift, TransportSniffer.swift).
     public var tlsIdentity: TLSIdentity? { tls?.current.identity }
@@ -63,7 +77,6 @@ public final class Service: @unchecked Sendable {
 
     /// The parts `Service.start(options:logger:)` made, in the order it made them.
     struct Parts {
-        var output: Output
         var store: ContentStore
         var tls: TLSServing?
         var transport: TransportPolicy
@@ -80,9 +93,8 @@ public final class Service: @unchecked Sendable {
 
     init(options: Options, logger: Logger, parts: Parts) {
         self.options = options
-        self.config = options.config
+        running = Mutex(Running(config: options.config))
         self.logger = logger
-        output = parts.output
         store = parts.store
         tls = parts.tls
         transport = parts.transport
@@ -98,29 +110,34 @@ public final class Service: @unchecked Sendable {
     }
 
     /// The config in force (after SIGHUP reloads).
-    public internal(set) var config: Config
+    public internal(set) var config: Config {
+        get { running.withLock { $0.config } }
+        set { running.withLock { $0.config = newValue } }
+    }
 
     /// The port the web remote listens on (the bound one when the config says 0); nil when
     /// it is off or not listening (yet).
-    public var httpPort: Int? { webLock.lock(); defer { webLock.unlock() }; return _httpPort }
+    public var httpPort: Int? { running.withLock { $0.httpPort } }
 
     func setWebRemote(_ server: WebRemoteServer, port: Int) {
-        webLock.lock()
-        webServer = server
-        _httpPort = port
-        webLock.unlock()
+        running.withLock {
+            $0.webServer = server
+            $0.httpPort = port
+        }
         // The idle screen shows the address a phone opens, as text and as a QR code.
         try? stage.setIdle(idleScreen(port: self.port))
     }
 
-    var isStopped: Bool { webLock.lock(); defer { webLock.unlock() }; return stopped }
+    var isStopped: Bool { running.withLock { $0.stopped } }
 
     public func stop() {
         // Once: a second stop would wait on channels of an event loop group already gone.
-        webLock.lock(); let first = !stopped; stopped = true; webLock.unlock()
+        let (first, heartbeat, web) = running.withLock { r in
+            defer { r.stopped = true }
+            return (!r.stopped, r.heartbeat, r.webServer)
+        }
         guard first else { return }
         heartbeat?.cancel()
-        webLock.lock(); let web = webServer; webLock.unlock()
         web?.stop()
         metricsServer?.stop()
         server.stop()
@@ -133,7 +150,8 @@ public final class Service: @unchecked Sendable {
     /// Starts the watchdog's `Heartbeat`: `alive` (systemd's WATCHDOG=1) is called every
     /// `interval` seconds while the stage still presents.
     public func startHeartbeat(interval: Double, alive: @escaping @Sendable () -> Void) {
-        heartbeat = Heartbeat(stage: stage, interval: interval, logger: logger, alive: alive)
+        let beat = Heartbeat(stage: stage, interval: interval, logger: logger, alive: alive)
+        running.withLock { $0.heartbeat = beat }
     }
 }
 

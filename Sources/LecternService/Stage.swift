@@ -6,12 +6,19 @@ import LecternProtocol
 import LecternRender
 import LecternStage
 import LecternVideo
+import Synchronization
 
 /// The service's side of the wall: a thin shell over the `DisplayLoop` (LecternStage), the
 /// one owner of the output. Everything here posts to the loop and never waits for it; the
 /// blocking `show` is for the start and for tests (it waits for the loop's report, the loop
 /// never waits for it). Pages are drawn by the compositor on the loop's render threads; a
 /// page already in the compositor's cache is looked up by the loop itself (no hop).
+///
+/// Sendable unchecked, and why that holds: every `var` is read and written only with `lock` held
+/// (the callbacks behind their own `Mutex`); the `let`s are Sendable but `output`
+/// (`Output` is not Sendable: benches wrap outputs in plain classes), which the display
+/// loop drives and this stage only asks what each output answers under its own lock
+/// (`mode`, `isConnected`, `name`, `readBack`).
 public final class Stage: @unchecked Sendable {
     public let output: Output
     /// Replaced (under `lock`) when the output's mode changes.
@@ -40,8 +47,16 @@ public final class Stage: @unchecked Sendable {
     /// Called on the loop after the output looked again at its display (the service tells
     /// the room), and after the wall was drawn again on its own (a replug, a new mode) with
     /// every pane's page box.
-    var onOutputChanged: (@Sendable () -> Void)?
-    var onRedrawn: (@Sendable ([InkSnapshot.Box?]) -> Void)?
+    var onOutputChanged: (@Sendable () -> Void)? {
+        get { callbacks.withLock { $0.outputChanged } }
+        set { callbacks.withLock { $0.outputChanged = newValue } }
+    }
+    var onRedrawn: (@Sendable ([InkSnapshot.Box?]) -> Void)? {
+        get { callbacks.withLock { $0.redrawn } }
+        set { callbacks.withLock { $0.redrawn = newValue } }
+    }
+    /// Set by the service after the loop started (which may call them at once).
+    private let callbacks = Mutex<(outputChanged: (@Sendable () -> Void)?, redrawn: (@Sendable ([InkSnapshot.Box?]) -> Void)?)>((nil, nil))
 
     /// `clock`: what transitions count time on (tests inject one; monotonic seconds).
     public init(output: Output, compositor: Compositor, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
@@ -268,16 +283,20 @@ public final class Stage: @unchecked Sendable {
 }
 
 /// The stage, weakly, for the loop's hooks (the loop ends when the stage goes).
-private final class WeakStage: @unchecked Sendable {
-    weak var stage: Stage?
+private final class WeakStage: Sendable {
+    private struct Ref { weak var stage: Stage? }
+    private let ref = Mutex(Ref())
+    var stage: Stage? {
+        get { ref.withLock { $0.stage } }
+        set { ref.withLock { $0.stage = newValue } }
+    }
 }
 
 /// A blocking show's result, handed from the loop's thread.
-private final class ShowResult: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Result<[PixelRect?], Error> = .success([])
-    func set(_ r: Result<[PixelRect?], Error>) { lock.withLock { value = r } }
-    func get() throws -> [PixelRect?] { try lock.withLock { value }.get() }
+private final class ShowResult: Sendable {
+    private let value = Mutex<Result<[PixelRect?], Error>>(.success([]))
+    func set(_ r: Result<[PixelRect?], Error>) { value.withLock { $0 = r } }
+    func get() throws -> [PixelRect?] { try value.withLock { $0 }.get() }
 }
 
 struct StageError: Error, CustomStringConvertible { let description: String }
