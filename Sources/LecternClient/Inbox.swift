@@ -40,7 +40,7 @@ final class Inbox: @unchecked Sendable {
     func waitUntilWritable(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         cond.lock(); defer { cond.unlock() }
-        while !writable && !closed && Date() < deadline { cond.wait(until: deadline) }
+        while !writable && !closed && Date() < deadline { _ = cond.wait(until: deadline) }
         return writable && !closed
     }
 
@@ -53,7 +53,7 @@ final class Inbox: @unchecked Sendable {
                 return items.remove(at: i).message
             }
             if closed || Date() >= deadline { return nil }
-            cond.wait(until: deadline)
+            _ = cond.wait(until: deadline)
         }
     }
 
