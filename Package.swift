@@ -108,7 +108,7 @@ let package = Package(
             name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"]),
+        .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // Converted files (issue 29, docs/protocol.md §30): the converters (office documents
@@ -116,7 +116,7 @@ let package = Package(
         .target(name: "LecternConvert", dependencies: ["LecternCore", "CZip"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: the frame pipeline, the service and the client
-        .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"]),
+        .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"], swiftSettings: [.swiftLanguageMode(.v6)]),
         // Photos and images made into a deck in a bounded child (issue 29): libvips decodes,
         // cairo's PDF surface writes the pages.
         .target(
@@ -161,20 +161,23 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "lecternd",
             dependencies: [
                 "LecternService", "LecternDisplay", "LecternPipeline", "LecternPhotos", "LecternShare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "lectern",
             dependencies: [
                 "LecternClient", "LecternPipeline", "LecternRender", "LecternProtocol", "LecternVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         .executableTarget(
             name: "lectern-bench",

@@ -3,8 +3,9 @@ import LecternCore
 import LecternProtocol
 import NIOCore
 
-/// Decodes frames, answers pings, and files every message by tag.
-final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
+/// Decodes frames, answers pings, and files every message by tag. Made and used on the
+/// connection's event loop only (added through `syncOperations`): not Sendable.
+final class ClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     let inbox: Inbox
     let watch: TLSWatch?

@@ -1,5 +1,6 @@
 import Foundation
 import LecternProtocol
+import Synchronization
 
 /// How a client checks the appliance's certificate: by its SHA-256 fingerprint, which
 /// `accept` takes or refuses during the handshake (before anything of the protocol is
@@ -14,23 +15,27 @@ public struct ClientTLS: Sendable {
 }
 
 /// What the handshake showed, for the error after it failed.
-final class TLSWatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: CertificateFingerprint?
-    private var accepted = false
-    private var failure: Error?
+final class TLSWatch: Sendable {
+    private struct Seen {
+        var fingerprint: CertificateFingerprint?
+        var accepted = false
+        var failure: Error?
+    }
+    private let state = Mutex(Seen())
 
     func saw(_ f: CertificateFingerprint, accepted ok: Bool) {
-        lock.lock(); seen = f; accepted = ok; lock.unlock()
+        state.withLock {
+            $0.fingerprint = f
+            $0.accepted = ok
+        }
     }
 
     func failed(_ e: Error) {
-        lock.lock(); if failure == nil { failure = e }; lock.unlock()
+        state.withLock { if $0.failure == nil { $0.failure = e } }
     }
 
     var outcome: (seen: CertificateFingerprint?, accepted: Bool, failure: Error?) {
-        lock.lock(); defer { lock.unlock() }
-        return (seen, accepted, failure)
+        state.withLock { ($0.fingerprint, $0.accepted, $0.failure) }
     }
 }
 

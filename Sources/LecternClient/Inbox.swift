@@ -2,14 +2,14 @@ import Foundation
 import LecternProtocol
 
 /// Messages received, waiting to be taken by tag.
+///
+/// Sendable unchecked, and why that holds: every stored property is read and written only with
+/// `cond` locked; an `NSCondition` rather than a `Mutex` because readers wait on it with a deadline.
 final class Inbox: @unchecked Sendable {
     private let cond = NSCondition()
     private var items: [(tag: UInt16, message: Message)] = []
     private var closed = false
-    private(set) var latestState: Snapshot? {
-        get { cond.lock(); defer { cond.unlock() }; return _latest }
-        set { _latest = newValue }
-    }
+    var latestState: Snapshot? { cond.lock(); defer { cond.unlock() }; return _latest }
     private var _latest: Snapshot?
 
     func put(_ m: Message, tag: UInt16) {
@@ -40,7 +40,7 @@ final class Inbox: @unchecked Sendable {
     func waitUntilWritable(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         cond.lock(); defer { cond.unlock() }
-        while !writable && !closed && Date() < deadline { cond.wait(until: deadline) }
+        while !writable && !closed && Date() < deadline { _ = cond.wait(until: deadline) }
         return writable && !closed
     }
 
@@ -53,7 +53,7 @@ final class Inbox: @unchecked Sendable {
                 return items.remove(at: i).message
             }
             if closed || Date() >= deadline { return nil }
-            cond.wait(until: deadline)
+            _ = cond.wait(until: deadline)
         }
     }
 

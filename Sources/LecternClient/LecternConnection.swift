@@ -4,12 +4,13 @@ import LecternProtocol
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// The client side of the wire protocol (docs/protocol.md), blocking, for the CLI and
 /// tests: connect, read hello, register with a proof, then requests matched by tag.
 /// Pings are answered on the connection's own thread, so a client that is busy in a long
 /// upload keeps its connection alive.
-public final class LecternConnection: @unchecked Sendable {
+public final class LecternConnection: Sendable {
     public enum ClientError: Error, CustomStringConvertible, Equatable {
         /// The server answered with an error.
         case server(LecternError)
@@ -49,11 +50,20 @@ public final class LecternConnection: @unchecked Sendable {
     let channel: Channel
     let inbox = Inbox()
     public let hello: Hello
-    public private(set) var deviceID: DeviceID = 0xFF
-    public private(set) var registration: RegisterOK?
-    private var nextTag: UInt16 = 0
-    private let tagLock = NSLock()
-    public var timeout: Double = 30
+    /// What registering set, the last tag handed out and the replies' time-out (any thread).
+    private struct Settings {
+        var deviceID: DeviceID = 0xFF
+        var registration: RegisterOK?
+        var nextTag: UInt16 = 0
+        var timeout: Double = 30
+    }
+    private let settings = Mutex(Settings())
+    public var deviceID: DeviceID { settings.withLock { $0.deviceID } }
+    public var registration: RegisterOK? { settings.withLock { $0.registration } }
+    public var timeout: Double {
+        get { settings.withLock { $0.timeout } }
+        set { settings.withLock { $0.timeout = newValue } }
+    }
     /// Over TLS: the certificate the appliance presented (nil: plain).
     public let certificate: CertificateFingerprint?
 
@@ -131,17 +141,20 @@ public final class LecternConnection: @unchecked Sendable {
         let proof = RegisterProof.compute(key: key, challenge: hello.challenge, role: role, name: name, resumeToken: resumeToken)
         let reply = try request(.register(RegisterRequest(role: role, proof: proof, resumeToken: resumeToken, name: name)))
         guard case .registerOK(let ok) = reply else { throw ClientError.unexpected("\(reply.command)") }
-        deviceID = ok.deviceID
-        registration = ok
+        settings.withLock {
+            $0.deviceID = ok.deviceID
+            $0.registration = ok
+        }
         return ok
     }
 
     // MARK: requests
 
     func newTag() -> UInt16 {
-        tagLock.lock(); defer { tagLock.unlock() }
-        nextTag = nextTag == 0xFFFF ? 1 : nextTag + 1
-        return nextTag
+        settings.withLock {
+            $0.nextTag = $0.nextTag == 0xFFFF ? 1 : $0.nextTag + 1
+            return $0.nextTag
+        }
     }
 
     /// Sends a request without waiting; returns its tag.

@@ -2,11 +2,16 @@ import Dispatch
 import Foundation
 import LecternCore
 import LecternRender
+import Synchronization
 
 /// Turns a `Scene` into a finished output frame: the one frame pipeline every output and
 /// `lectern render` share. Page frames are cached, and the neighbours of the page on
 /// screen are prerendered in the background (next first, then previous), so turning to a
 /// neighbour needs no rendering.
+///
+/// Sendable unchecked, and why that holds: every `var` (the idle screen and its frame, the counters,
+/// the prerender generation) is read and written only with `lock` held; the `let`s are
+/// Sendable (the closures `@Sendable`; the caches, `SlowPages` and the workers lock inside).
 public final class Compositor: @unchecked Sendable {
     public struct Settings: Equatable, Sendable {
         public var width: Int
@@ -34,12 +39,12 @@ public final class Compositor: @unchecked Sendable {
     /// wall's shown and prerendered pages from `cache`.
     public let previewCache: PageCache
     public static let previewCacheBytes = 24 << 20
-    let documents: (String) throws -> PDFDocument
+    let documents: @Sendable (String) throws -> PDFDocument
     /// Where a render worker finds the PDF of a content id, without this process opening it.
-    let locate: (String) throws -> String
+    let locate: @Sendable (String) throws -> String
     /// How many pages a stored deck has (from what the store knows, without opening it):
     /// prerendering stops at the deck's ends.
-    let pageCount: (String) -> Int?
+    let pageCount: @Sendable (String) -> Int?
     private let lock = NSLock()
     private var idle: IdleScreen
     private var idleFrame: Frame?
@@ -51,7 +56,7 @@ public final class Compositor: @unchecked Sendable {
     /// The render budget: seconds a page may take to draw (nil: no limit, `lectern render`).
     public let budget: Double?
     /// Lets go of an opened document (its render overran: later pages open it afresh).
-    private let forget: (String) -> Void
+    private let forget: @Sendable (String) -> Void
     /// Pages whose render overran the budget or the worker's limits: never rendered again
     /// (shown from the cache only, if their render finished after all), never prerendered.
     public let slow: SlowPages
@@ -74,11 +79,11 @@ public final class Compositor: @unchecked Sendable {
     /// opened document after a render of it overran.
     public init(
         settings: Settings, idle: IdleScreen, cacheBytes: Int = 96 << 20, budget: Double? = nil,
-        forget: @escaping (String) -> Void = { _ in },
+        forget: @escaping @Sendable (String) -> Void = { _ in },
         workers: RenderWorkers? = nil, slow: SlowPages = SlowPages(),
-        locate: ((String) throws -> String)? = nil,
-        pageCount: ((String) -> Int?)? = nil,
-        documents: @escaping (String) throws -> PDFDocument
+        locate: (@Sendable (String) throws -> String)? = nil,
+        pageCount: (@Sendable (String) -> Int?)? = nil,
+        documents: @escaping @Sendable (String) throws -> PDFDocument
     ) {
         self.settings = settings
         self.workers = workers
@@ -360,25 +365,29 @@ public struct RenderWorkers: Sendable {
 }
 
 /// One bounded render: the renderer finishes it, the waiter waits for it or gives up.
-private final class RenderJob: @unchecked Sendable {
+private final class RenderJob: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var result: Result<RenderedPage, Error>?
-    private var abandoned = false
+    private struct State {
+        var result: Result<RenderedPage, Error>?
+        var abandoned = false
+    }
+    private let state = Mutex(State())
 
     /// Sets the result; true when the waiter had given up already.
     func finish(_ r: Result<RenderedPage, Error>) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        result = r
-        done.signal()
-        return abandoned
+        state.withLock {
+            $0.result = r
+            done.signal()
+            return $0.abandoned
+        }
     }
 
     /// The result within `seconds`, or nil (then the job is abandoned).
     func wait(seconds: Double) -> Result<RenderedPage, Error>? {
         _ = done.wait(timeout: .now() + seconds)
-        lock.lock(); defer { lock.unlock() }
-        if result == nil { abandoned = true }
-        return result
+        return state.withLock {
+            if $0.result == nil { $0.abandoned = true }
+            return $0.result
+        }
     }
 }

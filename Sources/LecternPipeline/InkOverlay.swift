@@ -9,6 +9,11 @@ import LecternRender
 ///
 /// Pointer positions never queue up: `point` overwrites the pointer's newest position and
 /// wakes the display loop, which draws whatever is newest at its next refresh.
+///
+/// Sendable unchecked, and why that holds: every `var` is read and written with `cond`
+/// held (an `NSCondition`: `wait(after:)` waits on it); a kept `Composed` frame is drawn
+/// into and its count moved outside the lock only by `compose`, which only the display
+/// loop calls (one thread).
 public final class InkOverlay: @unchecked Sendable {
     public struct Key: Hashable, Sendable {
         public var content: String

@@ -12,6 +12,10 @@ import LecternCore
 /// a crash on a hostile file) is the same: the caller gets `ContentError.tooSlow` or
 /// `.overLimits`, and a fresh worker is started at once, so the next render waits for
 /// nothing more than that start.
+///
+/// Sendable unchecked, and why that holds: every `var` (the process, its socket, the
+/// serial, the flags, the counters, `upkeep`) is read and written only with `lock` held,
+/// never while waiting on the worker; `jobLock` lets one render at a time talk to it.
 public final class RenderWorker: @unchecked Sendable {
     public struct Limits: Equatable, Sendable {
         /// The worker's address space (RLIMIT_AS), bytes.

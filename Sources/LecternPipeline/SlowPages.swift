@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import Synchronization
 
 /// Pages that overran the render budget or the renderer's limits: never rendered again,
 /// never prerendered. Kept in a file of the data directory (`slow-pages`), so a restart
@@ -9,7 +10,7 @@ import LecternCore
 ///
 /// The file: one page a line, `<content id> <page>` (too slow) or `<content id> <page>
 /// <megabytes>` (over the renderer's memory), oldest first.
-public final class SlowPages: @unchecked Sendable {
+public final class SlowPages: Sendable {
     public struct Page: Hashable, Sendable {
         public let content: String
         public let page: Int
@@ -19,9 +20,16 @@ public final class SlowPages: @unchecked Sendable {
     public let capacity: Int
     /// nil: kept in memory only (`lectern render`, tests of the pipeline).
     public let file: String?
-    private let lock = NSLock()
-    private var order: [Page] = []
-    private var known: [Page: Reason] = [:]
+    /// The pages, oldest first, and why each is there.
+    private struct List {
+        var order: [Page] = []
+        var known: [Page: Reason] = [:]
+
+        mutating func trim(to capacity: Int) {
+            while order.count > capacity { known[order.removeFirst()] = nil }
+        }
+    }
+    private let list: Mutex<List>
 
     /// Why a page is on the list: what its presenter is told when it is asked for again.
     public enum Reason: Equatable, Sendable {
@@ -32,42 +40,42 @@ public final class SlowPages: @unchecked Sendable {
     public init(file: String? = nil, capacity: Int = 256) {
         self.capacity = max(1, capacity)
         self.file = file
-        guard let file, let data = FileManager.default.contents(atPath: file), data.count <= Self.maxFileBytes else { return }
-        for (page, reason) in Self.decode(String(decoding: data, as: UTF8.self)) where known[page] == nil {
-            order.append(page)
-            known[page] = reason
+        var list = List()
+        if let file, let data = FileManager.default.contents(atPath: file), data.count <= Self.maxFileBytes {
+            for (page, reason) in Self.decode(String(decoding: data, as: UTF8.self)) where list.known[page] == nil {
+                list.order.append(page)
+                list.known[page] = reason
+            }
+            list.trim(to: self.capacity)
         }
-        trim()
+        self.list = Mutex(list)
     }
 
     /// The longest file read back (a file grown by hand beyond it is ignored).
     static let maxFileBytes = 1 << 20
 
     public func contains(content: String, page: Int) -> Bool {
-        lock.withLock { known[Page(content: content, page: page)] != nil }
+        list.withLock { $0.known[Page(content: content, page: page)] != nil }
     }
 
     public func reason(content: String, page: Int) -> Reason? {
-        lock.withLock { known[Page(content: content, page: page)] }
+        list.withLock { $0.known[Page(content: content, page: page)] }
     }
 
-    public var all: [Page] { lock.withLock { order } }
+    public var all: [Page] { list.withLock { $0.order } }
 
     /// Marks a page slow (and saves the list).
     public func insert(content: String, page: Int, reason: Reason = .slow) {
         let p = Page(content: content, page: page)
-        let text: String? = lock.withLock {
-            guard known[p] == nil else { return nil }
-            order.append(p)
-            known[p] = reason
-            trim()
-            return Self.encode(order.map { ($0, known[$0] ?? .slow) })
+        let capacity = self.capacity
+        let text: String? = list.withLock { list in
+            guard list.known[p] == nil else { return nil }
+            list.order.append(p)
+            list.known[p] = reason
+            list.trim(to: capacity)
+            return Self.encode(list.order.map { ($0, list.known[$0] ?? .slow) })
         }
         if let text, let file { save(text, to: file) }
-    }
-
-    private func trim() {
-        while order.count > capacity { known[order.removeFirst()] = nil }
     }
 
     // MARK: the file (pure)

@@ -2,23 +2,25 @@ import Foundation
 import LecternCore
 import LecternProtocol
 import NIOCore
+import Synchronization
 import NIOTLS
 
 /// The shell of `ConnectionGate`, shared by both listeners: asks the gate at accept,
 /// closes the connections it evicts, and tells it of registrations and closes. Used from
 /// the child-channel initializers and handlers (any loop): one lock around the gate.
-final class Admission: @unchecked Sendable {
-    private let lock = NSLock()
-    private var gate: ConnectionGate
-    private var channels: [ConnectionGate.ID: Channel] = [:]
-
-    /// TLS handshakes per address (`HandshakeBudget`), asked by the `TransportSniffer`.
-    private var handshakes: HandshakeBudget
+final class Admission: Sendable {
+    private struct State {
+        var gate: ConnectionGate
+        var channels: [ConnectionGate.ID: Channel] = [:]
+        /// TLS handshakes per address (`HandshakeBudget`), asked by the `TransportSniffer`.
+        var handshakes: HandshakeBudget
+    }
+    private let state: Mutex<State>
     private let clock: @Sendable () -> Double
 
     init(limits: ConnectionGate.Limits, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
-        gate = ConnectionGate(limits: limits)
-        handshakes = HandshakeBudget(limits: .forConnections(perAddress: limits.perAddress))
+        state = Mutex(
+            State(gate: ConnectionGate(limits: limits), handshakes: HandshakeBudget(limits: .forConnections(perAddress: limits.perAddress))))
         self.clock = clock
     }
 
@@ -26,12 +28,12 @@ final class Admission: @unchecked Sendable {
     func mayHandshake(_ channel: Channel) -> Bool {
         let address = channel.remoteAddress?.ipAddress ?? "?"
         let now = clock()
-        return lock.withLock { handshakes.allow(address: address, now: now) }
+        return state.withLock { $0.handshakes.allow(address: address, now: now) }
     }
 
     /// Open, registered and refused-but-answering connections now (tests, the bench).
     var counts: (open: Int, registered: Int, answering: Int) {
-        lock.withLock { (gate.open, gate.registered, gate.answering) }
+        state.withLock { ($0.gate.open, $0.gate.registered, $0.gate.answering) }
     }
 
     enum Verdict {
@@ -45,14 +47,14 @@ final class Admission: @unchecked Sendable {
     /// At accept, in the child channel's initializer.
     func arrive(_ channel: Channel) -> Verdict {
         let address = channel.remoteAddress?.ipAddress ?? "?"
-        let (decision, victim): (ConnectionGate.Decision, Channel?) = lock.withLock {
-            let d = gate.arrive(address: address)
+        let (decision, victim): (ConnectionGate.Decision, Channel?) = state.withLock { s in
+            let d = s.gate.arrive(address: address)
             switch d {
             case .admit(let id, let evicting):
-                channels[id] = channel
-                return (d, evicting.flatMap { channels.removeValue(forKey: $0) })
+                s.channels[id] = channel
+                return (d, evicting.flatMap { s.channels.removeValue(forKey: $0) })
             case .refuse(_, let answer):
-                if let answer { channels[answer] = channel }
+                if let answer { s.channels[answer] = channel }
                 return (d, nil)
             }
         }
@@ -64,12 +66,12 @@ final class Admission: @unchecked Sendable {
         }
     }
 
-    func registered(_ id: ConnectionGate.ID) { lock.withLock { gate.registered(id) } }
+    func registered(_ id: ConnectionGate.ID) { state.withLock { $0.gate.registered(id) } }
 
     func closed(_ id: ConnectionGate.ID) {
-        lock.withLock {
-            gate.closed(id)
-            channels[id] = nil
+        state.withLock {
+            $0.gate.closed(id)
+            $0.channels[id] = nil
         }
     }
 }
@@ -79,8 +81,8 @@ final class Admission: @unchecked Sendable {
 struct PeerRegistered {}
 
 /// First in every accepted connection's pipeline: reports the registration and the close
-/// to `Admission`.
-final class AdmissionHandler: ChannelDuplexHandler, @unchecked Sendable {
+/// to `Admission`. Made in the child channel's initializer and used on its loop only.
+final class AdmissionHandler: ChannelDuplexHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
     let admission: Admission
@@ -113,8 +115,8 @@ final class AdmissionHandler: ChannelDuplexHandler, @unchecked Sendable {
 }
 
 /// A refused protocol connection on the TCP port: one error frame `tooManyConnections`,
-/// then the connection closes.
-final class RefuseWithError: ChannelInboundHandler, @unchecked Sendable {
+/// then the connection closes. Used on its channel's loop only.
+final class RefuseWithError: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 

@@ -2,17 +2,18 @@ import Foundation
 import LecternCore
 import LecternSound
 import LecternVideo
+import Synchronization
 
 /// Where clips' sound comes from and goes to: the device `audio_device` resolved to at
 /// start (`SoundDevice`), and the room's volume. For each clip it opens the clip's sound
 /// and the device; a clip without sound, no device, or a device that can't be opened gives
 /// none — the clip plays silent, with one log line, and no one is sent an error.
-final class ClipSoundSource: @unchecked Sendable {
+final class ClipSoundSource: Sendable {
     let pcm: String?
     let level = SoundLevel()
     private let log: @Sendable (String) -> Void
-    private let lock = NSLock()
-    private var lastFailure: String?
+    /// The last failure logged (each is logged once, until a clip plays).
+    private let lastFailure = Mutex<String?>(nil)
 
     init(audioDevice: AudioDevice, log: @escaping @Sendable (String) -> Void, cards: String? = nil) {
         let resolved = cards.map { SoundDevice.resolve(audioDevice, cards: $0) } ?? SoundDevice.resolve(audioDevice)
@@ -45,15 +46,16 @@ final class ClipSoundSource: @unchecked Sendable {
         }
         do {
             let sink = try ALSASink(name: pcm)
-            lock.withLock { lastFailure = nil }
+            lastFailure.withLock { $0 = nil }
             log("clip sound: \(decoder.description) on \(pcm)")
             return SoundTrack(decoder: decoder, sink: sink, level: level)
         } catch {
             decoder.close()
             // One line per change of trouble, not one per clip.
             let text = "\(error)"
-            if lock.withLock({
-                defer { lastFailure = text }; return lastFailure != text
+            if lastFailure.withLock({ last in
+                defer { last = text }
+                return last != text
             }) {
                 log("sound device unavailable, clips play silent: \(text)")
             }

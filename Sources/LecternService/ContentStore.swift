@@ -7,11 +7,12 @@ import LecternRender
 import LecternRoom
 import LecternVideo
 import Logging
+import Synchronization
 
 /// Uploaded files, content-addressed under `<data_dir>/content/`: a file is stored as
 /// `<sha256>` with a `<sha256>.json` description beside it. Writes are atomic (temp file,
 /// fsync, rename), so a crash never leaves half a file under a content id.
-public final class ContentStore: @unchecked Sendable {
+public final class ContentStore: Sendable {
     public struct Item: Codable, Equatable, Sendable {
         public var id: String
         public var name: String
@@ -56,9 +57,8 @@ public final class ContentStore: @unchecked Sendable {
     }
 
     public let directory: URL
-    private let lock = NSLock()
     /// Opened PDFs, the most recently used last; at most `openDocuments` of them.
-    private var documents: [(id: String, document: PDFDocument)] = []
+    private let documents = Mutex<[(id: String, document: PDFDocument)]>([])
     /// How many opened PDFs are kept (poppler keeps fonts, images and parsed objects of
     /// each: an appliance that shows hundreds of decks must let them go).
     public let openDocuments: Int
@@ -269,11 +269,14 @@ public final class ContentStore: @unchecked Sendable {
         if item.openChecked != DeckProbe.rule, probe.executable != nil {
             _ = try recheck(item)   // outside the lock: it may take the check's seconds
         }
-        lock.lock(); defer { lock.unlock() }
-        if let i = documents.firstIndex(where: { $0.id == id }) { return documents[i].document }
-        let d = try PDFDocument(path: deckPath(of: id))
-        documents.append((id, d))
-        if documents.count > openDocuments { evicted = documents.removeFirst().document }
+        let path = deckPath(of: id), openDocuments = self.openDocuments
+        let (d, out) = try documents.withLock { documents -> (PDFDocument, PDFDocument?) in
+            if let i = documents.firstIndex(where: { $0.id == id }) { return (documents[i].document, nil) }
+            let d = try PDFDocument(path: path)
+            documents.append((id, d))
+            return (d, documents.count > openDocuments ? documents.removeFirst().document : nil)
+        }
+        evicted = out
         return d
     }
 
@@ -289,22 +292,22 @@ public final class ContentStore: @unchecked Sendable {
 
     /// The opened PDF `id` if it is open, now the most recently used.
     private func cached(_ id: String) -> PDFDocument? {
-        lock.lock(); defer { lock.unlock() }
-        guard let i = documents.firstIndex(where: { $0.id == id }) else { return nil }
-        let d = documents.remove(at: i)
-        documents.append(d)
-        return d.document
+        documents.withLock { documents in
+            guard let i = documents.firstIndex(where: { $0.id == id }) else { return nil }
+            let d = documents.remove(at: i)
+            documents.append(d)
+            return d.document
+        }
     }
 
     /// Lets go of the opened PDF `id` (a render of it overran and holds it): the next
     /// `document(id)` opens it afresh.
     public func forget(_ id: String) {
-        lock.lock(); defer { lock.unlock() }
-        documents.removeAll { $0.id == id }
+        documents.withLock { docs in docs.removeAll { $0.id == id } }
     }
 
     /// How many PDFs are open now.
-    public var openCount: Int { lock.lock(); defer { lock.unlock() }; return documents.count }
+    public var openCount: Int { documents.withLock { $0.count } }
 
     /// PDF or clip: what the decoders accept. By the first bytes where they tell — a `%PDF-`
     /// header in the first KiB; the signatures of MP4/MOV (ISO BMFF boxes), Matroska/WebM

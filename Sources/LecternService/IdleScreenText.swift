@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternRender
 import NIOCore
 
@@ -6,8 +7,15 @@ extension Service {
     /// What the idle screen says: the room's name, the addresses and the protocol's port,
     /// and the web remote's address a phone opens (as text and as a QR code) when it is on.
     func idleScreen(port: Int, room: String? = nil) -> IdleScreen {
+        var c = config
+        c.background = options.config.background
+        if let room { c.room = room }
+        return Self.idleScreen(config: c, tls: tls, port: port, httpPort: httpPort, code: currentScreenCode)
+    }
+
+    /// The idle screen of `config` (its room's name, background, Wi-Fi and branding).
+    static func idleScreen(config: Config, tls: TLSServing?, port: Int, httpPort: Int?, code: String?) -> IdleScreen {
         let addresses = NetworkAddresses.current()
-        let code = currentScreenCode
         // The code rides in the URL's fragment: the browser never sends it to a server (no
         // log has it); the web remote fills the passcode from it, so scanning is joining.
         // With the appliance's own certificate the address is plain http://: it opens the
@@ -16,15 +24,15 @@ extension Service {
         let scheme = tls.map { $0.current.warns ? "http" : "https" } ?? "http"
         let url = httpPort.map { "\(scheme)://\(addresses.first ?? "localhost"):\($0)/" + (code.map { "#code=\($0)" } ?? "") }
         var idle = IdleScreen(
-            room: room ?? config.room, addresses: addresses, port: port, url: url,
-            background: options.config.background)
+            room: config.room, addresses: addresses, port: port, url: url,
+            background: config.background)
         idle.code = code
         if let ssid = config.wifiSSID { idle.wifi = WiFiJoin(ssid: ssid, password: config.wifiPassword ?? "") }
         idle.timeOfDay = Self.timeOfDay(Date())
         idle.accent = config.accent
         idle.logoPath = config.logo
         idle.backgroundImagePath = config.backgroundImage
-        idle.fingerprint = tlsIdentity?.fingerprint.short
+        idle.fingerprint = tls?.current.identity.fingerprint.short
         return idle
     }
 
@@ -59,7 +67,7 @@ extension Service {
     /// The code on the wall now (`screen_code = true`); nil when the room has a fixed
     /// presenter passcode. Tests read it here: the state clients see never carries it.
     public var currentScreenCode: String? {
-        guard let room else { return nil }
+        let room = self.room
         if room.loop.inEventLoop { return room.wallCode }
         return try? room.loop.submit { room.wallCode }.wait()
     }

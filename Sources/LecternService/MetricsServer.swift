@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import Logging
 import NIOCore
+import Synchronization
 import NIOHTTP1
 import NIOPosix
 
@@ -12,17 +13,20 @@ import NIOPosix
 /// request per connection (NIO's HTTP parser bounds the head); a newcomer takes the place
 /// of the oldest connection still without a complete head, so slow peers can't lock out a
 /// scrape. Anything but `GET /metrics` gets 404 or 405.
-final class MetricsServer: @unchecked Sendable {
+final class MetricsServer: Sendable {
     static let limits = ScrapeGate.Limits()
 
     private let group: EventLoopGroup
     /// Called on the connection's loop for each scrape; returns the exposition.
     private let scrape: @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>
-    private let lock = NSLock()
-    private var channel: Channel?
-    private var gate = ScrapeGate(limits: MetricsServer.limits)
-    private var channels: [Int: Channel] = [:]
-    private var nextID = 1
+    /// The listening channel, the gate and the connections it admitted (any loop).
+    private struct State {
+        var channel: Channel?
+        var gate = ScrapeGate(limits: MetricsServer.limits)
+        var channels: [Int: Channel] = [:]
+        var nextID = 1
+    }
+    private let state = Mutex(State())
 
     init(group: EventLoopGroup, scrape: @escaping @Sendable (EventLoop) -> EventLoopFuture<[UInt8]>) {
         self.group = group
@@ -37,41 +41,41 @@ final class MetricsServer: @unchecked Sendable {
             .childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
             .childChannelInitializer { [self] channel in
                 let now = MonotonicClock.now()
-                let (id, decision, victim) = lock.withLock { () -> (Int, ScrapeGate.Decision, Channel?) in
-                    let id = nextID
-                    nextID += 1
-                    let d = gate.arrive(id, now: now)
+                let (id, decision, victim) = state.withLock { s -> (Int, ScrapeGate.Decision, Channel?) in
+                    let id = s.nextID
+                    s.nextID += 1
+                    let d = s.gate.arrive(id, now: now)
                     guard case .admit(let evicting) = d else { return (id, d, nil) }
-                    channels[id] = channel
-                    return (id, d, evicting.flatMap { channels.removeValue(forKey: $0) })
+                    s.channels[id] = channel
+                    return (id, d, evicting.flatMap { s.channels.removeValue(forKey: $0) })
                 }
                 victim?.close(promise: nil)
                 guard case .admit = decision else { return channel.close() }
                 channel.closeFuture.whenComplete { [self] _ in
-                    lock.withLock {
-                        gate.closed(id)
-                        channels[id] = nil
+                    state.withLock {
+                        $0.gate.closed(id)
+                        $0.channels[id] = nil
                     }
                 }
-                let headReceived: @Sendable () -> Void = { [self] in lock.withLock { gate.headReceived(id) } }
+                let headReceived: @Sendable () -> Void = { [self] in state.withLock { $0.gate.headReceived(id) } }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(MetricsHTTPHandler(scrape: scrape, headReceived: headReceived))
                     // At the head's deadline and at the exchange's: closed if past it.
                     for t in [Self.limits.headTimeout, Self.limits.exchangeTimeout] {
                         channel.eventLoop.scheduleTask(in: .milliseconds(Int64(t * 1000))) { [self] in
-                            if lock.withLock({ gate.expired(id, now: MonotonicClock.now()) }) { channel.close(promise: nil) }
+                            if state.withLock({ $0.gate.expired(id, now: MonotonicClock.now()) }) { channel.close(promise: nil) }
                         }
                     }
                 }
             }
         let ch = try bootstrap.bind(host: host, port: port).wait()
-        lock.withLock { channel = ch }
+        state.withLock { $0.channel = ch }
         return ch.localAddress?.port ?? port
     }
 
     func stop() {
-        let ch = lock.withLock { channel }
+        let ch = state.withLock { $0.channel }
         try? ch?.close().wait()
     }
 }

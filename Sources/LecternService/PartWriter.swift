@@ -9,6 +9,10 @@ import LecternProtocol
 /// Every chunk is reported when it is handled (written, or not: why), so the room's upload
 /// ledger keeps what is queued bounded (its back-pressure); nothing here touches the
 /// room's state.
+///
+/// Sendable unchecked, and why that holds: `firstFailure`, `queued` and `closed` are read and
+/// written only with `lock` held; `hasher` only on `hashQueue` (and in `finish` after
+/// `hashQueue.sync {}` drained it); `handle` only on `queue`; the rest are `let`s.
 final class PartWriter: @unchecked Sendable {
     /// A chunk that came after the writer was closed or finished.
     struct Closed: Error, CustomStringConvertible { var description: String { "the upload's file was closed" } }

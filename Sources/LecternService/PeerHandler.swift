@@ -7,6 +7,10 @@ import NIOCore
 /// protocol frames and hands them, and the connection's life, to the room on its loop;
 /// carries out what the room says to this peer. The room's loop is the channels' loop
 /// (the service runs one event loop), so the decoder is only ever touched there.
+///
+/// Sendable unchecked, and why that holds: its closures (`room.loop.execute`,
+/// `scheduleTask`) run on the room's loop, which is its channel's loop (one event loop in
+/// the service), so its state is only ever touched on that one thread.
 final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer

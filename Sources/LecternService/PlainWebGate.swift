@@ -9,7 +9,7 @@ import NIOCore
 /// redirect goes to the `Host` the browser asked for only when that is one of this
 /// appliance's names or addresses (`names`, the address the connection arrived on), else
 /// to the address the connection arrived on: never to another machine.
-final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+final class PlainWebGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer

@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternProtocol
 import LecternRoom
+import Synchronization
 
 /// Makes the meeting record's PDF (§26) off the room's loop: in a record worker process
 /// (`lecternd --record-worker`, confined like the render workers) when there is a lecternd
@@ -10,7 +11,7 @@ import LecternRoom
 /// at once: the room sends it from the open file a piece at a time (`RecordSender`), and
 /// its space is freed when that is done. The record leaves the box only in the reply to
 /// whoever asked.
-final class RecordMaker: @unchecked Sendable {
+final class RecordMaker: Sendable {
     /// The largest PDF sent (record-data's sizes are u32; a record past this is refused).
     static let maxPDFBytes = 256 << 20
 
@@ -114,9 +115,8 @@ final class RecordMaker: @unchecked Sendable {
 }
 
 /// Text one thread writes and another reads.
-private final class NIOLockedText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func set(_ s: String) { lock.withLock { text = s } }
-    func get() -> String { lock.withLock { text } }
+private final class NIOLockedText: Sendable {
+    private let text = Mutex("")
+    func set(_ s: String) { text.withLock { $0 = s } }
+    func get() -> String { text.withLock { $0 } }
 }

@@ -1,19 +1,21 @@
 import LecternCore
 import Logging
 import NIOCore
+import Synchronization
 import NIOPosix
 import NIOSSL
 
 /// The wire protocol's TCP listener (SwiftNIO). Every connection's bytes go to the `Room`,
 /// on the room's one event loop.
-final class Server: @unchecked Sendable {
+final class Server: Sendable {
     let group: EventLoopGroup
     let room: Room
     let admission: Admission
     /// TLS or plain, from each connection's first byte (`TransportSniffer`).
     let transport: TransportPolicy
     let tls: TLSServing?
-    private var channel: Channel?
+    /// The listening channel, once bound.
+    private let channel = Mutex<Channel?>(nil)
 
     init(group: EventLoopGroup, room: Room, admission: Admission, transport: TransportPolicy = TransportPolicy(tls: false, allowPlain: true), tls: TLSServing? = nil) {
         self.group = group
@@ -76,9 +78,9 @@ final class Server: @unchecked Sendable {
                 }
             }
         let ch = try bootstrap.bind(host: host, port: port).wait()
-        channel = ch
+        channel.withLock { $0 = ch }
         return ch.localAddress?.port ?? port
     }
 
-    func stop() { try? channel?.close().wait() }
+    func stop() { try? channel.withLock { $0 }?.close().wait() }
 }

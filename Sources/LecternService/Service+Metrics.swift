@@ -10,8 +10,7 @@ extension Service {
     /// room works without its metrics.
     func startMetrics(group: EventLoopGroup) {
         let metrics = ServiceMetrics(starts: ServiceMetrics.recordStart(dataDir: config.dataDir), startTime: Date().timeIntervalSince1970)
-        self.metrics = metrics
-        let room = self.room!
+        let room = self.room
         try? room.loop.submit { room.metrics = metrics }.wait()
         guard let address = config.metricsAddress else { return }
         let host = address.host
@@ -34,7 +33,7 @@ extension Service {
     }
 
     func metricsReading(_ snapshot: Snapshot) -> ServiceMetrics.Reading {
-        let out = output!
+        let out = output
         return ServiceMetrics.Reading(
             outputConnected: snapshot.output.connected,   // the room's output status (docs/protocol.md §21)
             outputVirtual: out is VirtualDisplay,

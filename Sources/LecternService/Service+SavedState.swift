@@ -1,12 +1,13 @@
 import Foundation
 import LecternCore
 import LecternRoom
+import Logging
 
 extension Service {
     /// At start, before anything is written: the temp files a killed run left are removed,
     /// and `state.json` is read back part by part; a damaged file is kept aside (renamed
     /// with the time) and each part lost is logged with why (docs/protocol.md §14.4).
-    func loadSavedState(store: ContentStore) -> SavedState? {
+    static func loadSavedState(_ config: Config, store: ContentStore, logger: Logger) -> SavedState? {
         for dir in [config.dataDir, store.directory.path] {
             let removed = AtomicFile.removeLeftovers(in: dir)
             if !removed.isEmpty { logger.info("removed \(removed.count) temp file(s) a stopped run left in \(dir): \(removed.joined(separator: ", "))") }

@@ -2,14 +2,16 @@ import Foundation
 import LecternCore
 import LecternProtocol
 import LecternShare
+import Logging
 
 /// Live sharing's part of the service (docs/protocol.md §29): the caps of `[share]`, and each
 /// share's decoder in a process of its own when there is a lecternd to run.
 extension Service {
-    func configureShares(_ worker: ShareWorker, _ config: Config) {
+    static func configureShares(_ worker: ShareWorker, _ options: Options, logger: Logger) {
+        let config = options.config
         let limits = ShareLimits(config.share)
         worker.limits = limits
-        guard let executable = options.renderWorker ?? Self.renderWorkerExecutable() else {
+        guard let executable = options.renderWorker ?? renderWorkerExecutable() else {
             logger.warning("no lecternd to run share decoders: shares are decoded in this process, and a decoder crash would stop the service")
             return
         }
@@ -23,7 +25,7 @@ extension Service {
 
     /// The process ids of the shares' decoders now (tests: a crash is a signal to one).
     public var shareDecoderProcessIDs: [Int32] {
-        guard let room else { return [] }
+        let room = self.room
         return (try? room.loop.submit { room.shareWorker.activeSources.compactMap(\.decoderProcessID) }.wait()) ?? []
     }
 }

@@ -4,25 +4,28 @@ import LecternProtocol
 import LecternRoom
 import Metrics
 import Prometheus
+import Synchronization
 
 /// What an admin of many rooms watches, as Prometheus metrics (`/metrics` on
 /// `metrics_address`, MetricsServer.swift; every name in docs/config.md). swift-metrics
 /// handles on this service's own Prometheus registry (not the process-wide
 /// `MetricsSystem`: a test process runs many services). Counters are fed by the room's
 /// shell (`observe`, on the room's loop); gauges are read at each scrape (`Reading`).
-final class ServiceMetrics: @unchecked Sendable {
+final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    /// Confined to the room's loop (`observe`).
-    private var turns = PageTurnTimer()
-    private var clips = ClipFrameTally()
-    /// Read at each scrape (on the metrics server's loop, one at a time).
-    private var shareRates = ShareRates()
+    /// The tallies behind the counters: fed on the room's loop (`observe`), the share
+    /// rates read at each scrape.
+    private struct Tallies {
+        var turns = PageTurnTimer()
+        var clips = ClipFrameTally()
+        var shareRates = ShareRates()
+    }
+    private let tallies = Mutex(Tallies())
     private let sharesStarted: Metrics.Counter
     private let shareFramesDecoded: Metrics.Counter
     private let shareFramesDropped: Metrics.Counter
-    private var errors: [UInt16: Metrics.Counter] = [:]
-    private let errorsLock = NSLock()
+    private let errors = Mutex<[UInt16: Metrics.Counter]>([:])
 
     let pageTurns: Metrics.Counter
     let pageTurnLatency: Metrics.Timer
@@ -88,7 +91,7 @@ final class ServiceMetrics: @unchecked Sendable {
     func observe(_ event: RoomEvent, now: Double) {
         switch event {
         case .shown(let op, let error, _):
-            if let latency = turns.shown(op: op, failed: error != nil, now: now) {
+            if let latency = tallies.withLock({ $0.turns.shown(op: op, failed: error != nil, now: now) }) {
                 pageTurns.increment()
                 pageTurnLatency.recordNanoseconds(Int64(latency * 1e9))
             }
@@ -103,7 +106,7 @@ final class ServiceMetrics: @unchecked Sendable {
 
     func observe(_ effect: RoomEffect, now: Double) {
         switch effect {
-        case .showWall(let op, let plan): turns.showing(op: op, plan, now: now)
+        case .showWall(let op, let plan): tallies.withLock { $0.turns.showing(op: op, plan, now: now) }
         case .send(_, let bytes):
             guard let code = Self.errorCode(inFrame: bytes) else { return }
             counter(forError: code).increment()
@@ -113,14 +116,15 @@ final class ServiceMetrics: @unchecked Sendable {
     }
 
     private func countFrames(_ serial: Int, _ p: ClipProgress) {
-        let d = clips.report(serial: serial, presented: p.presented, dropped: p.dropped)
+        let d = tallies.withLock { $0.clips.report(serial: serial, presented: p.presented, dropped: p.dropped) }
         if d.presented > 0 { framesPresented.increment(by: Int64(d.presented)) }
         if d.dropped > 0 { framesDropped.increment(by: Int64(d.dropped)) }
     }
 
     /// One series per error code the service sent (a finite table: bounded).
     private func counter(forError code: UInt16) -> Metrics.Counter {
-        errorsLock.withLock {
+        let factory = self.factory
+        return errors.withLock { errors in
             if let c = errors[code] { return c }
             let e = ErrorCode(rawValue: code)
             let c = Metrics.Counter(label: "lectern_errors_total", dimensions: [("code", e.description), ("name", e.name)], factory: factory)
@@ -167,7 +171,8 @@ final class ServiceMetrics: @unchecked Sendable {
         let shares = r.snapshot.shares ?? []
         gauge("lectern_shares_live", Double(shares.filter { $0.status != .waiting }.count))
         gauge("lectern_shares_waiting", Double(shares.filter { $0.status == .waiting }.count))
-        let s = shareRates.reading(r.shares, now: MonotonicClock.now())
+        let now = MonotonicClock.now()
+        let s = tallies.withLock { $0.shareRates.reading(r.shares, now: now) }
         sharesStarted.increment(by: Int64(s.started))
         shareFramesDecoded.increment(by: Int64(s.decoded))
         shareFramesDropped.increment(by: Int64(s.dropped))

@@ -32,7 +32,7 @@ extension Service {
                 return [ConfigProblem(line: nil, "\(error)")]
             }
         }
-        let room = self.room!
+        let room = self.room
         // The new passcodes' keys are derived off the room's loop; this (SIGHUP's) thread
         // waits for them, so that once reloaded, new registrations prove the new passcodes.
         let keysInForce = DispatchSemaphore(value: 0)

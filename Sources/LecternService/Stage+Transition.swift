@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LecternCore
 import LecternPipeline
+import Synchronization
 
 /// Page transitions on the wall (docs/protocol.md §21): played by the display loop inside
 /// a pane, one step a refresh (`StageCore`). The first frame of a transition to a
@@ -61,8 +62,8 @@ extension Stage {
 
 /// First frames of transitions drawn ahead of the turn (`Stage.prepareFirstFrames`): at most
 /// one per neighbouring page, for the frame on the output now; a newer show drops them.
-final class TransitionFirstFrames: @unchecked Sendable {
-    struct Entry {
+final class TransitionFirstFrames: Sendable {
+    struct Entry: Sendable {
         let from: Frame
         let to: Frame
         let transition: PageTransition
@@ -71,35 +72,37 @@ final class TransitionFirstFrames: @unchecked Sendable {
     }
 
     let queue = DispatchQueue(label: "lectern.transition.ahead", qos: .utility)
-    private let lock = NSLock()
-    private var entries: [Entry] = []
-    private var generation = 0
-    /// First frames presented from here (tests, the bench).
-    private(set) var used = 0
+    private struct State {
+        var entries: [Entry] = []
+        var generation = 0
+        /// First frames presented from here (tests, the bench).
+        var used = 0
+    }
+    private let state = Mutex(State())
 
     /// Drops what is ready; returns the generation the next `store` must carry.
     func reset() -> Int {
-        lock.withLock {
-            generation += 1
-            entries = []
-            return generation
+        state.withLock {
+            $0.generation += 1
+            $0.entries = []
+            return $0.generation
         }
     }
 
-    func isCurrent(_ g: Int) -> Bool { lock.withLock { g == generation } }
+    func isCurrent(_ g: Int) -> Bool { state.withLock { g == $0.generation } }
 
     func store(_ ready: [Entry], generation g: Int) {
-        lock.withLock { if g == generation { entries = ready } }
+        state.withLock { if g == $0.generation { $0.entries = ready } }
     }
 
     func take(from: Frame, to: Frame, transition: PageTransition, progress: Double) -> Frame? {
-        lock.withLock {
-            guard let e = entries.first(where: { $0.from === from && $0.to === to && $0.transition == transition && $0.progress == progress })
+        state.withLock { state in
+            guard let e = state.entries.first(where: { $0.from === from && $0.to === to && $0.transition == transition && $0.progress == progress })
             else { return nil }
-            used += 1
+            state.used += 1
             return e.frame
         }
     }
 
-    var usedCount: Int { lock.withLock { used } }
+    var usedCount: Int { state.withLock { $0.used } }
 }

@@ -6,12 +6,19 @@ import LecternProtocol
 import LecternRender
 import LecternStage
 import LecternVideo
+import Synchronization
 
 /// The service's side of the wall: a thin shell over the `DisplayLoop` (LecternStage), the
 /// one owner of the output. Everything here posts to the loop and never waits for it; the
 /// blocking `show` is for the start and for tests (it waits for the loop's report, the loop
 /// never waits for it). Pages are drawn by the compositor on the loop's render threads; a
 /// page already in the compositor's cache is looked up by the loop itself (no hop).
+///
+/// Sendable unchecked, and why that holds: every `var` is read and written only with `lock` held
+/// (the callbacks behind their own `Mutex`); the `let`s are Sendable but `output`
+/// (`Output` is not Sendable: benches wrap outputs in plain classes), which the display
+/// loop drives and this stage only asks what each output answers under its own lock
+/// (`mode`, `isConnected`, `name`, `readBack`).
 public final class Stage: @unchecked Sendable {
     public let output: Output
     /// Replaced (under `lock`) when the output's mode changes.
@@ -20,8 +27,8 @@ public final class Stage: @unchecked Sendable {
     let clock: @Sendable () -> Double
     let firstFrames = TransitionFirstFrames()
     /// The pointer and ink drawn over each pane's page (a compositing step of the loop).
-    public let ink = InkOverlay()
-    private(set) var loop: DisplayLoop!
+    public let ink: InkOverlay
+    let loop: DisplayLoop
     /// Shows waiting for the loop's report, by the op the stage gave them (under `lock`).
     private var waiting: [Int: @Sendable (Result<[PixelRect?], Error>) -> Void] = [:]
     private var nextOp = 0
@@ -40,14 +47,24 @@ public final class Stage: @unchecked Sendable {
     /// Called on the loop after the output looked again at its display (the service tells
     /// the room), and after the wall was drawn again on its own (a replug, a new mode) with
     /// every pane's page box.
-    var onOutputChanged: (@Sendable () -> Void)?
-    var onRedrawn: (@Sendable ([InkSnapshot.Box?]) -> Void)?
+    var onOutputChanged: (@Sendable () -> Void)? {
+        get { callbacks.withLock { $0.outputChanged } }
+        set { callbacks.withLock { $0.outputChanged = newValue } }
+    }
+    var onRedrawn: (@Sendable ([InkSnapshot.Box?]) -> Void)? {
+        get { callbacks.withLock { $0.redrawn } }
+        set { callbacks.withLock { $0.redrawn = newValue } }
+    }
+    /// Set by the service after the loop started (which may call them at once).
+    private let callbacks = Mutex<(outputChanged: (@Sendable () -> Void)?, redrawn: (@Sendable ([InkSnapshot.Box?]) -> Void)?)>((nil, nil))
 
     /// `clock`: what transitions count time on (tests inject one; monotonic seconds).
     public init(output: Output, compositor: Compositor, clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
         self.output = output
         self._compositor = compositor
         self.clock = clock
+        let ink = InkOverlay()
+        self.ink = ink
         let weak = WeakStage()
         var hooks = DisplayHooks { r in weak.stage?.render(r) ?? .failure(.superseded) }
         hooks.cached = { weak.stage?.cached($0) }
@@ -61,7 +78,7 @@ public final class Stage: @unchecked Sendable {
         let core = StageCore(mode: output.mode, background: s.background, overscanPercent: s.overscanPercent, connected: output.isConnected)
         loop = DisplayLoop(output: output, core: core, ink: ink, hooks: hooks, clock: clock)
         weak.stage = self
-        ink.onChange { [loop] in loop?.inkChanged() }
+        ink.onChange { [loop] in loop.inkChanged() }
     }
 
     deinit { loop.stop() }
@@ -266,16 +283,20 @@ public final class Stage: @unchecked Sendable {
 }
 
 /// The stage, weakly, for the loop's hooks (the loop ends when the stage goes).
-private final class WeakStage: @unchecked Sendable {
-    weak var stage: Stage?
+private final class WeakStage: Sendable {
+    private struct Ref { weak var stage: Stage? }
+    private let ref = Mutex(Ref())
+    var stage: Stage? {
+        get { ref.withLock { $0.stage } }
+        set { ref.withLock { $0.stage = newValue } }
+    }
 }
 
 /// A blocking show's result, handed from the loop's thread.
-private final class ShowResult: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Result<[PixelRect?], Error> = .success([])
-    func set(_ r: Result<[PixelRect?], Error>) { lock.withLock { value = r } }
-    func get() throws -> [PixelRect?] { try lock.withLock { value }.get() }
+private final class ShowResult: Sendable {
+    private let value = Mutex<Result<[PixelRect?], Error>>(.success([]))
+    func set(_ r: Result<[PixelRect?], Error>) { value.withLock { $0 = r } }
+    func get() throws -> [PixelRect?] { try value.withLock { $0 }.get() }
 }
 
 struct StageError: Error, CustomStringConvertible { let description: String }

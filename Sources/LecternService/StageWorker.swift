@@ -11,6 +11,9 @@ import LecternVideo
 /// The room's work with the output, off the event loop: showing scenes, opening and
 /// playing clips, screenshots and page previews. Each finished job comes back to the room
 /// as a `RoomEvent` through `report` (which hops onto the room's loop).
+///
+/// Sendable unchecked, and why that holds: its `var`s (`clips`, `soundHolder`,
+/// `soundTrack`) are read and written only with `lock` held; the `let`s are Sendable.
 final class StageWorker: @unchecked Sendable {
     let stage: Stage
     let store: ContentStore

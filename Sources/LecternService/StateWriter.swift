@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LecternCore
 import LecternRoom
 
@@ -7,17 +8,24 @@ import LecternRoom
 /// (off the event loop). Each save carries the generation of `DurableReplies`; once a
 /// write is on disk, `onWritten` gets the newest generation it contains, and the replies
 /// that waited for it go out (docs/protocol.md §14.4).
-final class StateWriter: @unchecked Sendable {
+final class StateWriter: Sendable {
     private let queue = DispatchQueue(label: "lectern.state-writer")
     private let path: String
-    private var last: SavedState?
-    /// The newest state asked for and not yet written: a burst of changes (250 poll
-    /// answers in a second) costs one write, of the newest state, not one each.
-    private var newest: (state: SavedState, generation: UInt64)?
-    private let lock = NSLock()
+    private struct State {
+        /// The state last written (read and written on `queue`).
+        var last: SavedState?
+        /// The newest state asked for and not yet written: a burst of changes (250 poll
+        /// answers in a second) costs one write, of the newest state, not one each.
+        var newest: (state: SavedState, generation: UInt64)?
+        var onWritten: (@Sendable (_ generation: UInt64, _ error: Error?) -> Void)?
+    }
+    private let state = Mutex(State())
     /// Told on the writer's queue, after each write (or its failure: `error` non-nil),
     /// of the newest generation it held.
-    var onWritten: (@Sendable (_ generation: UInt64, _ error: Error?) -> Void)?
+    var onWritten: (@Sendable (_ generation: UInt64, _ error: Error?) -> Void)? {
+        get { state.withLock { $0.onWritten } }
+        set { state.withLock { $0.onWritten = newValue } }
+    }
 
     init(dataDir: String) { path = Self.path(dataDir: dataDir) }
 
@@ -63,18 +71,18 @@ final class StateWriter: @unchecked Sendable {
     }
 
     func save(_ s: SavedState, generation: UInt64 = 0) {
-        lock.withLock { newest = (s, generation) }
+        state.withLock { $0.newest = (s, generation) }
         queue.async { [self] in
-            guard
-                let n = lock.withLock({ () -> (state: SavedState, generation: UInt64)? in
-                    defer { newest = nil }; return newest
-                })
-            else { return }
+            let (taken, last) = state.withLock { state in
+                defer { state.newest = nil }
+                return (state.newest, state.last)
+            }
+            guard let n = taken else { return }
             var failure: Error?
             if n.state != last {
                 do {
                     try AtomicFile.write(try JSONEncoder().encode(n.state), to: path)
-                    last = n.state
+                    state.withLock { $0.last = n.state }
                 } catch { failure = error }
             }
             onWritten?(n.generation, failure)

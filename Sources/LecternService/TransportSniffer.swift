@@ -7,7 +7,9 @@ import NIOSSL
 /// connection, or carries on in plain, or refuses plain (`TransportPolicy`). On the
 /// protocol port, where the server speaks first, a client that says nothing for
 /// `TransportPolicy.plainHelloDelay` is a plain one waiting for hello.
-final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+///
+/// Used on its channel's loop only (its timer reaches it through `NIOLoopBound`).
+final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
@@ -46,9 +48,9 @@ final class TransportSniffer: ChannelInboundHandler, RemovableChannelHandler, @u
     private func arm(_ context: ChannelHandlerContext) {
         guard serverSpeaksFirst, timer == nil, !decided else { return }
         let delay = TimeAmount.milliseconds(Int64(TransportPolicy.plainHelloDelay * 1000))
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: delay) { [self] in
-            decide(loopBound.value, first: nil, data: nil)
+        let loopBound = NIOLoopBound((sniffer: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: delay) {
+            loopBound.value.sniffer.decide(loopBound.value.context, first: nil, data: nil)
         }
     }
 

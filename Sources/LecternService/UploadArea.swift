@@ -6,7 +6,7 @@ import LecternProtocol
 /// Partial uploads, under `<data_dir>/uploads/<sha256>.part`, kept across connections and
 /// restarts until complete, so an upload resumes from the last stored byte. A complete one
 /// is verified and moved into the `ContentStore` (same file system, so the move is a rename).
-final class UploadArea: @unchecked Sendable {
+final class UploadArea: Sendable {
     let directory: URL
 
     init(dataDir: String) throws {

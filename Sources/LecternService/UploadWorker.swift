@@ -5,19 +5,20 @@ import LecternCore
 import LecternProtocol
 import LecternRoom
 import LecternVideo
+import Synchronization
 
 /// The room's file work for uploads, off the event loop: part files and their writers,
 /// possession proofs streamed from the stored file, and a finished upload verified and
 /// moved into the content store. Each finished job comes back as a `RoomEvent`.
-final class UploadWorker: @unchecked Sendable {
+final class UploadWorker: Sendable {
     let area: UploadArea
     let store: ContentStore
     /// What an upload that is neither a PDF nor a clip may be converted by (§30).
     let converters: DeckConverters
     let report: @Sendable (RoomEvent) -> Void
     let work = DispatchQueue(label: "lectern.room.uploads", qos: .userInitiated, attributes: .concurrent)
-    private let lock = NSLock()
-    private var writers: [Int: PartWriter] = [:]
+    /// Each open upload's writer, by its serial.
+    private let writers = Mutex<[Int: PartWriter]>([:])
 
     init(area: UploadArea, store: ContentStore, converters: DeckConverters = .none, report: @escaping @Sendable (RoomEvent) -> Void) {
         self.area = area
@@ -31,7 +32,7 @@ final class UploadWorker: @unchecked Sendable {
         do {
             let handle = try area.open(content.hex, at: offset)
             let writer = PartWriter(handle: handle, hashing: hashing, label: String(content.hex.prefix(12)))
-            lock.withLock { writers[id] = writer }
+            writers.withLock { $0[id] = writer }
             report(.partOpened(content, writer: id, failure: nil))
         } catch {
             report(.partOpened(content, writer: id, failure: "\(error)"))
@@ -39,7 +40,7 @@ final class UploadWorker: @unchecked Sendable {
     }
 
     func writeChunk(_ content: ContentID, writer id: Int, _ data: [UInt8]) {
-        guard let writer = lock.withLock({ writers[id] }) else {
+        guard let writer = writers.withLock({ $0[id] }) else {
             return report(.chunkWritten(content, writer: id, bytes: data.count, failure: "no writer"))
         }
         let report = self.report, count = data.count
@@ -50,7 +51,7 @@ final class UploadWorker: @unchecked Sendable {
 
     /// What arrived is kept: the file is closed once the queued chunks are written.
     func closePart(_ content: ContentID, writer id: Int) {
-        let writer = lock.withLock { writers.removeValue(forKey: id) }
+        let writer = writers.withLock { $0.removeValue(forKey: id) }
         work.async { [self] in
             writer?.closeAndWait()
             report(.partClosed(content, writer: id, size: area.storedBytes(content.hex)))
@@ -75,7 +76,7 @@ final class UploadWorker: @unchecked Sendable {
     /// After the last chunk: the SHA-256 must be the content id, the file of the kind
     /// announced and one that opens (a PDF) or plays (a clip); then it is in the store.
     func finish(_ conn: ConnectionID, tag: UInt16, writer id: Int, _ upload: UploadToStore) {
-        guard let writer = lock.withLock({ writers.removeValue(forKey: id) }) else {
+        guard let writer = writers.withLock({ $0.removeValue(forKey: id) }) else {
             let refusal = UploadRefusal(.storageFailed, discarded: false, detail: "its writer was closed")
             return report(.uploadFinished(conn, tag: tag, writer: id, upload, .failure(refusal)))
         }

@@ -10,7 +10,9 @@ import NIOWebSocket
 /// `ConnectionGate` refused. One request at a time, with the head, idle and stall
 /// deadlines of `HTTPConnectionPolicy`: the next request is answered (and read) only once
 /// the previous response is out and the peer takes more.
-final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+///
+/// Used on its channel's loop only (callbacks reach it through `NIOLoopBound`).
+final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -78,9 +80,11 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         }
         guard let deadline = policy.deadline else { return }
         let ms = Int64(max(0, deadline - clock()) * 1000) + 5
-        timer = context.eventLoop.scheduleTask(in: .milliseconds(ms)) { [weak self] in
-            guard let self, !self.removed else { return }
-            self.reschedule(context)
+        let here = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: .milliseconds(ms)) {
+            let (handler, context) = here.value
+            guard !handler.removed else { return }
+            handler.reschedule(context)
         }
     }
 
@@ -263,7 +267,8 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
         guard !removed, context.channel.isActive else { return }
         guard offset < stream.file.size else {
             let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-            done.whenComplete { [self] _ in responseDone(context) }
+            let here = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            done.whenComplete { _ in here.value.handler.responseDone(here.value.context) }
             if !stream.keepAlive {
                 let channel = context.channel
                 done.whenComplete { _ in channel.close(promise: nil) }
@@ -324,7 +329,8 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
             context.write(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
         }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        done.whenComplete { [self] _ in responseDone(context) }
+        let here = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        done.whenComplete { _ in here.value.handler.responseDone(here.value.context) }
         if !keepAlive {
             let channel = context.channel
             done.whenComplete { _ in channel.close(promise: nil) }

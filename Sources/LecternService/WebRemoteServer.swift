@@ -7,9 +7,10 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+import Synchronization
 
 /// The HTTP listener of the web remote and its WebSocket upgrade at `/ws`.
-final class WebRemoteServer: @unchecked Sendable {
+final class WebRemoteServer: Sendable {
     static let webSocketPath = "/ws"
     /// The largest WebSocket frame accepted from a browser: one whole protocol frame of the
     /// largest size (browsers send a message as one frame; pieces of frames are fine too).
@@ -26,8 +27,8 @@ final class WebRemoteServer: @unchecked Sendable {
     let tls: TLSServing?
     /// The deck downloads' pieces in memory, all connections together (`ChunkGate`).
     let chunks = ChunkGate()
-    private let lock = NSLock()
-    private var channel: Channel?
+    /// The listening channel, once bound.
+    private let channel = Mutex<Channel?>(nil)
 
     init(
         group: EventLoopGroup, room: Room, assets: WebAssets, logger: Logger, admission: Admission, timeouts: WebHTTPHandler.Timeouts,
@@ -102,25 +103,26 @@ final class WebRemoteServer: @unchecked Sendable {
                                 }
                             }
                         })
+                    let boundHTTP = NIOLoopBound(http, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (
                             upgraders: [upgrader],
                             completionHandler: { context in
                                 // The HTTP handler has nothing more to do on an upgraded connection.
-                                context.pipeline.removeHandler(http, promise: nil)
+                                context.pipeline.syncOperations.removeHandler(boundHTTP.value, promise: nil)
                             }
                         ))
                     try channel.pipeline.syncOperations.addHandler(http)
                 }
             }
         return bootstrap.bind(host: host, port: port).map { [self] ch in
-            lock.lock(); channel = ch; lock.unlock()
+            channel.withLock { $0 = ch }
             return ch.localAddress?.port ?? port
         }
     }
 
     func stop() {
-        lock.lock(); let ch = channel; lock.unlock()
+        let ch = channel.withLock { $0 }
         try? ch?.close().wait()
     }
 }

@@ -6,7 +6,7 @@ import NIOWebSocket
 /// as one binary message. Answers pings, the closing handshake, and text (which no client
 /// of this binary protocol sends) with a close; closing the channel sends a close (1000)
 /// first, after what was written.
-final class WebSocketFrameAdaptor: ChannelDuplexHandler, @unchecked Sendable {
+final class WebSocketFrameAdaptor: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer

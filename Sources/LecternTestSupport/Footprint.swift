@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Glibc
 
 /// What this process holds (a service under test runs in it): resident memory and open
@@ -45,23 +46,22 @@ extension Footprint {
 }
 
 /// Samples `Footprint` on its own thread until stopped, keeping the highest figures.
-private final class PeakSampler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = true
-    private var highest = (bytes: 0, descriptors: 0)
+private final class PeakSampler: Sendable {
+    private let running = Mutex(true)
+    private let highest = Mutex((bytes: 0, descriptors: 0))
     private let done = DispatchGroup()
 
-    var peak: (bytes: Int, descriptors: Int) { lock.withLock { highest } }
+    var peak: (bytes: Int, descriptors: Int) { highest.withLock { $0 } }
 
     func sample() {
         let m = Footprint.residentBytes(), d = Footprint.openDescriptors()
-        lock.withLock { highest = (max(highest.bytes, m), max(highest.descriptors, d)) }
+        highest.withLock { $0 = (max($0.bytes, m), max($0.descriptors, d)) }
     }
 
     func start() {
         done.enter()
         Thread.detachNewThread { [self] in
-            while lock.withLock({ running }) {
+            while running.withLock({ $0 }) {
                 sample()
                 Thread.sleep(forTimeInterval: 0.05)   // the sampling interval, not a wait for anything
             }
@@ -70,7 +70,7 @@ private final class PeakSampler: @unchecked Sendable {
     }
 
     func stop() {
-        lock.withLock { running = false }
+        running.withLock { $0 = false }
         done.wait()
     }
 }

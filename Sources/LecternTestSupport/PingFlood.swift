@@ -4,6 +4,12 @@ import LecternProtocol
 
 /// A peer without a passcode that sends pings as fast as the service takes them and reads
 /// its pongs (so it is never cut off for not reading), until stopped or `seconds` pass.
+///
+/// Sendable unchecked, and why that holds: its state is `let`s; `socket` (a `RawSocket`,
+/// not Sendable) is used by one thread that only receives and one that only sends, which
+/// RawSocket allows (its writes under `writeLock`, TLS under the session's own lock);
+/// `stop` closes it once the shutdown ended both (if one is still stuck 10 s later, it
+/// returns false and the test fails).
 public final class PingFlood: @unchecked Sendable {
     private let socket: RawSocket
     private let stopped = Shared(false)

@@ -54,8 +54,7 @@ public final class ServiceHarness {
         }
         var o = Service.Options(config: c)
         o.host = "127.0.0.1"
-        service = Service(options: o)
-        try service.start()
+        service = try Service.start(options: o)
         if selfSigned, Self.keptCertificate.value == nil, fm.fileExists(atPath: paths.certificate) {
             let keep = Fixtures.tempDir("kept-tls")
             let kept = (certificate: keep + "/certificate.pem", key: keep + "/key.pem")
@@ -86,8 +85,7 @@ public final class ServiceHarness {
         service.stop()
         var o = service.options
         tweak(&o.config)
-        service = Service(options: o)
-        try service.start()
+        service = try Service.start(options: o)
     }
 
     /// Keeps `object` (a browser driver) for the harness's life; `teardown` runs before the

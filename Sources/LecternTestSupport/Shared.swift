@@ -1,16 +1,15 @@
-import Foundation
+import Synchronization
 
 /// A value threads share, behind a lock (a flag a flood runs until, a count a sender keeps).
-public final class Shared<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
+public final class Shared<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
 
-    public init(_ value: Value) { stored = value }
+    public init(_ value: Value) { stored = Mutex(value) }
 
     public var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 
-    public func modify<T>(_ change: (inout Value) -> T) -> T { lock.withLock { change(&stored) } }
+    public func modify<T: Sendable>(_ change: (inout Value) -> T) -> T { stored.withLock { change(&$0) } }
 }

@@ -5,11 +5,12 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import Synchronization
 
 /// A TLS client with no protocol logic (no pongs), pinned to the appliance's certificate:
 /// it reads only when told to, as fast or as slowly as told, so a test can be the peer that
 /// asks for something big and never reads it, or reads it a little at a time.
-public final class TLSProbe: @unchecked Sendable {
+public final class TLSProbe: Sendable {
     private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
     /// One client context for every probe (no CA roots loaded: the pin is the check).
     private static let context = Result { () throws -> NIOSSLContext in
@@ -86,54 +87,57 @@ public final class TLSProbe: @unchecked Sendable {
 }
 
 /// Collects what the probe reads.
-private final class Sink: ChannelInboundHandler, @unchecked Sendable {
+private final class Sink: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
-    private let lock = NSLock()
+    private struct State {
+        var bytes: [UInt8] = []
+        var total = 0
+        var reading = false
+        var done = false
+        var tlsDone = false
+    }
     private let keep: Bool
-    private var bytes: [UInt8] = []
-    private var total = 0
-    private var reading = false
-    private var done = false
-    private var tlsDone = false
+    private let state = Mutex(State())
 
     init(keep: Bool) { self.keep = keep }
 
-    var kept: [UInt8] { lock.withLock { bytes } }
-    var count: Int { lock.withLock { total } }
-    var closed: Bool { lock.withLock { done } }
-    var handshaken: Bool { lock.withLock { tlsDone } }
-    func drop(_ n: Int) { lock.withLock { bytes.removeFirst(min(n, bytes.count)) } }
+    var kept: [UInt8] { state.withLock { $0.bytes } }
+    var count: Int { state.withLock { $0.total } }
+    var closed: Bool { state.withLock { $0.done } }
+    var handshaken: Bool { state.withLock { $0.tlsDone } }
+    func drop(_ n: Int) { state.withLock { $0.bytes.removeFirst(min(n, $0.bytes.count)) } }
     func take() -> [UInt8] {
-        lock.withLock {
-            defer { bytes = [] }
-            return bytes
+        state.withLock { state in
+            defer { state.bytes = [] }
+            return state.bytes
         }
     }
 
     func setReading(_ on: Bool, _ channel: Channel) {
-        lock.withLock { reading = on }
+        state.withLock { $0.reading = on }
         if on { channel.read() }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buf = unwrapInboundIn(data)
-        lock.withLock {
-            total += buf.readableBytes
-            if keep { bytes += buf.readableBytesView }
+        let keep = self.keep
+        state.withLock {
+            $0.total += buf.readableBytes
+            if keep { $0.bytes += buf.readableBytesView }
         }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if lock.withLock({ reading }) { context.read() }
+        if state.withLock({ $0.reading }) { context.read() }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case .handshakeCompleted? = event as? TLSUserEvent { lock.withLock { tlsDone = true } }
+        if case .handshakeCompleted? = event as? TLSUserEvent { state.withLock { $0.tlsDone = true } }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        lock.withLock { done = true }
+        state.withLock { $0.done = true }
         context.fireChannelInactive()
     }
 

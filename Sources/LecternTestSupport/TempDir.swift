@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Fixtures {
     /// A fresh folder under the system temp dir, removed when the test (or bench) process exits
@@ -13,10 +14,9 @@ extension Fixtures {
 }
 
 /// The folders `Fixtures.tempDir` made in this process, removed at exit.
-final class TempDirs: @unchecked Sendable {
+final class TempDirs: Sendable {
     static let shared = TempDirs()
-    private let lock = NSLock()
-    private var paths: [String] = []
+    private let paths = Mutex<[String]>([])
 
     private init() {
         if ProcessInfo.processInfo.environment["LECTERN_KEEP_TEMP"] == nil {
@@ -25,16 +25,14 @@ final class TempDirs: @unchecked Sendable {
     }
 
     func add(_ path: String) {
-        lock.lock()
-        paths.append(path)
-        lock.unlock()
+        paths.withLock { $0.append(path) }
     }
 
     private func removeAll() {
-        lock.lock()
-        let all = paths
-        paths = []
-        lock.unlock()
+        let all = paths.withLock { paths in
+            defer { paths = [] }
+            return paths
+        }
         for p in all { try? FileManager.default.removeItem(atPath: p) }
     }
 }

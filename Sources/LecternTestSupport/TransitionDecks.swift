@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LecternCore
 
 /// Decks whose pages carry `/Trans` entries (written by hand with RawPDF: cairo can't), and
@@ -23,13 +24,12 @@ extension Fixtures {
 
 /// A clock that moves only when told (monotonic seconds): what a stage's transitions run on
 /// in tests.
-public final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Double
-    public init(_ start: Double = 0) { value = start }
+public final class ManualClock: Sendable {
+    private let value: Mutex<Double>
+    public init(_ start: Double = 0) { value = Mutex(start) }
     public var now: Double {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
     public var read: @Sendable () -> Double { { [self] in now } }
 }

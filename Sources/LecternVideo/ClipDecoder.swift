@@ -16,7 +16,7 @@ import LecternCore
 /// not even decoded). Raw streams can only be read again from the first byte.
 ///
 /// Not thread-safe: one thread at a time decodes, seeks and draws (the service opens it on
-/// one thread and hands it to the stage's, hence `@unchecked Sendable`). A damaged stream never traps:
+/// one thread and hands it to the stage's, hence Sendable unchecked). A damaged stream never traps:
 /// packets that fail to decode are skipped and counted (`decodeErrors`), and a read error
 /// ends the stream as if it were the end (`readError` says why).
 public final class ClipDecoder: @unchecked Sendable {

@@ -34,7 +34,7 @@ public final class ClipSource: PaneVideoSource {
     private let soundSwap = Mutex<(next: (any ClipSound & Sendable)??, ended: Bool)>((nil, false))
 
     public init(
-        decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound?, background: RGB,
+        decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: sending ClipSound?, background: RGB,
         width: Int, height: Int, onEnd: @escaping @Sendable (PlaybackResult) -> Void
     ) {
         self.control = control

@@ -130,11 +130,13 @@ public final class ShareSource: PaneVideoSource {
         let thread = Thread { [self] in ShareDecodeLoop(source: self).run() }
         thread.name = "lectern.share"
         thread.start()
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
-        timer.setEventHandler { [weak self] in self?.checkStall() }
-        timer.resume()
-        watchdog.withLock { $0 = timer }
+        watchdog.withLock { watchdog in
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
+            timer.setEventHandler { [weak self] in self?.checkStall() }
+            timer.resume()
+            watchdog = timer
+        }
     }
 
     /// Ends the share's decoding: the thread stops after the picture it is on.

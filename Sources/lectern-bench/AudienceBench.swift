@@ -4,6 +4,7 @@ import LecternCore
 import LecternProtocol
 import LecternService
 import LecternTestSupport
+import Synchronization
 
 /// Issue 17's figures, with 250 viewers as browsers are (§24): the protocol over WebSockets
 /// on the web remote's port, the slide over HTTP with validators (`WebSocketViewer`). A
@@ -43,18 +44,23 @@ func runAudienceBenchmarks(rounds: Int) throws {
 
     /// Every viewer fetches the live page's image, 8 at a time (a phone each, on its own
     /// keep-alive connection); the time until the last has it, and bytes per viewer.
-    final class Tally: @unchecked Sendable {
-        let lock = NSLock()
-        var last: Double, bytes = 0, statuses: [Int: Int] = [:]
-        init(_ t0: Double) { last = t0 }
+    final class Tally: Sendable {
+        struct Sums {
+            var last: Double, bytes = 0, statuses: [Int: Int] = [:]
+        }
+        let sums: Mutex<Sums>
+        init(_ t0: Double) { sums = Mutex(Sums(last: t0)) }
         func add(_ f: WebSocketViewer.Fetch?, at now: Double) {
-            lock.withLock {
-                last = max(last, now)
-                bytes += f?.bytes ?? 0
-                statuses[f?.status ?? 0, default: 0] += 1
+            let bytes = f?.bytes ?? 0, status = f?.status ?? 0
+            sums.withLock {
+                $0.last = max($0.last, now)
+                $0.bytes += bytes
+                $0.statuses[status, default: 0] += 1
             }
         }
     }
+    /// Sendable unchecked, and why that holds: `all` never changes, and each viewer is used by one
+    /// fetch at a time (the fetch of its own index; `fetchAll` waits for them all).
     final class Viewers: @unchecked Sendable {
         let all: [WebSocketViewer]
         init(_ all: [WebSocketViewer]) { self.all = all }
@@ -75,7 +81,8 @@ func runAudienceBenchmarks(rounds: Int) throws {
             }
         }
         group.wait()
-        return (tally.last - t0, tally.bytes, tally.statuses)
+        let sums = tally.sums.withLock { $0 }
+        return (sums.last - t0, sums.bytes, sums.statuses)
     }
 
     // Page turns: control → every viewer has the state with the new page, then its image.

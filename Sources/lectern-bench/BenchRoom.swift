@@ -28,8 +28,7 @@ struct BenchRoom {
         tweak(&config)
         var options = Service.Options(config: config)
         options.host = "127.0.0.1"
-        service = Service(options: options)
-        try service.start()
+        service = try Service.start(options: options)
         do {
             presenter = try LecternConnection(host: "127.0.0.1", port: service.port, tls: service.tlsIdentity.map { .pinned($0.fingerprint) })
             try presenter.register(name: presenterName, role: .presenter, passcode: Self.presenterPass)

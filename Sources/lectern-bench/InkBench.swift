@@ -16,7 +16,7 @@ import LecternTestSupport
 func runInkBenchmarks(rounds: Int) throws {
     let samples = max(60, rounds * 24)
     let h = try ServiceHarness(floor: .moderated)
-    guard let display = h.service.stage?.output as? VirtualDisplay else { print("ink: not on the virtual display"); return }
+    guard let display = h.service.stage.output as? VirtualDisplay else { print("ink: not on the virtual display"); return }
     let period = display.mode.frameInterval
     let mod = try h.moderator("Bench")
     let deck = try Fixtures.pdf(Array(repeating: Fixtures.quadrantPage(width: 800, height: 600), count: 8), in: Fixtures.tempDir("ink-bench"))

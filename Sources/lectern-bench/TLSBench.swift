@@ -18,9 +18,7 @@ func runTLSBenchmarks(rounds: Int) throws {
         c.tls = tls
         var o = Service.Options(config: c)
         o.host = "127.0.0.1"
-        let s = Service(options: o)
-        try s.start()
-        return s
+        return try Service.start(options: o)
     }
     let secure = try room("tlsbench-tls", tls: true), plain = try room("tlsbench-plain", tls: false)
     defer {

@@ -21,7 +21,7 @@ struct FollowCommand: ParsableCommand {
                 } else {
                     line = "idle screen"
                 }
-                if line != last { print(line); fflush(stdout); last = line }
+                if line != last { print(line); fflush(nil); last = line }
             }
             show(try c.state())
             while c.isOpen {

@@ -349,7 +349,7 @@ struct WatchCommand: ParsableCommand {
                     throw LecternConnection.ClientError.server(e)
                 default: break
                 }
-                fflush(stdout)
+                fflush(nil)
             }
         }
     }

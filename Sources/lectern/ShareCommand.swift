@@ -91,7 +91,7 @@ struct ShareCommand: ParsableCommand {
     private func say(_ s: String) {
         guard !quiet else { return }
         print(s)
-        fflush(stdout)
+        fflush(nil)
     }
 }
 

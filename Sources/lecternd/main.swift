@@ -86,11 +86,11 @@ struct Lecternd: ParsableCommand {
         var options = Service.Options(config: c)
         options.host = host
         options.preload = preload
-        let service = Service(options: options, logger: logger)
-        do { try service.start() } catch { fail("\(error)") }
+        let service: Service
+        do { service = try Service.start(options: options, logger: logger) } catch { fail("\(error)") }
         logger.info("start to first frame on the output: \(Int(((MonotonicClock.now() - processStart) * 1000).rounded())) ms")
         print("lecternd: listening on port \(service.port)")
-        fflush(stdout)
+        fflush(nil)
 
         // systemd: ready once the first frame is on the output (start() returned), and the
         // watchdog kept alive by presents that really reach the output.

@@ -95,8 +95,7 @@ final class MetricsTests: XCTestCase {
             c.port = 0
             var o = Service.Options(config: c)
             o.host = "127.0.0.1"
-            let s = Service(options: o)
-            try s.start()
+            let s = try Service.start(options: o)
             defer { s.stop() }
             let port = try XCTUnwrap(s.metricsPort)
             let r = try Fixtures.run("curl", ["-sS", "--fail", "--max-time", "10", "http://127.0.0.1:\(port)/metrics"])

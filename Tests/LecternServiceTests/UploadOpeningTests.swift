@@ -65,7 +65,7 @@ final class UploadOpeningTests: XCTestCase {
         let h = try tlsRoom()
         let plain = try Fixtures.labelledDeck(labels: ["i", "ii", "1"], in: h.dir)
         let deck = try join(h, "Ana").upload(path: plain)
-        let store = h.service.store!
+        let store = h.service.store
         // As an older lecternd left them: a description without the mark, for both files.
         let bomb = try XrefClaimDeck.write(in: h.dir)
         let hex = try ContentStore.sha256(ofFile: bomb)
@@ -80,7 +80,7 @@ final class UploadOpeningTests: XCTestCase {
         try h.restart()
         let growth = PeakResident.bytes - before
         XCTAssertLessThan(growth, 150 << 20, "the restart grew the process by \(growth >> 20) MB (1.3 GB before the fix)")
-        let restarted = h.service.store!
+        let restarted = h.service.store
         XCTAssertNil(restarted.item(hex), "removed from the store")
         XCTAssertFalse(FileManager.default.fileExists(atPath: restarted.path(of: hex)))
         let kept = try XCTUnwrap(restarted.item(deck.content.hex))

@@ -91,7 +91,7 @@ extension ServiceHarness {
 
     /// The room as the service sees it.
     func snapshot() throws -> Snapshot {
-        let room = service.room!
+        let room = service.room
         return try room.loop.submit { room.snapshot() }.wait()
     }
 
