@@ -13,6 +13,12 @@ public enum OfficeDocuments {
         try make("pptx", path, String(slides), notes ? "notes" : "-", String(pictureSize), title, hidden.map(String.init).joined(separator: ","))
     }
 
+    /// A Keynote deck (`.key`) of `slides` slides, each with a text box "Keynote slide N
+    /// title": the zip Keynote 2–5 ('09) saves, its slides in `index.apxl` (the XML that
+    /// LibreOffice's Keynote import, libetonyek, reads). Made here because no Mac is at hand;
+    /// the layout is libetonyek's own test data's (src/test/data/keynote4.apxl) with slides.
+    public static func keynote(_ path: String, slides: Int) throws { try make("keynote", path, String(slides)) }
+
     /// An `.odp` of `slides` slides with a title each (odfpy).
     public static func odp(_ path: String, slides: Int) throws { try make("odp", path, String(slides)) }
 
@@ -180,6 +186,19 @@ public enum OfficeDocuments {
         elif kind == "endless":
             rows = '<table:table-row table:number-rows-repeated="%d"><table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="8"/></table:table-row>' % int(args[0])
             odf(out, "application/vnd.oasis.opendocument.spreadsheet", '<office:spreadsheet><table:table table:name="S">%s</table:table></office:spreadsheet>' % rows)
+        elif kind == "keynote":
+            shape = ('<key:slide sfa:ID="BGSlide-%d"><key:page><sf:layers><sf:layer><sf:drawables>'
+                     '<sf:shape sfa:ID="SFDShapeInfo-%d"><sf:geometry sfa:ID="SFDAffineGeometry-%d"><sf:naturalSize sfa:w="800" sfa:h="120"/><sf:position sfa:x="100" sfa:y="100"/></sf:geometry>'
+                     '<sf:path><sf:bezier-path><sf:bezier sfa:path="M 0 0 L 800 0 L 800 120 L 0 120 Z"/></sf:bezier-path></sf:path>'
+                     '<sf:text><sf:text-storage sf:kind="textbox"><sf:text-body><sf:p>Keynote slide %d title</sf:p></sf:text-body></sf:text-storage></sf:text></sf:shape>'
+                     '</sf:drawables></sf:layer></sf:layers></key:page></key:slide>')
+            slides = "".join(shape % (i + 1, i + 1, i + 1, i + 1) for i in range(int(args[0])))
+            z = zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED)
+            z.writestr("index.apxl", '<?xml version="1.0"?><key:presentation xmlns:sfa="http://developer.apple.com/namespaces/sfa" '
+                       'xmlns:sf="http://developer.apple.com/namespaces/sf" xmlns:key="http://developer.apple.com/namespaces/keynote2" '
+                       'key:version="72007061400" sfa:ID="BGShow-0" key:play-mode="interactive" key:mode="once">'
+                       '<key:size sfa:w="1024" sfa:h="768"/><key:slide-list>%s</key:slide-list></key:presentation>' % slides)
+            z.close()
         else:
             sys.exit("unknown kind " + kind)
         """#

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LecternClient
 import LecternCore
+import LecternDisplay
 import LecternProtocol
 import LecternShare
 import LecternTestSupport
@@ -125,8 +126,12 @@ private enum ShareBench {
         _ = try mod.request(.layoutSet(.split))
         _ = try mod.request(.paneSet(PaneRequest(pane: 1, .assign(ben.deviceID))))
 
-        func measure(_ seconds: Double) throws -> (pings: [Double], turns: [Double]) {
-            var pings: [Double] = [], turns: [Double] = []
+        // The refresh that showed a turn: the display's last present when the ok (sent once
+        // shown) arrives; a share picture presented in between (an ok slower than a refresh)
+        // would count against us, never for us.
+        guard let display = h.service.output as? VirtualDisplay else { throw Fixtures.ToolError(description: "the bench room runs on the virtual display") }
+        func measure(_ seconds: Double) throws -> (pings: [Double], turns: [Double], shown: [Double]) {
+            var pings: [Double] = [], turns: [Double] = [], shown: [Double] = []
             let end = MonotonicClock.now() + seconds
             var page = 1, nonce: UInt32 = 1
             while MonotonicClock.now() < end {
@@ -138,8 +143,9 @@ private enum ShareBench {
                 let t1 = MonotonicClock.now()
                 try ana.control(.goto(page: UInt32(page)))
                 turns.append(MonotonicClock.now() - t1)
+                shown.append(display.lastPresentTime - t1)
             }
-            return (pings, turns)
+            return (pings, turns, shown)
         }
         let quiet = try measure(10)
         _ = try ben.beginShare(ShareConfig(codec: .h264, width: 1920, height: 1080, frameRate: 30, bitrate: 20_000_000))
@@ -159,6 +165,9 @@ private enum ShareBench {
         )
         print(
             "  page turn   quiet p50 \(ms(percentile(quiet.turns, 0.5))) p99 \(ms(percentile(quiet.turns, 0.99)))   sharing p50 \(ms(percentile(busy.turns, 0.5))) p99 \(ms(percentile(busy.turns, 0.99)))  (command → control-ok, sent once shown)"
+        )
+        print(
+            "  page turn   quiet p50 \(ms(percentile(quiet.shown, 0.5))) p99 \(ms(percentile(quiet.shown, 0.99)))   sharing p50 \(ms(percentile(busy.shown, 0.5))) p99 \(ms(percentile(busy.shown, 0.99)))  (command → the refresh that showed it; goal p99 <= one refresh + 2 ms = 18.67 ms)"
         )
         let s = try ben.state().shares?.first
         print("  share: \(s?.status.rawValue ?? "ended"), acks: \(ben.shareEvents().count) events unread")

@@ -110,6 +110,7 @@ enum ShareLatencyBench {
         while !watcher.isFinished { usleep(1000) }
         let drawn = try chrome.run(s, "return window.__drawn") as? [Double] ?? []
         let sent = try chrome.run(s, "const x = window.Lectern.sharer(); return [x.sent, x.skipped, x.bitrate]") as? [Double] ?? []
+        let skippedFor = try chrome.run(s, "return JSON.stringify(window.Lectern.sharer().skippedFor)") as? String ?? "?"
         // Steady state: from 3 s in until a second before the end.
         let first = 90, lastN = max(first, drawn.count - 30)
         var latencies: [Double] = []
@@ -130,7 +131,7 @@ enum ShareLatencyBench {
                 "  p50 \(ms(percentile(latencies, 0.5)))  p99 \(ms(percentile(latencies, 0.99)))  max \(ms(latencies.max()!))  (goal \(shaped ? "p99 <= 250 ms" : "p50 <= 80 ms, p99 <= 150 ms"))"
             )
             print(
-                "  \(lastN - first) pictures drawn in steady state, \(lost) never on the wall (captured and skipped, or dropped); the page encoded \(Int(sent.first ?? 0)), skipped \(Int(sent.count > 1 ? sent[1] : 0)), bitrate now \(Int((sent.count > 2 ? sent[2] : 0) / 1000)) kbit/s"
+                "  \(lastN - first) pictures drawn in steady state, \(lost) never on the wall (captured and skipped, or dropped); the page encoded \(Int(sent.first ?? 0)), skipped \(Int(sent.count > 1 ? sent[1] : 0)) \(skippedFor), bitrate now \(Int((sent.count > 2 ? sent[2] : 0) / 1000)) kbit/s"
             )
         }
         print("  the peers, as published: Airtame 400–800 ms, Google Cast ~400 ms, AirPlay ~150 ms")

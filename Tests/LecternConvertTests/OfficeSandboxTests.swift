@@ -82,6 +82,20 @@ final class OfficeSandboxTests: XCTestCase {
         XCTAssertNil(OfficeFormats.detect(try FileSniff(path: dir + "/plain.zip", name: "plain.docx")))
     }
 
+    /// A Keynote deck (§30.1 lists `.key`): recognised by its content under any name, and
+    /// converted in the sandbox by LibreOffice's Keynote import, a page per slide with its
+    /// text. (Keynote 6 and later save protobuf parts, `Index/Document.iwa`: recognised too,
+    /// by the same rule; no such file can be made here.)
+    func testAKeynoteDeckIsRecognisedAndConverted() throws {
+        let deck = dir + "/talk.key"
+        try OfficeDocuments.keynote(deck, slides: 3)
+        XCTAssertEqual(OfficeFormats.detect(try FileSniff(path: deck, name: "upload.bin")), OfficeFormats.key)
+        let made = try convert(deck, OfficeFormats.key, with: converter())
+        XCTAssertEqual(made.pages, 3)
+        let t = try text(dir + "/out.pdf")
+        for i in 1...3 { XCTAssertTrue(t.contains("Keynote slide \(i) title"), t) }
+    }
+
     /// `file://` links of a document (linked sections: OLE-style links to files) to a secret
     /// of the test's and to /etc/passwd: LibreOffice trusting it pulls the secret in; here
     /// the sandbox holds neither file, and links are never updated.

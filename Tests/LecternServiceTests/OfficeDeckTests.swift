@@ -56,12 +56,13 @@ final class OfficeDeckTests: XCTestCase {
         XCTAssertEqual(PixelCompare.differingPixels(try screenshot(d, name: "ana"), try expected(reference, page: 3)), 0)
     }
 
-    func testADocxAndAnOdpAreShown() throws {
+    func testADocxAnOdpAndAKeynoteDeckAreShown() throws {
         let d = try Daemon()
-        let docx = d.dir + "/report.docx", odp = d.dir + "/talk.odp"
+        let docx = d.dir + "/report.docx", odp = d.dir + "/talk.odp", key = d.dir + "/pitch.key"
         try OfficeDocuments.docx(docx, paragraphs: 12)
         try OfficeDocuments.odp(odp, slides: 4)
-        for (file, page) in [(docx, 1), (odp, 3)] {
+        try OfficeDocuments.keynote(key, slides: 3)
+        for (file, page) in [(docx, 1), (odp, 3), (key, 2)] {
             let r = try d.lectern(["present", file, "--page", "\(page)"], name: "bo")
             XCTAssertEqual(r.status, 0, r.err)
             let reference = try LibreOfficeReference.convert(file, outDir: d.dir + "/reference", picturesAsTheyAre: true)

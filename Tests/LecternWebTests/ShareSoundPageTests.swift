@@ -24,19 +24,22 @@ final class ShareSoundPageTests: XCTestCase {
             navigator.mediaDevices.getDisplayMedia = async () => tab;
             """
 
-    func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0 }
+    static func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0 }
 
     /// The left channel of 0.5 s of what the device was given after `from` bytes: its peak
     /// and its zero crossings a second.
-    func listen(_ raw: String, after from: Int) throws -> (peak: Int, crossings: Int) {
+    static func listen(_ raw: String, after from: Int) throws -> (peak: Int, crossings: Int) {
         let want = from + 24_000 * 4
-        try eventually("0.5 s more sound", timeout: 10) { self.size(raw) >= want }
+        try eventually("0.5 s more sound", timeout: 10) { size(raw) >= want }
         let s = Fixtures.rawSamples(raw, from: from / 4)
         let left = stride(from: 0, to: min(s.count, 48_000), by: 2).map { Int(s[$0]) }
         var crossings = 0
         for i in 1..<left.count where (left[i - 1] < 0) != (left[i] < 0) { crossings += 1 }
         return (left.map(abs).max() ?? 0, crossings * 2)
     }
+
+    func size(_ path: String) -> Int { Self.size(path) }
+    func listen(_ raw: String, after from: Int) throws -> (peak: Int, crossings: Int) { try Self.listen(raw, after: from) }
 
     func testATabsSoundPlaysOnTheClipsOutputAtTheRoomsVolume() throws {
         let dir = Fixtures.tempDir("share-sound")

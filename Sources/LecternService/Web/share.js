@@ -21,6 +21,19 @@ export const MAX_IN_FLIGHT_BYTES = 1_000_000;
 // Bits a pixel a frame at 30 fps: about 5 Mbit/s at 1080p, enough for sharp text at rest.
 export const BITS_PER_PIXEL = 0.08;
 
+// The capture's pacing, at most the frame rate on average (a generic cell rate algorithm:
+// `due` is when the next picture is due at the rate). A picture may come up to 2.2 frames
+// early, a burst of three as MAX_IN_FLIGHT allows: a capture's timestamps bunch under load
+// (three pictures a few ms apart, then a gap), and skipping them lost distinct pictures
+// on a quiet link, while a faster capture is still thinned to the rate. Returns
+// [encode?, the next due time].
+export const EARLY_FRAMES = 2.2;
+export function paceCapture(dueUs, t, frameRate) {
+  const interval = 1_000_000 / frameRate;
+  if (t < dueUs - interval * EARLY_FRAMES) return [false, dueUs];
+  return [true, Math.max(dueUs, t) + interval];
+}
+
 export function canShareScreen() {
   return typeof VideoEncoder !== 'undefined' && !!(navigator.mediaDevices && navigator.mediaDevices.getDisplayMedia);
 }
@@ -75,8 +88,10 @@ export class Sharer {
     this.inFlight = [];            // [{ sequence, bytes }] sent, not yet acknowledged
     this.forceKey = true;
     this.lastKeyUs = -Infinity;
-    this.lastEncodedUs = -Infinity;
+    this.nextDueUs = -Infinity;
     this.sent = 0; this.skipped = 0;
+    // Why captures were skipped: early for the rate, frames or bytes unacknowledged, the encoder behind.
+    this.skippedFor = { rate: 0, frames: 0, bytes: 0, encoder: 0 };
     this.lastAck = null;
     this.clock = new CaptureClock();   // the pictures' timestamps on the sound's clock
     this.sound = null;
@@ -181,11 +196,14 @@ export class Sharer {
     const t = frame.timestamp;
     this.clockOffset = this.clock.at(t) - t;
     const inFlightBytes = this.inFlight.reduce((a, f) => a + f.bytes, 0);
-    const minGap = 1_000_000 / this.frameRate * 0.9;
-    if (this.paused || !this.encoder || this.encoder.state !== 'configured' || t - this.lastEncodedUs < minGap
-      || this.inFlight.length >= MAX_IN_FLIGHT || inFlightBytes >= MAX_IN_FLIGHT_BYTES || this.encoder.encodeQueueSize > 1) {
+    const [due, nextDue] = paceCapture(this.nextDueUs, t, this.frameRate);
+    const skip = this.paused || !this.encoder || this.encoder.state !== 'configured' ? 'paused'
+      : !due ? 'rate' : this.inFlight.length >= MAX_IN_FLIGHT ? 'frames' : inFlightBytes >= MAX_IN_FLIGHT_BYTES ? 'bytes'
+      : this.encoder.encodeQueueSize > 1 ? 'encoder' : null;
+    if (skip) {
       if (!this.paused) {
         this.skipped++;
+        if (skip in this.skippedFor) this.skippedFor[skip]++;
         // The newest picture is the one a still screen sharpens (`refine`), sent or not.
         this.hold(frame);
       }
@@ -194,7 +212,7 @@ export class Sharer {
     }
     const key = this.forceKey || t - this.lastKeyUs >= KEY_INTERVAL_US;
     if (key) { this.forceKey = false; this.lastKeyUs = t; }
-    this.lastEncodedUs = t;
+    this.nextDueUs = nextDue;
     this.encoder.encode(frame, { keyFrame: key });
     this.hold(frame);
     frame.close();
