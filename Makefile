@@ -4,7 +4,7 @@ SWIFT      ?= swift
 RUN_DIR    ?= .run
 DISPLAY_KIND ?= auto
 
-.PHONY: deps build run test bench clean format format-check
+.PHONY: deps build run test test-web bench clean format format-check
 
 # Installs the Debian packages in board/debian-packages.txt that are missing (root or sudo).
 deps:
@@ -19,10 +19,21 @@ build: deps
 run: build
 	@RUN_DIR=$(RUN_DIR) DISPLAY_KIND=$(DISPLAY_KIND) board/dev-run
 
-# Every test: unit, pixel, service over real sockets. The whole log is kept in
-# .build/test-output/test.log; when something fails, the failures are repeated at the end
-# (CI shows only the tail of the output).
-test: deps format-check
+# The web client's core (Sources/LecternService/Web/core/: protocol, wire, link, crypto,
+# uploads) under Node's own test runner, each module against a fake socket (Tests/web/):
+# the fast layer, run first. Node from board/debian-packages.txt (nodejs), 20.11 or later:
+# the modules are the browser's plain ES modules in .js files with no package.json beside
+# them, which --experimental-default-type=module loads as ES modules, as the browser does.
+NODE ?= node
+test-web: deps
+	@command -v $(NODE) >/dev/null || { echo "test-web: node is missing: board/install-deps installs it (board/debian-packages.txt: nodejs)" >&2; exit 1; }
+	@$(NODE) -e 'const [a, b] = process.versions.node.split(".").map(Number); if (a < 20 || (a === 20 && b < 11)) { console.error("test-web: node " + process.versions.node + " is too old: 20.11 or later"); process.exit(1); }'
+	$(NODE) --experimental-default-type=module --disable-warning=ExperimentalWarning --test Tests/web/*.test.mjs
+
+# Every test: the web client's core under node (test-web), then unit, pixel, service over
+# real sockets. The whole log is kept in .build/test-output/test.log; when something fails,
+# the failures are repeated at the end (CI shows only the tail of the output).
+test: deps format-check test-web
 	$(SWIFT) build --build-tests
 	@mkdir -p .build/test-output
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output/test.log; rc=$$?; \

@@ -58,7 +58,8 @@ let package = Package(
             dependencies: [
                 "LecternCore", "LecternProtocol",
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: C libraries, through pkg-config
         .systemLibrary(
@@ -199,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternConvert", "LecternCore", "LecternRender", "LecternPipeline", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternTestSupport"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternRoom", "LecternTestSupport"]),
         .testTarget(
             name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),

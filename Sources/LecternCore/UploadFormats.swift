@@ -1,6 +1,6 @@
 /// Every kind of file the appliance shows, as people and file pickers know them (docs/protocol.md
 /// §30.10): the one table the web remote's picker `accept` list is derived from (its copy,
-/// Web/formats.js, is checked against it), and the sentence that refuses anything else. What a
+/// Web/app/formats.js, is checked against it), and the sentence that refuses anything else. What a
 /// file is, is decided by its content, never by these extensions: they only let a phone's
 /// picker offer the file (a picker given only MIME types greys out files it can't type).
 public enum UploadFormats {

@@ -10,7 +10,7 @@ public enum Sender: Sendable, Equatable {
 /// A command is defined once, by its row in `definition` below: its byte, its name and who
 /// sends it. The cases are only the names Swift switches on (the compiler makes every case
 /// have a row); `rawValue`, `init(rawValue:)`, `description` and `sender` all read the rows.
-/// The web remote's copy (Web/protocol.js) is checked against these rows by
+/// The web remote's copy (Web/core/protocol.js) is checked against these rows by
 /// Tests/LecternWebTests/ProtocolTableDriftTests.swift.
 public enum Command: Sendable, CaseIterable, CustomStringConvertible, RawRepresentable {
     case register, registerOK, registerFailed, unregister, unregisterOK

@@ -13,7 +13,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// message where it has one (parameterised messages are the functions on `LecternError`).
     /// Its name is the case's name. Everything else — the static members below, `all`,
     /// `name`, `fatalCodes`, `defaultMessage` — reads this table. The web remote's copy
-    /// (Web/protocol.js) is checked against it by Tests/LecternWebTests/ProtocolTableDriftTests.swift.
+    /// (Web/core/protocol.js) is checked against it by Tests/LecternWebTests/ProtocolTableDriftTests.swift.
     enum Known: CaseIterable {
         case malformedFrame, frameTooLarge, malformedBody, unknownCommand, wrongDeviceID, notRegistered, alreadyRegistered, unsupportedVersion, timedOut
         case wrongPasscode, tooManyAttempts, roomFull, roleUnavailable, invalidName, kicked, replaced

@@ -35,7 +35,7 @@ public struct Audience: Sendable {
 
     /// A viewer joins; with a token it had before (this meeting), it is the same device
     /// again (its answers and votes are its own). Returns the viewer and whether it resumed.
-    public mutating func join(_ c: ConnectionID, name: String, token: ResumeToken?) throws(LecternError) -> (Viewer, Bool) {
+    public mutating func join(_ c: ConnectionID, name: String, token: ResumeToken?, fresh: () -> ResumeToken) throws(LecternError) -> (Viewer, Bool) {
         guard byConnection.count < capacity else { throw .audienceFull(capacity) }
         guard name.isEmpty || DeviceName.isValid(name) else { throw .invalidName }
         var resumed = false
@@ -50,7 +50,7 @@ public struct Audience: Sendable {
                 let connected = Set(byConnection.values.map(\.token))
                 known = known.filter { connected.contains($0.key) }
             }
-            t = ResumeToken.random()
+            t = fresh()
             known[t] = nextGuest
             nextGuest += 1
         }

@@ -6,7 +6,7 @@ import LecternProtocol
 /// a page of (404 while no pane does: blank, a clip, nothing shown); a pane's live page
 /// while locked, any page of the deck once unlocked (403 otherwise). Every pane counts: a
 /// viewer follows the pane it picks (the main pane unless it picks another). The room
-/// computes it after every event; the web server asks it for every request. Pure.
+/// tells the shell when it changes; the web server asks it for every request. Pure.
 public struct PageImageAccess: Equatable, Sendable {
     public enum Decision: Equatable, Sendable {
         case allowed(part: PagePart)
@@ -61,8 +61,8 @@ public struct PageImageAccess: Equatable, Sendable {
 }
 
 extension RoomCore {
-    /// What the web server lets viewers fetch now (§24.2).
-    public var pageImageAccess: PageImageAccess {
+    /// What the web server lets viewers fetch now (§24.2; told to the shell: `announceServed`).
+    var pageImageAccess: PageImageAccess {
         var a = PageImageAccess()
         a.keys = audience.viewers.imageKeys
         a.locked = audience.navigation.locked

@@ -102,9 +102,10 @@ extension RoomCore {
             }
         }
         do {
-            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken)
+            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: random.token)
             p.viewer = v
             emit(.registered(p.id))
+            screenCodeRegistered(p.id)
             send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
             log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
             send(.state(viewerSnapshot(now: now)), to: p, tag: 0)
@@ -256,7 +257,7 @@ extension RoomCore {
         case .lock: audience.navigation.locked = true
         case .unlock: audience.navigation.locked = false
         case .allowDownload:
-            if !audience.navigation.download { audience.navigation.downloadToken = hexString(randomBytes(16)) }
+            if !audience.navigation.download { audience.navigation.downloadToken = random.hex(16) }
             audience.navigation.download = true
         case .revokeDownload:
             audience.navigation.download = false
@@ -293,12 +294,12 @@ extension RoomCore {
         changeScreen(.card(card), reply: nil)
     }
 
-    /// The deck viewers may download now: (token, content id hex, file name), or nil.
-    public var downloadOffer: (token: String, content: String, name: String)? {
+    /// The deck viewers may download now, or nil (told to the shell: `announceServed`).
+    var downloadOffer: DownloadOffer? {
         guard audience.navigation.download, let t = audience.navigation.downloadToken,
             let c = screen.committed.content, c.kind == .pdf
         else { return nil }
-        return (t, c.id.hex, c.name)
+        return DownloadOffer(token: t, content: c.id.hex, name: c.name)
     }
 
     // MARK: the state

@@ -18,6 +18,6 @@ extension RoomCore {
         }
         return ConsoleSnapshot(
             slide: slide, notesLayout: layout, hasNotes: hasNotes, notesRevision: notesRevision, wrap: config.wrapAround,
-            timer: timer.snapshot(at: wallClock()))
+            timer: timer.snapshot(at: wallTime))
     }
 }

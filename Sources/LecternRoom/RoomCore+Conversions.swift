@@ -67,7 +67,7 @@ extension RoomCore {
         guard let job = ended else { return }
         switch (result, job.stopping) {
         case (.success(var entry), nil):
-            entry.storedAt = wallClock()
+            entry.storedAt = wallTime
             entry.awaitsConversion = false
             if let early = job.early {
                 // Notes typed on its first page while it converted are the deck's.

@@ -2,7 +2,7 @@
 /// (they are closed after `registerTimeoutSeconds`). The wall shows the code small in a
 /// corner while there are any (`screen_code = true`, JoiningCorner).
 extension RoomCore {
-    public var joiningCount: Int { peers.values.filter { !$0.isRegistered && !$0.closing }.count }
+    var joiningCount: Int { peers.values.filter { !$0.isRegistered && !$0.closing }.count }
 }
 
 /// What the wall's corner shows: the code while someone is joining and something other

@@ -11,7 +11,7 @@ import LecternProtocol
 /// prepared polls are the file's: they stay while the file does.
 extension RoomCore {
     /// A fresh meeting id: 16 random bytes, hex.
-    static func newMeetingID() -> String { hexString(randomBytes(16)) }
+    func newMeetingID() -> String { random.hex(16) }
 
     /// The device ids of the connections that declared themselves wall displays.
     var wallDevices: Set<DeviceID> { Set(peers.values.filter { $0.isWall && !$0.closing }.compactMap(\.deviceID)) }
@@ -33,7 +33,7 @@ extension RoomCore {
     /// nobody in it for `audience_idle_minutes`.
     func meetingTick() {
         let step = meeting.occupancy(
-            people: peopleInRoom, leftovers: meetingLeftovers, now: now, wallClock: wallClock(),
+            people: peopleInRoom, leftovers: meetingLeftovers, now: now, wallClock: wallTime,
             idleSeconds: Double(config.audienceIdleMinutes) * 60)
         switch step {
         case .none: break
@@ -79,7 +79,7 @@ extension RoomCore {
         timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         clearTypedNotes()
         let removed = removeMeetingUploads()
-        meeting.ended(nextID: Self.newMeetingID(), now: now)
+        meeting.ended(nextID: newMeetingID(), now: now)
         // Everyone but the wall views leaves, told why; the screen goes idle.
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.viewer != nil && !p.closing {
             send(.error(.meetingEnded), to: p, tag: 0)
@@ -110,7 +110,7 @@ extension RoomCore {
     /// Presenters' uploads, as `uploads_kept` says: all of them ("meeting"), or those
     /// stored on an earlier day (UTC) than today ("day"). Returns how many went.
     private func removeMeetingUploads() -> Int {
-        let today = (wallClock() / 86_400).rounded(.down)
+        let today = (wallTime / 86_400).rounded(.down)
         var n = 0
         for e in catalog.all where Whiteboard.background(e.id.hex) == nil {
             if config.uploadsKept == .day, (e.storedAt / 86_400).rounded(.down) >= today { continue }

@@ -81,10 +81,10 @@ extension RoomCore {
         try keepNotes(notes, for: item, from: me, author: notesAuthor(me))
         // The talk's length and end from the file set the timer unless it is running.
         if !timer.running, timer.accumulatedMs == 0 {
-            if let end = notes.endTime, let at = Self.nextOccurrence(end, after: wallClock()) {
-                try? timer.apply(TimerCommand(action: .set, mode: .endTime, value: at), at: wallClock())
+            if let end = notes.endTime, let at = Self.nextOccurrence(end, after: wallTime) {
+                try? timer.apply(TimerCommand(action: .set, mode: .endTime, value: at), at: wallTime)
             } else if let d = notes.durationMinutes {
-                try? timer.apply(TimerCommand(action: .set, mode: .countdown, value: UInt64(d) * 60_000), at: wallClock())
+                try? timer.apply(TimerCommand(action: .set, mode: .countdown, value: UInt64(d) * 60_000), at: wallTime)
             }
             if let w = notes.lastMinutes { timer.warnMinutes = w }
             persist()

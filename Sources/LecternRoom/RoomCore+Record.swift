@@ -27,7 +27,7 @@ extension RoomCore {
     /// ink), a wall of several panes as it looks now (RoomCore+RecordWall), or the idle screen.
     func recordWall() {
         guard config.record else { return }
-        let at = wallClock()
+        let at = wallTime
         if !wall.isSinglePane {
             if let view = recordWallView {
                 record.wallShown(view, presenter: recordPresenter, at: at, strokes: recordStrokes)
@@ -50,13 +50,13 @@ extension RoomCore {
     /// the poll may be off the wall again.) An audience question on the wall is not recorded.
     func recordPoll(_ card: WallCard?) {
         guard config.record, let card, audience.polls.onWall != nil, audience.questions.wallQuestion == nil else { return }
-        recordBetween { $0.pollShown(card, presenter: recordPresenter, at: wallClock()) }
+        recordBetween { $0.pollShown(card, presenter: recordPresenter, at: wallTime) }
     }
 
     /// A clip started playing (not one put back after a restart: it is on the record already).
     func recordClip(_ content: ContentSnapshot, duration: Double) {
         guard config.record else { return }
-        recordBetween { $0.clipPlayed(content: content.id.hex, name: content.name, duration: duration, presenter: recordPresenter, at: wallClock()) }
+        recordBetween { $0.clipPlayed(content: content.id.hex, name: content.name, duration: duration, presenter: recordPresenter, at: wallTime) }
     }
 
     /// Puts something over the page on the wall into the record after the page as it is
@@ -83,7 +83,7 @@ extension RoomCore {
     func recordShareEnded(_ s: ShareBoard.Share) {
         guard config.record, let since = s.liveSince else { return }
         emit(.shareRecordFrame(serial: s.serial, path: recordFramesDirectory + "/" + recordFrames(s) + "-end.jpg", after: 0))
-        let at = wallClock() - max(0, now - since)
+        let at = wallTime - max(0, now - since)
         recordBetween { $0.shareShown(name: s.name, source: s.config.source.name, duration: max(0, now - since), frames: recordFrames(s), at: at) }
     }
 
@@ -123,7 +123,7 @@ extension RoomCore {
             }
         }
         var job = RecordJob(
-            room: config.room, startedAt: record.startedAt ?? wallClock(), madeAt: wallClock(),
+            room: config.room, startedAt: record.startedAt ?? wallTime, madeAt: wallTime,
             presenters: MeetingRecord.presenters(of: entries).map { RecordJob.Presenter(name: $0.name, shown: $0.shown) },
             dropped: record.dropped, pages: pages)
         job.inkDropped = record.inkDropped

@@ -32,6 +32,7 @@ extension RoomCore {
             let reg = try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now)
             p.deviceID = reg.deviceID
             emit(.registered(p.id))
+            screenCodeRegistered(p.id)
             send(reg.reply, to: p, tag: tag)
             log(.info, "\(r.role) '\(r.name)' registered as \(reg.deviceID) from \(p.address)\(reg.resumed ? " (resumed)" : "")")
             apply(reg.events)

@@ -174,7 +174,7 @@ extension RoomCore {
             // A file the store had already is kept once: only a new one adds to the store.
             if catalog[content] == nil { ledger.storeBytes += item.size }
             var item = item
-            item.storedAt = wallClock()   // a file sent again is the day's again (`uploads_kept`, §27)
+            item.storedAt = wallTime   // a file sent again is the day's again (`uploads_kept`, §27)
             if let kept = catalog[content] { item.name = kept.name; item.console = kept.console }
             catalog.set(item)
             ledger.addOwner(me, of: content)

@@ -81,8 +81,13 @@ public final class RoomCore {
     var clipSave = ClipSaveThrottle()
     /// The room's volume and mute (§23), and the device the shell plays clips' sound on.
     public internal(set) var sound = SoundSnapshot()
-    /// The wall clock (seconds since 1970), injected by the shell: the talk timer's time.
-    let wallClock: @Sendable () -> Double
+    /// The wall clock (seconds since 1970) of the event being handled, given with it: the
+    /// talk timer's and the record's time. `wallOffset`: how far it was ahead of `now`
+    /// then (what `snapshot(now:)` adds to its monotonic time).
+    var wallTime: Double = 0
+    var wallOffset: Double = 0
+    /// Where tokens and ids are drawn (RoomRandom.swift), given by the shell.
+    let random: RoomRandom
     /// The talk timer every device shows (§20.4).
     var timer: TalkTimer
     /// Whether the last state push had the timer warning (a change pushes the state).
@@ -98,7 +103,7 @@ public final class RoomCore {
     var record = MeetingRecord()
     var recordMaking: RecordMaking?
     /// The meeting: its id, when it started, since when the room is empty (§27, RoomCore+Meeting).
-    var meeting = Meeting(id: RoomCore.newMeetingID())
+    var meeting: Meeting
     /// Floor holders and pane drivers away in their grace period, and those it ran out for (§9.6).
     var awayHolders = AwayHolders()
     /// Live shares (§29, RoomCore+Share).
@@ -107,6 +112,10 @@ public final class RoomCore {
     /// left unconverted (queued at the first tick).
     var conversions: ConversionQueue
     var unconverted: [ContentEntry]
+    /// The code on the wall (`screen_code = true`; RoomCore+ScreenCode.swift).
+    var screenCode: ScreenCode?
+    /// What the shell was last told it serves (RoomCore+Served.swift).
+    var served = ServedFacts()
 
     /// `parts`: bytes already in each partial upload's file; `storeBytes`: what the content
     /// store holds on disk (the quota counts both); `unconverted`: stored originals whose
@@ -114,12 +123,15 @@ public final class RoomCore {
     public init(
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
         parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [],
-        epoch: String = StateEpoch.random(),
-        wallClock: @escaping @Sendable () -> Double
+        epoch: String? = nil, screenCode: ScreenCode? = nil,
+        random: any RandomNumberGenerator
     ) {
+        self.screenCode = screenCode
+        let random = RoomRandom(random)
+        self.random = random
         self.config = config
-        self.epoch = epoch
-        self.wallClock = wallClock
+        self.epoch = epoch ?? StateEpoch.make(random.word())
+        meeting = Meeting(id: random.hex(16))
         timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         self.keys = keys
         self.serverName = serverName
@@ -132,12 +144,14 @@ public final class RoomCore {
         floor = Floor(
             config: FloorConfig(
                 floorMode: config.floor,
-                gracePeriod: config.gracePeriod, capacity: config.maxClients))
+                gracePeriod: config.gracePeriod, capacity: config.maxClients),
+            tokenGenerator: random.token)
     }
 
-    /// Handles one event at time `now` (monotonic seconds) and returns what to do.
-    public func handle(_ event: RoomEvent, now: Double) -> [RoomEffect] {
-        self.now = now
+    /// Handles one event at time `now` (monotonic seconds) and wall time `wall` (seconds
+    /// since 1970) and returns what to do.
+    public func handle(_ event: RoomEvent, now: Double, wall: Double) -> [RoomEffect] {
+        setTime(now: now, wall: wall)
         switch event {
         case .opened(let id, let address, let challenge): opened(id, address: address, challenge: challenge)
         case .closed(let id): closed(id)
@@ -153,6 +167,7 @@ public final class RoomCore {
             timerTick()
             audienceTick()
             meetingTick()
+            screenCodeTick()
         case .wake:
             wakeAt = nil   // asked again below if the deadline is still ahead
             conversionsTick()
@@ -196,6 +211,7 @@ public final class RoomCore {
         }
         reconcileShares()
         scheduleWake()
+        announceServed()
         defer { out = [] }
         return out
     }
@@ -211,8 +227,8 @@ public final class RoomCore {
 
     /// After a restart: the screen the stage already shows again, and the floor holder
     /// waiting (in the grace period) to resume with their token.
-    public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double) -> [RoomEffect] {
-        self.now = now
+    public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double, wall: Double) -> [RoomEffect] {
+        setTime(now: now, wall: wall)
         restoreWhiteboards(saved.whiteboards)
         if let model { screen.restore(model) }
         if let i = saved.ink {
@@ -236,12 +252,23 @@ public final class RoomCore {
         if let c = saved.clip { restoreClip(c) }
         persist()
         scheduleWake()
+        announceServed()
         defer { out = [] }
         return out
     }
 
-    /// The state as a device would get it now.
+    private func setTime(now: Double, wall: Double) {
+        self.now = now
+        wallTime = wall
+        wallOffset = wall - now
+    }
+
+    /// The state as a device would get it at `now`, the wall clock moved on from the last
+    /// event's by as much as `now` (an event brings it back in step).
     public func snapshot(now: Double) -> Snapshot {
+        let wall = wallTime
+        wallTime = now + wallOffset
+        defer { wallTime = wall }
         var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
         s.epoch = epoch
         s.sound = sound
@@ -301,7 +328,7 @@ public final class RoomCore {
     func pushState(viewers: Bool = true, prompt: Bool = false) {
         statePushOwed = false
         revision += 1
-        timerWarned = timer.warning(at: wallClock())
+        timerWarned = timer.warning(at: wallTime)
         stateStale = true
         if viewers { viewerStateStale = true }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.isRegistered && !p.closing && (viewers || p.viewer == nil) {

@@ -128,7 +128,19 @@ public enum RoomEffect: Equatable, Sendable {
     /// taken the one before; then report `.recordSent`.
     case sendRecord(ConnectionID, tag: UInt16, device: UInt8, pages: Int, RecordPDF)
 
+    // MARK: what the shell serves (RoomCore+Served.swift), each told when it changes
+    /// The deck the web server may hand out at `/download/<token>` now (nil: none, §24.5).
+    case offerDownload(DownloadOffer?)
+    /// Who may fetch which page image over HTTP now (§24.2).
+    case pageImageAccess(PageImageAccess)
+    /// Connections that got hello and have not registered (the wall's corner shows the
+    /// code while there are any, `JoiningCorner`).
+    case joining(count: Int)
+
     // MARK: keys
+    /// A new code for the wall (`screen_code = true`): derive the room's keys with it off
+    /// the loop (reporting `.keysDerived`); the wall shows it once they are in force.
+    case newScreenCode(String)
     /// The keys numbered `serial` (or newer) are in force: registrations prove them from now
     /// on (the shell shows a new code on the wall once its keys are in).
     case keysInForce(serial: UInt64)

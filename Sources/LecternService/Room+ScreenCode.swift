@@ -9,43 +9,76 @@ extension ScreenCode {
     static let rounds: UInt32 = 20_000
 }
 
+/// The shell's side of the code on the wall (`screen_code = true`; the core decides when
+/// it changes): the newest code drawn, the one whose keys are in force, what waits for
+/// keys, and the corner's code.
+struct RoomCodes {
+    /// The newest code the core drew (nil: no code): a reload derives the keys with it.
+    var drawn: String?
+    /// The code on the wall: the one whose keys are in force (nil: no code).
+    var wallCode: String?
+    /// What waits for keys being derived (a new code for the wall, a reload's end): run,
+    /// in order, once the keys of that serial (or newer ones) are in force.
+    var keysAwaited: [(serial: UInt64, then: () -> Void)] = []
+    /// Connections joining now (the core's `.joining`): the corner shows the code then.
+    var joining = 0
+    /// The code in the wall's corner now (nil: none).
+    var cornerCode: String?
+    var onScreenCode: ((String) -> Void)?
+    var onCornerCode: ((String?) -> Void)?
+
+    init(code: String?) {
+        drawn = code
+        wallCode = code
+    }
+}
+
 extension Room {
-    /// On the room's tick: a new code when a meeting ended or the old one's time is up; the
-    /// room is re-keyed off the loop, and once the new keys are in force (new registrations
-    /// prove the new code) `onScreenCode` redraws the idle screen with it.
-    func checkScreenCode() {
-        loop.preconditionInEventLoop()
-        guard var code = screenCode else { return }
-        let devices = core.snapshot(now: clock()).devices.count
-        guard code.check(now: clock(), devices: devices, random: { UInt32.random(in: .min ... .max) }) else {
-            screenCode = code
-            return
-        }
-        screenCode = code
+    /// The code on the wall: the one whose keys are in force (nil: no code).
+    var wallCode: String? { codes.wallCode }
+    /// The code in the wall's corner now (nil: none).
+    var cornerCode: String? { codes.cornerCode }
+    /// Told of a new code on the wall once its keys are in force.
+    var onScreenCode: ((String) -> Void)? {
+        get { codes.onScreenCode }
+        set { codes.onScreenCode = newValue }
+    }
+    /// Told when the corner's code changes.
+    var onCornerCode: ((String?) -> Void)? {
+        get { codes.onCornerCode }
+        set { codes.onCornerCode = newValue }
+    }
+
+    /// What the room's tick does for the code, now (the core decides: RoomCore+ScreenCode).
+    func checkScreenCode() { feed(.tick) }
+
+    /// A new code the core drew: the room is re-keyed off the loop, and once the new keys
+    /// are in force (new registrations prove the new code) `onScreenCode` redraws the idle
+    /// screen with it.
+    func rekey(for code: String) {
+        codes.drawn = code
         do {
-            let serial = try keyDeriver.rekey(core.config, screenCode: code.code, report: report)
-            keysAwaited.append(
+            let serial = try keyDeriver.rekey(core.config, screenCode: code, report: report)
+            codes.keysAwaited.append(
                 (
                     serial,
                     { [weak self] in
-                        self?.wallCode = code.code
-                        self?.onScreenCode?(code.code)
+                        self?.codes.wallCode = code
+                        self?.onScreenCode?(code)
+                        self?.checkJoiningCorner()
                     }
                 ))
         } catch {
             logger.error("screen code: \(error)")
         }
-        logger.info("a new code on the wall (\(code.previous == nil ? "first" : "the meeting ended or its time was up"))")
     }
-}
 
-extension Room {
-    /// After each event: the code small in the wall's corner while a device is joining
-    /// (JoiningCorner); `onCornerCode` is told when that changes.
+    /// When the joining count or the wall's code changed: the code small in the wall's
+    /// corner while a device is joining (JoiningCorner); `onCornerCode` is told when that changes.
     func checkJoiningCorner() {
-        let corner = JoiningCorner.code(screenCode: wallCode, joining: core.joiningCount)
-        guard corner != cornerCode else { return }
-        cornerCode = corner
+        let corner = JoiningCorner.code(screenCode: codes.wallCode, joining: codes.joining)
+        guard corner != codes.cornerCode else { return }
+        codes.cornerCode = corner
         onCornerCode?(corner)
     }
 }

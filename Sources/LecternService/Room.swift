@@ -6,44 +6,37 @@ import LecternRoom
 import Logging
 import NIOCore
 
-/// What the room needs of a peer's connection (a `PeerHandler`, over TCP or WebSocket).
-protocol PeerLink: AnyObject {
-    var remoteAddress: String { get }
-    func write(_ bytes: [UInt8])
-    /// One large frame, after what was written; succeeds once the connection took it.
-    func write(frame: ByteBuffer) -> EventLoopFuture<Void>
-    func setReading(_ on: Bool)
-    /// It registered as a device.
-    func registered()
-    func close()
-}
-
-extension PeerHandler: PeerLink {}
-
 /// The meeting room's shell: owns its event loop, the peers' links and the slow workers,
 /// feeds every event into `RoomCore` with the time, and carries out the effects it
-/// returns, in order. No decisions of its own: those are the core's. Confined to `loop`.
+/// returns, in order (Room+Effects.swift). No decisions of its own: those are the core's.
+/// Confined to `loop`.
 final class Room: @unchecked Sendable {
     let loop: EventLoop
     let logger: Logger
     let core: RoomCore
     let clock: @Sendable () -> Double
-    private var stageWorker: StageWorker!
-    private var uploadWorker: UploadWorker!
+    /// The wall clock given to the core with each event (the talk timer's, the record's time).
+    let wallClock: @Sendable () -> Double
+    let stageWorker: StageWorker
+    let uploadWorker: UploadWorker
     /// Live shares' decoders and the routes of their media frames (§29).
-    private(set) var shareWorker: ShareWorker!
+    let shareWorker: ShareWorker
     /// Converts uploads that are neither PDFs nor clips (§30).
-    private(set) var conversionWorker: ConversionWorker!
-    private let store: ContentStore
-    private var links: [ConnectionID: PeerLink] = [:]
+    let conversionWorker: ConversionWorker
+    /// The slide for viewers over HTTP (§24.2); who may fetch what is the core's decision.
+    let pageImages: PageImages
+    /// The deck the web server may hand out now (§24.5), from the core's decision.
+    let download = DeckDownload()
+    let store: ContentStore
+    /// Where the workers' reports come in (dropped once the room stopped).
+    let inbox: RoomInbox
+    let report: @Sendable (RoomEvent) -> Void
+    var links: [ConnectionID: PeerLink] = [:]
     private var nextID: ConnectionID = 1
     private var events: [RoomEvent] = []
     private var feeding = false
     private var ticker: RepeatedTask?
-    private var wakeTask: Scheduled<Void>?
-    /// Cleared by `stop()`: workers' reports are dropped from then on (the loop is going away).
-    private let reportLock = NSLock()
-    private var reporting = true
+    var wakeTask: Scheduled<Void>?
     /// Saves what is on screen and who holds the floor after every change.
     var stateWriter: StateWriter?
     /// Replies wait for the state write that holds what they acknowledge (Room+DurableReplies.swift).
@@ -52,7 +45,10 @@ final class Room: @unchecked Sendable {
     var metrics: ServiceMetrics?
     /// Makes the meeting record's PDF (§26) in a worker process.
     var recordMaker: RecordMaker?
-    private(set) var report: (@Sendable (RoomEvent) -> Void)!
+    /// The code on the wall and the corner's (Room+ScreenCode.swift).
+    var codes: RoomCodes
+    /// Derives the room's keys off the loop (a reload, a new code on the wall).
+    let keyDeriver: KeyDeriver
 
     /// `catalog`: the store's files as the room knows them (listed from the store if nil).
     init(
@@ -64,29 +60,27 @@ final class Room: @unchecked Sendable {
         self.loop = loop
         self.logger = logger
         self.clock = clock
+        self.wallClock = wallClock
         let area = try UploadArea(dataDir: config.dataDir)
         let code = config.screenCode ? ScreenCode(lifetime: Double(config.screenCodeMinutes) * 60, now: clock(), random: { UInt32.random(in: .min ... .max) }) : nil
-        screenCode = code
-        wallCode = code?.code
+        codes = RoomCodes(code: code?.code)
         keyDeriver = KeyDeriver(secret: SaltSecret.load(dataDir: config.dataDir))
         core = RoomCore(
             config: config, keys: try keyDeriver.keysNow(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
-            storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(), wallClock: wallClock)
+            storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(),
+            screenCode: code, random: SystemRandomNumberGenerator())
         self.store = store
-        let report: @Sendable (RoomEvent) -> Void = { [weak self] e in
-            guard let self else { return }
-            self.reportLock.withLock { if self.reporting { self.loop.execute { self.feed(e) } } }
-        }
+        let inbox = RoomInbox(loop: loop)
+        self.inbox = inbox
+        let report: @Sendable (RoomEvent) -> Void = { inbox.report($0) }
         self.report = report
-        let logger = self.logger
         let sound = ClipSoundSource(audioDevice: config.audioDevice, log: { logger.info("\($0)") })
         stageWorker = StageWorker(stage: stage, store: store, sound: sound, report: report)
-        core.setSoundDevice(sound.pcm)
-        shareWorker = ShareWorker(stage: stage, loop: loop, link: { [weak self] in self?.links[$0] }, clock: clock, report: report)
+        shareWorker = ShareWorker(stage: stage, loop: loop, link: { inbox.room?.link($0) }, clock: clock, report: report)
+        shareWorker.sound = sound
         uploadWorker = UploadWorker(area: area, store: store, converters: converters, report: report)
         conversionWorker = ConversionWorker(store: store, converters: converters, limits: config.convert.limits, dataDir: config.dataDir, report: report)
-        shareWorker.sound = sound
         pageImages = PageImages(
             render: { content, page, width, part in
                 let compositor = stage.compositor   // replaced when the output's mode changes
@@ -94,9 +88,10 @@ final class Room: @unchecked Sendable {
                 return try compositor.preview(content: content, page: page, width: size.width, height: size.height, part: part, keep: false)
             },
             outputSize: { (stage.compositor.settings.width, stage.compositor.settings.height) })
+        core.setSoundDevice(sound.pcm)
+        inbox.attach(self)
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
-            self?.checkScreenCode()
         }
     }
 
@@ -104,29 +99,15 @@ final class Room: @unchecked Sendable {
     /// still running finishes, its report is dropped.
     func stop() {
         // Every peer is told (error shuttingDown) before its connection closes; once.
-        if reportLock.withLock({ reporting }) {
+        if inbox.isOpen {
             if loop.inEventLoop { feed(.shuttingDown) } else { try? loop.submit { self.feed(.shuttingDown) }.wait() }
         }
-        reportLock.withLock { reporting = false }
+        inbox.close()
         if loop.inEventLoop { shareWorker.stopAll() } else { try? loop.submit { self.shareWorker.stopAll() }.wait() }
         conversionWorker.shutdown()
         ticker?.cancel()
         ticker = nil
     }
-
-    /// The code on the wall (Room+ScreenCode.swift), when `screen_code = true`.
-    var screenCode: ScreenCode?
-    var onScreenCode: ((String) -> Void)?
-    /// The code on the wall: the one whose keys are in force (nil: no code).
-    var wallCode: String?
-    /// What waits for keys being derived (a new code for the wall, a reload's end): run,
-    /// in order, once the keys of that serial (or newer ones) are in force.
-    var keysAwaited: [(serial: UInt64, then: () -> Void)] = []
-    /// The code in the wall's corner now (nil: none), and who hears of its changes.
-    var cornerCode: String?
-    var onCornerCode: ((String?) -> Void)?
-    /// Derives the room's keys off the loop (a reload, a new code on the wall).
-    let keyDeriver: KeyDeriver
 
     var config: Config { core.config }
 
@@ -135,15 +116,15 @@ final class Room: @unchecked Sendable {
     /// together refuse the reload.
     func reload(_ new: Config, done: @escaping () -> Void) throws {
         loop.preconditionInEventLoop()
-        let serial = try keyDeriver.rekey(new, screenCode: screenCode?.code, report: report)
+        let serial = try keyDeriver.rekey(new, screenCode: codes.drawn, report: report)
         core.reload(new)
-        keysAwaited.append((serial, done))
+        codes.keysAwaited.append((serial, done))
     }
 
     /// After a restart: the saved screen (already on the output) and floor holder.
     func restore(_ saved: SavedState, screen: CommittedScreen?) {
         loop.preconditionInEventLoop()
-        carry(core.restore(saved, screen: screen, now: clock()))
+        carry(core.restore(saved, screen: screen, now: clock(), wall: wallClock()))
         feed(.pageBox(stageWorker.stage.pageBox))
     }
 
@@ -181,111 +162,16 @@ final class Room: @unchecked Sendable {
         while !events.isEmpty {
             let event = events.removeFirst(), now = clock()
             metrics?.observe(event, now: now)
-            carry(core.handle(event, now: now))
+            carry(core.handle(event, now: now, wall: wallClock()))
         }
         feeding = false
-        offerDownload()
-        pageImages.setAccess(core.pageImageAccess)
-        checkJoiningCorner()
     }
-
-    /// The slide for viewers over HTTP (§24.2); who may fetch what is the core's decision.
-    private(set) var pageImages: PageImages!
-
-    /// The deck the web server may hand out now (§24.5), from the core's decision.
-    let download = DeckDownload()
-    private func offerDownload() {
-        download.set(core.downloadOffer.map { DeckDownload.Offer(token: $0.token, path: store.deckPath(of: $0.content), name: $0.name) })
-    }
-
-    // MARK: effects out
 
     /// Runs `body` on the loop unless the room has stopped (its loop may be gone).
-    func onLoopWhileRunning(_ body: @escaping @Sendable () -> Void) {
-        reportLock.withLock { if reporting { loop.execute(body) } }
-    }
+    func onLoopWhileRunning(_ body: @escaping @Sendable () -> Void) { inbox.whileOpen(body) }
 
     /// A link by its connection's id (nil once closed).
     func link(_ id: ConnectionID) -> PeerLink? { links[id] }
-
-    private func carry(_ all: [RoomEffect]) {
-        for effect in all { metrics?.observe(effect, now: clock()) }
-        // Replies wait for the state write holding what they acknowledge.
-        let effects = durable?.pass(all) ?? all
-        for effect in effects {
-            switch effect {
-            case .send(let id, let bytes): links[id]?.write(bytes)
-            case .close(let id): links[id]?.close()
-            case .setReading(let id, let on): links[id]?.setReading(on)
-            case .registered(let id):
-                links[id]?.registered()
-                screenCode?.registered(floorDevice: core.isFloorDevice(id))
-            case .wake(let at):
-                wakeTask?.cancel()
-                wakeTask = at.map { at in
-                    loop.scheduleTask(in: .milliseconds(Int64(max(0, at - clock()) * 1000) + 5)) { [weak self] in self?.feed(.wake) }
-                }
-            case .showWall(let op, let plan): stageWorker.showWall(op: op, plan)
-            case .openClip(let serial, let content): stageWorker.openClip(serial: serial, content: content)
-            case .playClip(let serial, let loop, let layout, let pane): stageWorker.playClip(serial: serial, loop: loop, layout: layout, pane: pane)
-            case .clipSound(let serial): stageWorker.clipSound(serial: serial)
-            case .discardClip(let serial): stageWorker.discardClip(serial: serial)
-            case .steerClip(let serial, let command): stageWorker.steerClip(serial: serial, command)
-            case .shareStart(let serial, let config): shareWorker.start(serial: serial, config)
-            case .shareRoute(let serial, let connection, let device): shareWorker.route(serial: serial, connection: connection, device: device)
-            case .shareStop(let serial): shareWorker.stop(serial: serial)
-            case .sharePicture(let id, let tag, let serial, let w, let h):
-                shareWorker.picture(id, tag: tag, serial: serial, maxWidth: w, maxHeight: h)
-            case .shareRecordFrame(let serial, let path, let after): shareWorker.recordFrame(serial: serial, path: path, after: after)
-            case .clearRecordFrames(let directory): shareWorker.clearRecordFrames(directory)
-            case .openPart(let content, let writer, let offset, let hashing):
-                uploadWorker.openPart(content, writer: writer, offset: offset, hashing: hashing)
-            case .writeChunk(let content, let writer, let data): uploadWorker.writeChunk(content, writer: writer, data)
-            case .closePart(let content, let writer): uploadWorker.closePart(content, writer: writer)
-            case .removePart(let content): uploadWorker.area.remove(content.hex)
-            case .checkProof(let id, let tag, let begin, let challenge):
-                uploadWorker.checkProof(id, tag: tag, begin, challenge: challenge)
-            case .finishUpload(let id, let tag, let writer, let upload): uploadWorker.finish(id, tag: tag, writer: writer, upload)
-            case .screenshot(let id, let tag, let w, let h, let jpeg): stageWorker.screenshot(id, tag: tag, maxWidth: w, maxHeight: h, jpeg: jpeg)
-            case .renderPreview(let id, let tag, let content, let page, let w, let h, let part):
-                stageWorker.renderPreview(id, tag: tag, content: content, page: page, maxWidth: w, maxHeight: h, part: part)
-            case .saveNotes(let content, let notes):
-                do { try store.saveNotes(notes, for: content.hex) } catch { logger.warning("notes of \(content.hex.prefix(12)) not saved: \(error)") }
-            case .removeUpload(let content): store.removeUpload(content.hex)
-            case .startConversion(let entry, let format): conversionWorker.start(entry, format: format)
-            case .stopConversion(let content): conversionWorker.stop(content)
-            case .discardUpload(let content): store.discardUpload(content.hex)
-            case .storeImageSet(let id, let tag, let set): uploadWorker.storeImageSet(id, tag: tag, set)
-            case .prerender(let content, let page, let part): stageWorker.stage.compositor.prerenderNeighbours(content: content, page: page, part: part)
-            case .prepareConverter(let name): conversionWorker.converters.prepare(forFileNamed: name)
-            case .inkPage(let page, let layer): stageWorker.stage.ink.setLayer(layer, for: .init(content: page.content, page: page.page))
-            case .pointer(let device, let page, let point, let lifted):
-                stageWorker.stage.ink.point(device, page: .init(content: page.content, page: page.page), point, lifted: lifted)
-            case .setFallbackTransition(let t): stageWorker.stage.setFallbackTransition(t)
-            case .persist(let state): stateWriter?.save(state, generation: durable?.asked ?? 0)
-            case .setSound(let level, let muted): stageWorker.sound?.level.set(level: level, muted: muted)
-            case .log(let level, let message): logger.log(level: level, "\(message)")
-            case .makeRecord(let id, let tag, let job):
-                let store = self.store
-                if let recordMaker {
-                    recordMaker.make(job, for: id, tag: tag, paths: { store.deckPath(of: $0) }, report: report)
-                } else {
-                    feed(.recordMade(id, tag: tag, .failure(.recordFailed("the appliance can't make records now"))))
-                }
-            case .keysInForce(let serial):
-                let due = keysAwaited.filter { $0.serial <= serial }
-                keysAwaited.removeAll { $0.serial <= serial }
-                for d in due { d.then() }
-            case .sendRecord(let id, let tag, let device, let pages, let pdf):
-                guard let link = links[id], let file = pdf.file as? FileChunks else {
-                    feed(.recordSent(id, tag: tag))
-                    break
-                }
-                let report = self.report!
-                RecordSender(link: link, file: file, tag: tag, device: device, pages: pages, loop: loop) { report(.recordSent(id, tag: tag)) }.start()
-            }
-        }
-    }
 }
 
 /// The version the service reports in hello.

@@ -2,8 +2,8 @@ import Logging
 import NIOCore
 
 // The web remote: a small HTTP server on `http_port` that serves the web app (the files
-// of `Web/`: index.html, lectern.css and the entry module lectern.js with the ES modules
-// it imports) and, at `/ws`, carries the wire protocol over a WebSocket: every binary
+// of `Web/`: the pages and style sheets, the entry module lectern.js, and the ES modules
+// it imports from `Web/app/` and `Web/core/`) and, at `/ws`, carries the wire protocol over a WebSocket: every binary
 // message from the browser is bytes of protocol frames (the peer handler's decoder takes
 // any slicing), and every frame the room sends goes out as one binary message. One protocol, one set of rules: the browser is just another peer
 // of the `Room`, like a TCP connection.

@@ -13,7 +13,7 @@ struct WebAssets: Sendable {
     }
 
     static let installedDirectory = "/usr/share/lectern/web"
-    /// The app's entry files (lectern.js imports the other modules of the same folder);
+    /// The app's entry files (lectern.js imports the other modules, in `core/` and `app/`);
     /// all three must be in one directory.
     static let required = ["index.html", "lectern.css", "lectern.js"]
     static let types = [
@@ -61,16 +61,23 @@ struct WebAssets: Sendable {
         return WebAssets(files: [:], source: "nowhere (looked in \(tried.joined(separator: ", ")))")
     }
 
+    /// The folders below the root whose files are served too (`/core/link.js`): the web
+    /// client's modules with no DOM (`core/`) and its views and page entries (`app/`). Only
+    /// these, one level down: nothing else of the directory is reachable.
+    static let folders = ["core", "app"]
+
     static func load(directory: String) -> WebAssets {
         var files: [String: File] = [:]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names {
-            let ext = (name as NSString).pathExtension.lowercased()
-            guard let type = types[ext], !name.hasPrefix("."),
-                let data = FileManager.default.contents(atPath: directory + "/" + name)
-            else { continue }
-            let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
-            files["/" + name] = File(body: [UInt8](data), contentType: type, etag: "\"\(digest)\"")
+        for folder in [""] + folders.map({ $0 + "/" }) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + folder)) ?? []
+            for name in names {
+                let ext = (name as NSString).pathExtension.lowercased()
+                guard let type = types[ext], !name.hasPrefix("."),
+                    let data = FileManager.default.contents(atPath: directory + "/" + folder + name)
+                else { continue }
+                let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
+                files["/" + folder + name] = File(body: [UInt8](data), contentType: type, etag: "\"\(digest)\"")
+            }
         }
         return WebAssets(files: files, source: directory)
     }

@@ -13,10 +13,10 @@ func runHostileBenchmarks() throws {
     guard let web = h.service.httpPort else { throw Fixtures.ToolError(description: "no web remote") }
     func mib(_ b: Int) -> String { String(format: "%.1f MiB", Double(b) / 1048576) }
 
-    // MARK: a peer pipelining GET /lectern.js, never reading
+    // MARK: a peer pipelining GET /lectern.css (the largest file at the root), never reading
     let before = Footprint.residentBytes()
     var peak = before, sent = 0
-    let request = Array("GET /lectern.js HTTP/1.1\r\nHost: 127.0.0.1:\(web)\r\n\r\n".utf8)
+    let request = Array("GET /lectern.css HTTP/1.1\r\nHost: 127.0.0.1:\(web)\r\n\r\n".utf8)
     let burst = Array([[UInt8]](repeating: request, count: 450_000 / request.count).joined())
     if let peer = try? h.raw(port: web) {
         for _ in 0..<40 {
@@ -30,7 +30,7 @@ func runHostileBenchmarks() throws {
             peak = max(peak, Footprint.residentBytes())
             return h.service.connectionCounts.open == 0
         }
-        print("hostile: a peer pipelining GET /lectern.js and never reading (\(sent) bytes of requests taken):")
+        print("hostile: a peer pipelining GET /lectern.css and never reading (\(sent) bytes of requests taken):")
         print("  resident memory +\(mib(peak - before)) at most; closed by the service after \(String(format: "%.1f", MonotonicClock.now() - t0)) s")
         peer.close()
     }

@@ -29,9 +29,20 @@ final class DebPackageTests: XCTestCase {
     var arch: String { get throws { try runOK("dpkg", ["--print-architecture"]).out.trimmingCharacters(in: .whitespacesAndNewlines) } }
 
     /// Every file of the web remote's folder (index.html, lectern.css, and lectern.js with the
-    /// ES modules beside it): the package installs them all.
+    /// ES modules beside it and in its folders, `core/` and `app/`): the package installs them all.
     func webFiles() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: repoRoot + "/Sources/LecternService/Web").filter { !$0.hasPrefix(".") }.sorted()
+        let web = repoRoot + "/Sources/LecternService/Web"
+        var out: [String] = []
+        for folder in ["", "core/", "app/"] {   // WebAssets.folders
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: web + "/" + folder, isDirectory: &isDir), isDir.boolValue else { continue }
+            for name in try FileManager.default.contentsOfDirectory(atPath: web + "/" + folder) where !name.hasPrefix(".") {
+                var sub: ObjCBool = false
+                FileManager.default.fileExists(atPath: web + "/" + folder + name, isDirectory: &sub)
+                if !sub.boolValue { out.append(folder + name) }
+            }
+        }
+        return out.sorted()
     }
 
     func field(_ name: String, in info: String) -> String? {

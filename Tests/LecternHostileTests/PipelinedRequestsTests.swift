@@ -2,7 +2,7 @@ import Glibc
 import LecternTestSupport
 import XCTest
 
-/// A peer that pipelines ~450 KB of `GET /lectern.js` on the web port and never reads:
+/// A peer that pipelines ~450 KB of `GET /lectern.css` (the largest file at the root) on the web port and never reads:
 /// the daemon grew by ~700 MiB. Now it answers one request at a time, reads no further
 /// while the answer is not taken, and closes a peer that takes nothing for 5 s.
 final class PipelinedRequestsTests: XCTestCase {
@@ -10,7 +10,7 @@ final class PipelinedRequestsTests: XCTestCase {
         let h = try ServiceHarness(webRemote: true)
         let port = try XCTUnwrap(h.service.httpPort)
         let before = Footprint.residentBytes()
-        let request = Array("GET /lectern.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+        let request = Array("GET /lectern.css HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
         let burst = Array([[UInt8]](repeating: request, count: 450_000 / request.count).joined())
         let fd = try h.raw(port: port)
         defer { fd.close() }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LecternProtocol
+import LecternRoom
 import LecternTestSupport
 
 /// Builds the worked example of docs/protocol.md ("Worked example") with the real

@@ -253,7 +253,7 @@ final class AudienceCoreTests: XCTestCase {
         let data = try! JSONEncoder().encode(saved)
         let back = try! JSONDecoder().decode(SavedState.self, from: data)
         let h2 = H(floor: .open, catalog: [deck(1)])
-        _ = h2.core.restore(back, screen: nil, now: h2.now)
+        _ = h2.core.restore(back, screen: nil, now: h2.now, wall: h2.wall.seconds)
         let a = h2.core.snapshot(now: h2.now).audience
         XCTAssertEqual(a?.poll?.question, "Kept?")
         XCTAssertEqual(a?.poll?.counts, [1, 0])

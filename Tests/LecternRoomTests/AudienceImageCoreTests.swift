@@ -40,8 +40,8 @@ final class AudienceImageCoreTests: XCTestCase {
 
     func testTheAudienceKnowsTheKeysOfConnectedViewersOnly() throws {
         var au = Audience()
-        let (v1, _) = try au.join(1, name: "", token: nil)
-        let (v2, _) = try au.join(2, name: "", token: v1.token)   // the same phone twice
+        let (v1, _) = try au.join(1, name: "", token: nil, fresh: ResumeToken.random)
+        let (v2, _) = try au.join(2, name: "", token: v1.token, fresh: ResumeToken.random)   // the same phone twice
         XCTAssertEqual(au.imageKeys, [v1.imageKey])
         au.leave(1)
         XCTAssertEqual(au.imageKeys, [v2.imageKey], "still connected once")

@@ -203,13 +203,13 @@ final class MeetingCoreTests: XCTestCase {
         let data = try JSONEncoder().encode(lastSaved(h))
         let back = try XCTUnwrap(SavedStateFile.read(data).state)
         let h2 = H(floor: .open)
-        _ = h2.core.restore(back, screen: nil, now: h2.now)
+        _ = h2.core.restore(back, screen: nil, now: h2.now, wall: h2.wall.seconds)
         XCTAssertEqual(h2.core.snapshot(now: h2.now).meeting, id)
         XCTAssertTrue(h2.core.meeting.started)
         var older = back
         older.meeting = nil
         let h3 = H(floor: .open)
-        _ = h3.core.restore(older, screen: nil, now: h3.now)
+        _ = h3.core.restore(older, screen: nil, now: h3.now, wall: h3.wall.seconds)
         XCTAssertNotEqual(h3.core.snapshot(now: h3.now).meeting, id)
     }
 }

@@ -21,7 +21,7 @@ final class RoomCoreClipRestoreTests: XCTestCase {
         let h = H(floor: .open, catalog: [deck(1), Self.clip])
         let state = try saved(
             #"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":6.5,"paused":true,"loop":true},"sound":{"level":40,"muted":true}}"#)
-        let restored = h.core.restore(state, screen: nil, now: h.now)
+        let restored = h.core.restore(state, screen: nil, now: h.now, wall: h.wall.seconds)
         XCTAssertEqual(H.work(restored), [.setSound(level: 40, muted: true), .openClip(serial: 1, content: cid(2).hex)])
         // Until it opens, what is saved still has the clip (a second crash meanwhile loses nothing).
         XCTAssertEqual(Self.persisted(restored).last?.clip, SavedClip(content: cid(2).hex, position: 6.5, paused: true, loop: true))
@@ -40,22 +40,19 @@ final class RoomCoreClipRestoreTests: XCTestCase {
         let h = H(floor: .open, catalog: [deck(1), Self.clip])
         let playing = h.core.restore(
             try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":3,"paused":false,"loop":false}}"#),
-            screen: nil, now: h.now)
+            screen: nil, now: h.now, wall: h.wall.seconds)
         XCTAssertEqual(H.work(playing), [.openClip(serial: 1, content: cid(2).hex)])
         let opened = h.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 10, description: "h264"))))
         XCTAssertEqual(H.clipWork(opened), [.clipSound(serial: 1), .steerClip(serial: 1, .seek(3)), .playClip(serial: 1, loop: false, layout: .full, pane: 0)])
 
         // Not in the store any more, not a clip, or a position past the end.
         let gone = H(floor: .open, catalog: [deck(1)])
-        XCTAssertEqual(
-            H.work(gone.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":3,"paused":false,"loop":false}}"#), screen: nil, now: 0)),
-            [])
+        let atThree = try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":3,"paused":false,"loop":false}}"#)
+        XCTAssertEqual(H.work(gone.core.restore(atThree, screen: nil, now: 0, wall: 0)), [])
         let pdf = H(floor: .open, catalog: [deck(2)])
-        XCTAssertEqual(
-            H.work(pdf.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":3,"paused":false,"loop":false}}"#), screen: nil, now: 0)), []
-        )
+        XCTAssertEqual(H.work(pdf.core.restore(atThree, screen: nil, now: 0, wall: 0)), [])
         let past = H(floor: .open, catalog: [Self.clip])
-        _ = past.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":99,"paused":false,"loop":false}}"#), screen: nil, now: 0)
+        _ = past.core.restore(try saved(#"{"page":0,"blank":"none","clip":{"content":"\#(cid(2).hex)","position":99,"paused":false,"loop":false}}"#), screen: nil, now: 0, wall: 0)
         XCTAssertEqual(
             H.clipWork(past.handle(.clipOpened(serial: 1, .success(ClipFacts(duration: 10, description: ""))))),
             [.clipSound(serial: 1), .playClip(serial: 1, loop: false, layout: .full, pane: 0)])

@@ -13,7 +13,7 @@ final class RoomCoreHarness {
 
     let core: RoomCore
     var now: Double = 1000
-    /// The wall clock the core reads (seconds since 1970), moved by hand.
+    /// The wall clock given with each event (seconds since 1970), moved by hand.
     let wall = WallClock()
     /// Everything the core asked for, in order, since the harness started.
     private(set) var log: [RoomEffect] = []
@@ -21,7 +21,7 @@ final class RoomCoreHarness {
     init(
         floor: FloorMode = .moderated, catalog: [ContentEntry] = [], parts: [ContentID: UInt64] = [:],
         storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [], audience: PasscodeHash? = nil, audienceMode: RoomCore.Keys.AudienceMode = .passcode,
-        configure: (inout Config) -> Void = { _ in }
+        seed: UInt64? = nil, screenCode: ScreenCode? = nil, configure: (inout Config) -> Void = { _ in }
     ) {
         var c = Config()
         c.room = "Core Room"
@@ -30,14 +30,22 @@ final class RoomCoreHarness {
         core = RoomCore(
             config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey, audience: audience, audienceMode: audienceMode),
             serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes, unconverted: unconverted,
-            wallClock: { [wall] in wall.seconds })
+            screenCode: screenCode, random: SeededRandom(seed: seed ?? Self.nextSeed()))
         // Every push seen as it is made; the pacing's own tests set it back (StatePacerTests).
         core.statePushInterval = 0
     }
 
+    /// Each harness its own seed unless told (two rooms, like two runs, draw different
+    /// tokens), the same ones in every run of the tests.
+    private static var seeds: UInt64 = 0
+    private static func nextSeed() -> UInt64 {
+        seeds += 1
+        return seeds
+    }
+
     @discardableResult
     func handle(_ event: RoomEvent) -> [RoomEffect] {
-        let effects = core.handle(event, now: now)
+        let effects = core.handle(event, now: now, wall: wall.seconds)
         log += effects
         return effects
     }
@@ -116,11 +124,12 @@ final class RoomCoreHarness {
         work(effects).filter { if case .showWall = $0 { return false } else { return true } }
     }
 
-    /// The effects other than sends and logs (what the shell is asked to do).
+    /// The effects other than sends, logs and what the shell serves (what the shell is asked
+    /// to do; ServedCoreTests has the served facts).
     static func work(_ effects: [RoomEffect]) -> [RoomEffect] {
         effects.filter {
             switch $0 {
-            case .send, .log, .persist, .wake, .prepareConverter: return false;
+            case .send, .log, .persist, .wake, .prepareConverter, .offerDownload, .pageImageAccess, .joining: return false;
             default: return true
             }
         }

@@ -76,7 +76,7 @@ final class RoomCoreWallRestoreTests: XCTestCase {
             state.wall?.plan(main: page(1, 2), whiteboards: nil, in: catalog),
             WallPlan(layout: .quad, panes: [.scene(page(1, 2)), .scene(page(2, 3)), .scene(.idle), .scene(page(1, 5))]),
             "what the service shows before the room runs")
-        let restored = h.core.restore(state, screen: state.screen(in: catalog), now: h.now)
+        let restored = h.core.restore(state, screen: state.screen(in: catalog), now: h.now, wall: h.wall.seconds)
         XCTAssertEqual(H.shows(restored), [], "the stage shows the wall already: nothing asked of it")
         XCTAssertEqual(RoomCoreLayoutTests.walls(restored), [])
         XCTAssertEqual(Self.persisted(restored).last?.wall, saved.wall, "saved again as it was")
@@ -104,7 +104,7 @@ final class RoomCoreWallRestoreTests: XCTestCase {
     func testARestartedPaneWhoseDriverNeverComesBackIsEmptied() throws {
         let (_, ben, saved) = arranged()
         let h = H(floor: .moderated, catalog: [deck(1), deck(2)], configure: { $0.gracePeriod = 30 })
-        _ = h.core.restore(saved, screen: saved.screen(in: ContentCatalog([deck(1), deck(2)])), now: h.now)
+        _ = h.core.restore(saved, screen: saved.screen(in: ContentCatalog([deck(1), deck(2)])), now: h.now, wall: h.wall.seconds)
         h.now += 30
         let expired = h.handle(.wake)
         // Ana (the floor's holder) and Ben were both waiting: the floor's page and Ben's go;
@@ -130,7 +130,7 @@ final class RoomCoreWallRestoreTests: XCTestCase {
         XCTAssertNil(saved.clip, "the main pane plays nothing")
 
         let again = H(floor: .moderated, catalog: [deck(1), deck(2), RoomCorePaneClipTests.clip(4), RoomCorePaneClipTests.clip(5)])
-        let restored = again.core.restore(saved, screen: saved.screen(in: ContentCatalog([deck(1), deck(2)])), now: again.now)
+        let restored = again.core.restore(saved, screen: saved.screen(in: ContentCatalog([deck(1), deck(2)])), now: again.now, wall: again.wall.seconds)
         XCTAssertEqual(H.clipWork(restored).filter { if case .openClip = $0 { return true } else { return false } }, [.openClip(serial: 1, content: cid(4).hex)])
         XCTAssertEqual(Self.persisted(restored).last?.wall?.panes[1].clip, saved.wall?.panes[1].clip, "until it plays, what was saved stays saved")
         let opened = again.handle(.clipOpened(serial: 1, .success(RoomCorePaneClipTests.facts)))
@@ -161,13 +161,13 @@ final class RoomCoreWallRestoreTests: XCTestCase {
         var state = SavedState(screen: .idle, floor: Floor(config: FloorConfig(floorMode: .open)))
         state.wall = SavedWall(layout: .split, panes: [main, main])
         let h = H(floor: .open, catalog: [deck(2)])
-        _ = h.core.restore(state, screen: nil, now: h.now)
+        _ = h.core.restore(state, screen: nil, now: h.now, wall: h.wall.seconds)
         XCTAssertEqual(h.core.snapshot(now: h.now).layout?.kind, .full, "not a wall the service writes: one pane")
 
         // The deck of a pane gone from the store: the pane comes back empty.
         state.wall = SavedWall(layout: .split, panes: [main, other])
         let gone = H(floor: .open, catalog: [])
-        _ = gone.core.restore(state, screen: nil, now: gone.now)
+        _ = gone.core.restore(state, screen: nil, now: gone.now, wall: gone.wall.seconds)
         XCTAssertEqual(gone.core.snapshot(now: gone.now).layout?.panes.map(\.screen.page), [0, 0])
         XCTAssertEqual(gone.core.snapshot(now: gone.now).layout?.kind, .split)
 

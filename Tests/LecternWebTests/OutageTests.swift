@@ -14,7 +14,7 @@ import XCTest
 /// The outages are `LECTERN_OUTAGES` seconds (comma-separated); `make test` runs 3 and 12 s,
 /// `make test-outages` all four of the issue (3, 12, 20, 40 s: about two minutes more).
 final class OutageTests: XCTestCase {
-    /// The page's back-off (session.js BACKOFF_MS): each step waits at least this long.
+    /// The page's back-off (Web/core/backoff.js BACKOFF_MS): each step waits at least this long.
     static let backoff: [Double] = [0.5, 1, 2, 4]
 
     static var outages: [Double] {

@@ -78,7 +78,7 @@ final class PreviewBytesTests: XCTestCase {
         let before = try b.execute("return window.Lectern.app.previewBytes") as? Int ?? 0
         // One more fetch of the same slide, to measure it alone.
         try b.execute("window.Lectern.app.previewBytes = 0; window.Lectern.app.previewFetches = 0; window.Lectern.app.state.revision = 0")
-        try b.execute("return import('/preview.js').then((m) => m.refreshPreview())")
+        try b.execute("return import('/app/preview.js').then((m) => m.refreshPreview())")
         try b.poll("the fetch measured") { try b.execute("return window.Lectern.app.previewFetches") as? Int == 1 }
         let photoBytes = try b.execute("return window.Lectern.app.previewBytes") as? Int ?? 0
         XCTAssertLessThanOrEqual(Double(shot.width), 2 * shot.cssWidth + 1, "at most 2 device pixels per CSS pixel")

@@ -1,11 +1,14 @@
 import Foundation
+import LecternCore
 import LecternProtocol
 import LecternTestSupport
 import XCTest
 
-/// The web remote's protocol numbers (Sources/LecternService/Web/protocol.js) against the
+/// The web remote's protocol numbers (Sources/LecternService/Web/core/protocol.js) against the
 /// Swift tables (Command.swift, Errors.swift): every command byte, its name and its sender,
-/// every error code and its name; nothing missing on either side, nothing different.
+/// every error code and its name; nothing missing on either side, nothing different. The
+/// small tables (roles, signals, moderation, limits, the wall's layouts, sharing, the timer)
+/// are checked in the module as node loads it.
 ///
 /// protocol.js is read as text (no browser needed): its COMMANDS and ERRORS are one row per
 /// line in a fixed form, and a line in them that isn't of that form fails the test rather
@@ -18,7 +21,7 @@ final class ProtocolTableDriftTests: XCTestCase {
 
     static var protocolJS: String {
         get throws {
-            let path = Repository.path("Sources/LecternService/Web/protocol.js")
+            let path = Repository.path("Sources/LecternService/Web/core/protocol.js")
             return try String(contentsOfFile: path, encoding: .utf8)
         }
     }
@@ -146,5 +149,76 @@ final class ProtocolTableDriftTests: XCTestCase {
         }
         XCTAssertEqual(loaded[2], Command.allCases.map { "\(camel($0.description)) \($0.rawValue)" })
         XCTAssertEqual(loaded[3], ErrorCode.all.map { "\($0.name) \($0.rawValue)" })
+    }
+
+    /// Web/core's modules as node loads them: every exported constant named in `names`, as JSON.
+    static func loadedConstants(_ names: [String: [String]]) throws -> [String: Any] {
+        var lines: [String] = []
+        var fields: [String] = []
+        for (i, (module, exports)) in names.sorted(by: { $0.key < $1.key }).enumerated() {
+            let url = URL(fileURLWithPath: Repository.path("Sources/LecternService/Web/core/" + module)).absoluteString
+            lines.append("const m\(i) = await import('\(url)');")
+            fields += exports.map { "'\(module) \($0)': m\(i).\($0)" }
+        }
+        lines.append("process.stdout.write(JSON.stringify({ \(fields.joined(separator: ", ")) }));")
+        let r = try Fixtures.run(
+            "node", ["--experimental-default-type=module", "--disable-warning=ExperimentalWarning", "--input-type=module", "-e", lines.joined(separator: "\n")])
+        XCTAssertEqual(r.status, 0, r.err)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: r.out) as? [String: Any], r.err)
+    }
+
+    /// Every constant of the web client that mirrors a Swift table or limit, as the module
+    /// exports it, against the Swift value: each table whole (a name only on one side fails).
+    func testTheSmallTablesAreTheSwiftOnes() throws {
+        let js = try Self.loadedConstants([
+            "protocol.js": [
+                "ROLE", "SIGNAL", "MODERATE", "LAYOUT", "PANE_ACTION", "MAX_FRAME", "MAX_CHUNK", "PROTOCOL_VERSION", "AUDIENCE_SET", "SOUND_UNCHANGED",
+                "INK_LIMITS", "SHARE_LIMITS", "PAGE_IMAGE_WIDTHS",
+            ],
+            "share-wire.js": ["CODEC", "SOURCE", "PLACEMENT", "SHARE_ACTION", "SHARE_MODERATE"],
+            "console-wire.js": ["TIMER_ACTION", "TIMER_MODE", "KEEP_WARNING", "LAYOUT"],
+            "upload.js": ["FIRST_PAGE"],
+        ])
+        func table(_ key: String) -> [String: Int] { (js[key] as? [String: Any] ?? [:]).compactMapValues { $0 as? Int } }
+        func number(_ key: String) -> Int? { js[key] as? Int }
+        func bytes<T>(_ cases: [T], _ byte: (T) -> UInt8) -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: cases.map { (String(describing: $0).split(separator: "(").first.map(String.init) ?? "", Int(byte($0))) })
+        }
+        XCTAssertEqual(table("protocol.js ROLE"), bytes(Role.allCases) { $0.rawValue })
+        // The page says giveBack where Swift says returnFloor (0xFF, "give the floor back").
+        let signals: [ControlSignal] = [.next, .prev, .goto(page: 1), .blank(white: false), .unblank, .handOver(to: 1), .takeBack, .returnFloor, .transitions(fadeMs: 0)]
+        var swiftSignals = bytes(signals) { $0.signalByte }
+        swiftSignals["giveBack"] = swiftSignals.removeValue(forKey: "returnFloor")
+        XCTAssertEqual(table("protocol.js SIGNAL"), swiftSignals)
+        XCTAssertEqual(table("protocol.js MODERATE"), bytes(FloorAction.allCases) { $0.rawValue })
+        XCTAssertEqual(table("protocol.js LAYOUT"), bytes(WallLayout.allCases) { $0.wireValue })
+        let id = try XCTUnwrap(ContentID(bytes: [UInt8](repeating: 1, count: 32)))
+        let actions: [PaneAction] = [.present(content: id, page: 1), .clear, .assign(0), .full, .swap(with: 0)]
+        XCTAssertEqual(table("protocol.js PANE_ACTION"), bytes(actions) { $0.wireValue })
+        XCTAssertEqual(number("protocol.js MAX_FRAME"), Int(ProtocolLimits.maxFrameLength))
+        XCTAssertEqual(number("protocol.js MAX_CHUNK"), ProtocolLimits.maxChunkLength)
+        XCTAssertEqual(number("protocol.js PROTOCOL_VERSION"), Int(lecternProtocolVersion))
+        let settings: [AudienceSetting] = [.lock, .unlock, .allowDownload, .revokeDownload, .endMeeting]
+        XCTAssertEqual(table("protocol.js AUDIENCE_SET"), bytes(settings) { $0.rawValue })
+        XCTAssertEqual(number("protocol.js SOUND_UNCHANGED"), Int(SoundSetting.unchanged))
+        XCTAssertEqual(table("protocol.js INK_LIMITS"), ["pointsPerMessage": InkMessage.maxPointsPerMessage, "pointsPerStroke": InkMessage.maxPointsPerStroke])
+        XCTAssertEqual(table("protocol.js SHARE_LIMITS"), ["maxSide": ShareLimits().maxSide, "maxPixels": ShareLimits().maxPixels])
+        XCTAssertEqual(js["protocol.js PAGE_IMAGE_WIDTHS"] as? [Int], PageImageAddress.widths)
+
+        XCTAssertEqual(table("share-wire.js CODEC"), bytes(ShareCodec.allCases) { $0.rawValue })
+        XCTAssertEqual(table("share-wire.js SOURCE"), bytes([ShareSourceKind.screen, .camera, .file]) { $0.rawValue })
+        XCTAssertEqual(table("share-wire.js PLACEMENT"), bytes([SharePlacement.driven, .beside]) { $0.rawValue })
+        XCTAssertEqual(table("share-wire.js SHARE_ACTION"), bytes([ShareAction.pause, .resume, .stop]) { $0.rawValue })
+        XCTAssertEqual(table("share-wire.js SHARE_MODERATE"), bytes([ShareModeration.approve, .approveBeside, .end]) { $0.rawValue })
+
+        XCTAssertEqual(table("console-wire.js TIMER_ACTION"), bytes([TimerCommand.Action.start, .pause, .reset, .set]) { $0.rawValue })
+        XCTAssertEqual(table("console-wire.js TIMER_MODE"), bytes([TimerCommand.Mode.keep, .elapsed, .countdown, .endTime]) { $0.rawValue })
+        XCTAssertEqual(number("console-wire.js KEEP_WARNING"), Int(TimerCommand(action: .start).warnMinutes), "the timer's \"keep the warning\"")
+        // The notes' layouts, and "auto" as notes-layout without a layout (detect) encodes it.
+        var layouts = bytes(NotesLayout.allCases) { $0.wireValue }
+        layouts["auto"] = Int(Message.notesLayout(content: id, layout: nil).encodeBody().last ?? 0)
+        XCTAssertEqual(table("console-wire.js LAYOUT"), layouts)
+
+        XCTAssertEqual(number("upload.js FIRST_PAGE"), Int(ConversionProgress.Stage.firstPage.rawValue))
     }
 }

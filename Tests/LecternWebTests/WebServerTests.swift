@@ -27,8 +27,8 @@ final class WebServerTests: XCTestCase {
         let js = try HTTP.send("GET", base + "lectern.js")
         XCTAssertEqual(js.status, 200)
         XCTAssertEqual(js.headers["content-type"], "text/javascript; charset=utf-8")
-        XCTAssertTrue(js.text.contains("from './session.js'"), "the entry module imports the others")
-        XCTAssertTrue(try HTTP.send("GET", base + "crypto.js").text.contains("lectern-register-v1"))
+        XCTAssertTrue(js.text.contains("import './app/remote.js'"), "the entry module imports the page's, which imports the others")
+        XCTAssertTrue(try HTTP.send("GET", base + "core/crypto.js").text.contains("lectern-register-v1"))
         let css = try HTTP.send("GET", base + "lectern.css")
         XCTAssertEqual(css.status, 200)
         XCTAssertEqual(css.headers["content-type"], "text/css; charset=utf-8")
@@ -46,6 +46,8 @@ final class WebServerTests: XCTestCase {
         XCTAssertEqual(try HTTP.send("GET", base + "nothing-here.js").status, 404)
         XCTAssertEqual(try HTTP.send("GET", base + "../Package.swift").status, 404)
         XCTAssertEqual(try HTTP.send("GET", base + "Web/index.html").status, 404)
+        XCTAssertEqual(try HTTP.send("GET", base + "core/../index.html").status, 404, "no path is resolved: a file is found by its name alone")
+        XCTAssertEqual(try HTTP.send("GET", base + "core/").status, 404, "no listing of a folder")
         let post = try HTTP.send("POST", base, body: Data("x".utf8))
         XCTAssertEqual(post.status, 405)
         XCTAssertEqual(post.headers["allow"], "GET, HEAD")
@@ -62,7 +64,7 @@ final class WebServerTests: XCTestCase {
         for id in ["file-input", "file-present"] {
             XCTAssertNotNil(index.range(of: #"id="\#(id)" type="file" multiple>"#), "\(id) takes several files, its accept list from formats.js")
         }
-        let formats = try HTTP.send("GET", h.url + "formats.js").text
+        let formats = try HTTP.send("GET", h.url + "app/formats.js").text
         for ext in UploadFormats.rows.flatMap(\.extensions) { XCTAssertTrue(formats.contains("'\(ext)'"), ext) }
     }
 
@@ -72,41 +74,68 @@ final class WebServerTests: XCTestCase {
         let source = Repository.path("Sources/LecternService/Web")
         let fromSource = WebAssets.load(directory: source)
         XCTAssertTrue(fromSource.isComplete)
-        // The wall view (/wall) is an entry of its own: wall.html, wall.css, wall.js.
+        // The pages and their style sheets at the root; the modules in core/ and app/. The wall
+        // view (/wall) is an entry of its own: wall.html, wall.css, app/wall.js.
         XCTAssertEqual(
             Set(fromSource.files.keys),
             Set(
-                (["index.html", "lectern.css", "console.css", "presenter-layout.css", "layout-view.css", "wall.html", "wall.css", "wall.js"] + Self.modules + Self.audiencePage).map
-                { "/" + $0 }))
+                (["index.html", "lectern.css", "console.css", "presenter-layout.css", "layout-view.css", "wall.html", "wall.css", "app/wall.js"] + Self.modules
+                    + Self.audiencePage).map { "/" + $0 }))
         XCTAssertEqual(fromSource.files["/lectern.js"]?.contentType, "text/javascript; charset=utf-8")
         XCTAssertTrue(WebAssets.candidates().contains(WebAssets.installedDirectory))
         XCTAssertEqual(WebAssets.installedDirectory, "/usr/share/lectern/web")
         let bundled = try XCTUnwrap(WebAssets.bundledDirectory(), "the resource bundle of this build")
         XCTAssertEqual(WebAssets.load(directory: bundled).files["/lectern.js"]?.body, fromSource.files["/lectern.js"]?.body)
+        XCTAssertEqual(Set(WebAssets.load(directory: bundled).files.keys), Set(fromSource.files.keys), "the bundle has the folders too")
         XCTAssertFalse(WebAssets.load(directory: "/nonexistent/lectern-web").isComplete)
+        XCTAssertEqual(WebAssets.folders, ["core", "app"])
     }
 
-    /// The web client's ES modules, flat beside index.html: lectern.js (the entry) and what it imports.
-    static let modules = [
-        "lectern.js", "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js",
-        "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
+    /// The web client's ES modules: lectern.js (the entry, at the root) and what it imports.
+    /// `core/`: the protocol, its framing, the link, hashing, uploads (no DOM, never importing
+    /// `app/`; Tests/web runs each under node), and what a tab keeps. `app/`: the pages'
+    /// entries and views.
+    static let core = [
+        "protocol.js", "bytes.js", "wire.js", "sha256.js", "crypto.js", "link.js", "upload.js", "upload-speed.js", "share-wire.js", "console-wire.js",
+        "saved-session.js", "remembered.js", "backoff.js", "images-deck.js",
+    ].map { "core/" + $0 }
+    static let app = [
+        "remote.js", "state.js", "session.js", "dom.js", "notices.js", "views.js", "screen-view.js", "floor-view.js",
         "files-view.js", "clip-view.js", "moderator-view.js", "preview.js", "next-slide.js", "drive.js",
-        "console-view.js", "console-wire.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
-        "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "upload-speed.js", "audience-panel.js",
-        "prepared-polls.js", "remembered.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-wire.js", "share-sound.js", "formats.js", "images-deck.js",
+        "console-view.js", "notes-files.js", "moderator-notes.js", "ink-tool.js", "output-alert.js", "sound-control.js", "record-view.js", "screen-code.js",
+        "go-live.js", "confirm-live.js", "presenter-layout.js", "alerts.js", "audience-panel.js",
+        "prepared-polls.js", "layout-view.js", "end-meeting.js", "share.js", "share-view.js", "share-sound.js", "formats.js",
         "conversion-view.js",
-    ]
+    ].map { "app/" + $0 }
+    static let modules = ["lectern.js"] + app + core
 
-    /// The audience's own page (viewer.html, §24) and the modules it imports.
-    static let audiencePage = ["viewer.html", "viewer.css", "viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js", "viewer-share.js"]
+    /// The audience's own page (viewer.html, §24) and the modules it imports (beyond the remote's).
+    static let audiencePage = ["viewer.html", "viewer.css"] + ["viewer-view.js", "poll-view.js", "viewer-overlay.js", "viewer-wall.js", "viewer-share.js"].map { "app/" + $0 }
 
-    /// Every module is served as JavaScript, imports only modules beside it (by relative URL:
-    /// nothing from the internet, no bare names a bundler would resolve), and is reached
-    /// from the entry module.
+    /// A module's import (`./x.js`, `../core/x.js`) as a path from the root ("core/x.js"), or
+    /// nil when it isn't a relative URL to a module inside the web folder.
+    static func resolve(_ spec: String, from module: String) -> String? {
+        guard spec.hasPrefix("./") || spec.hasPrefix("../"), spec.hasSuffix(".js"), !spec.contains("//"), !spec.contains(":") else { return nil }
+        var parts = module.split(separator: "/").dropLast().map(String.init)
+        for piece in spec.split(separator: "/") {
+            if piece == "." { continue }
+            if piece == ".." {
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            } else {
+                parts.append(String(piece))
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// Every module is served as JavaScript, imports only modules of the web folder (by
+    /// relative URL: nothing from the internet, no bare names a bundler would resolve), and
+    /// is reached from the entry module; nothing in `core/` imports from `app/`.
     func testEveryModuleIsServedAndReachedFromTheEntry() throws {
         let h = try ServiceHarness.web(browsers: false)
         let importPattern = try NSRegularExpression(
-            pattern: #"^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]"#,
+            pattern: #"^\s*(?:(?:import|export)\b[^'";]*?\bfrom\s+|import\s+)['"]([^'"]+)['"]"#,
             options: [.anchorsMatchLines])
         var reached: Set<String> = [], queue = ["lectern.js"]
         while let name = queue.popLast() {
@@ -117,10 +146,12 @@ final class WebServerTests: XCTestCase {
             let text = r.text
             for m in importPattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 let spec = String(text[Range(m.range(at: 1), in: text)!])
-                XCTAssertTrue(
-                    spec.hasPrefix("./") && !spec.dropFirst(2).contains("/") && spec.hasSuffix(".js"),
-                    "\(name) imports \(spec): only ./name.js beside it")
-                queue.append(String(spec.dropFirst(2)))
+                guard let target = Self.resolve(spec, from: name) else {
+                    XCTFail("\(name) imports \(spec): only relative URLs of modules in the web folder")
+                    continue
+                }
+                XCTAssertFalse(name.hasPrefix("core/") && !target.hasPrefix("core/"), "\(name) (core) imports \(target): core/ imports only core/")
+                queue.append(target)
             }
         }
         XCTAssertEqual(reached, Set(Self.modules), "the modules the entry reaches")

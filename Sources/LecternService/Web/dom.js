@@ -1,3 +1,0 @@
-// The page's elements by id.
-
-export const $ = (id) => document.getElementById(id);
