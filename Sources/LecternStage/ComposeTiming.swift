@@ -6,6 +6,12 @@
 /// refresh (what drawing takes, with a margin), then composes — at once when something else
 /// changed meanwhile (`StageCore.dirty`: a page turn beside the clip makes the next refresh,
 /// as on a still wall). Pure arithmetic on the times the loop passes in.
+///
+/// A composition drawn ahead is not committed at once: the loop holds the drawn back buffer
+/// open until `commitAt`, just before its refresh, and draws into it what changes meanwhile
+/// (a page turn beside a clip, `merged`). The clip's frame is drawn early (a late wake-up
+/// doesn't cost it its refresh), and a turn makes the next refresh unless it comes in the
+/// last `commitLead` before it (so a turn waits at most a refresh and that much).
 struct ComposeTiming: Equatable {
     /// The least time before a refresh the loop composes at: half a refresh at 60 Hz. Less
     /// (4 ms) halved the turn beside a clip again on the loaded bench machine, but missed a
@@ -13,11 +19,25 @@ struct ComposeTiming: Equatable {
     static let minimumLead = 0.008
     /// Drawing times remembered: the third quartile of the last `window` sets the lead.
     static let window = 32
+    /// The least time before a refresh a held composition is committed at. A turn that
+    /// comes later waits a refresh more, so this is what a turn beside a clip may take over
+    /// one refresh (the goal is one refresh + 2 ms); the present itself (the flip's commit,
+    /// the virtual display's swap at the refresh) takes well under it.
+    static let minimumCommitLead = 0.0015
 
     /// When the last present became visible (the loop's clock), if one did.
     private(set) var lastShown: Double?
+    /// The refresh grid the loop waits on: a present returns at its refresh plus the loop's
+    /// wake-up, which a loaded board delays by milliseconds (a grid on the last return would
+    /// commit a held composition after the refresh). The earliest returns are nearest the
+    /// refreshes, so the grid takes a return earlier than it at once, and moves later by at
+    /// most `gridCreep` a present (what a display's rate may differ from its nominal one).
+    private(set) var grid: Double?
+    static let gridCreep = 0.0002
     /// The last compositions' drawing times (seconds), newest last.
     private var draws: [Double] = []
+    /// What the last changes drawn into a held composition took (seconds), newest last.
+    private var merges: [Double] = []
     /// The refresh the composition being presented was meant for.
     private var meantFor: Double?
     /// Lead added after refreshes missed (a loaded board wakes and draws late): doubled at
@@ -37,6 +57,12 @@ struct ComposeTiming: Equatable {
             }
         }
         meantFor = nil
+        if let g = grid, let l = lastShown, period > 0, time - l < 8 * period {
+            let onGrid = g + ((time - g) / period).rounded() * period
+            grid = time < onGrid ? time : onGrid + min(time - onGrid, Self.gridCreep)
+        } else {
+            grid = time
+        }
         lastShown = time
     }
 
@@ -46,19 +72,46 @@ struct ComposeTiming: Equatable {
         if draws.count > Self.window { draws.removeFirst(draws.count - Self.window) }
     }
 
+    /// A change drawn into a held composition (only the panes it changed) took `seconds`.
+    mutating func merged(_ seconds: Double) {
+        merges.append(max(0, seconds))
+        if merges.count > Self.window { merges.removeFirst(merges.count - Self.window) }
+    }
+
+    /// How long before a refresh a held composition is committed: what most recent changes
+    /// drawn into it took (the third quartile, as for `lead`; what whole compositions took
+    /// before any was merged) and half of that again, plus 0.5 ms to wake and commit, at
+    /// least `minimumCommitLead`, plus what missed refreshes added (a loaded board commits
+    /// earlier); never more than the compose lead (then nothing is held).
+    func commitLead(period: Double) -> Double {
+        let typical = Self.thirdQuartile(merges.isEmpty ? draws : merges)
+        return min(lead(period: period), max(Self.minimumCommitLead, typical * 1.5 + 0.0005) + extra)
+    }
+
+    /// Until when a composition drawn at `now` for the refresh at `refresh` is held open for
+    /// changes; nil: committed at once (it is past that, or not on the grid of a recent present).
+    func commitAt(now: Double, refresh: Double, period: Double) -> Double? {
+        guard recent(now: now, period: period) != nil else { return nil }
+        let at = refresh - commitLead(period: period)
+        return at > now ? at : nil
+    }
+
+    private static func thirdQuartile(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 3 / 4)]
+    }
+
     /// How long before a refresh the loop composes: one and a half times what most recent
     /// drawings took (the slowest quarter left out: a draw the scheduler interrupted once
     /// doesn't move every later one), plus 2 ms for waking up, at least `minimumLead`, plus
     /// what missed refreshes added, and never more than most of a refresh (a board too slow
     /// or too loaded to draw in time composes at once after each present, as without this).
     func lead(period: Double) -> Double {
-        let sorted = draws.sorted()
-        let typical = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 3 / 4)]
-        return min(period * 0.9, max(Self.minimumLead, typical * 1.5 + 0.002) + extra)
+        min(period * 0.9, max(Self.minimumLead, Self.thirdQuartile(draws) * 1.5 + 0.002) + extra)
     }
 
-    /// The refresh the next present is shown at: the first after `now` on the grid of the
-    /// last present, if that was recent (else a refresh from now).
+    /// The refresh the next present is shown at: the first after `now` on the grid of recent
+    /// presents (else a refresh from now).
     func nextRefresh(now: Double, period: Double) -> Double {
         guard let v = recent(now: now, period: period) else { return now + period }
         var r = v + period
@@ -76,6 +129,6 @@ struct ComposeTiming: Equatable {
 
     private func recent(now: Double, period: Double) -> Double? {
         guard let v = lastShown, period > 0, now - v < 8 * period else { return nil }
-        return v
+        return grid ?? v
     }
 }

@@ -147,6 +147,10 @@ struct LoopBody {
     static let startAlignment = 2
     /// What each back buffer holds, pane by pane: a present draws only what changed.
     var contents = BufferContents()
+    /// The loop holds a drawn composition open (`HeldPresent`): a re-probe of the display
+    /// asked meanwhile waits until the present returned.
+    var holding = false
+    var reprobeHeld = false
     let shared: DisplayLoop.Shared
 
     init(output: any Output, core: StageCore, ink: InkOverlay, hooks: DisplayHooks, clock: @escaping @Sendable () -> Double, shared: DisplayLoop.Shared) {
@@ -183,7 +187,11 @@ struct LoopBody {
                     continue
                 }
                 timing.composing(for: refresh)
-                timing.drew(present(c))
+                // While a source moves, held open until just before its refresh: a turn
+                // meanwhile is drawn into it and makes that refresh (`HeldPresent`).
+                let holds = core.movingInView && core.connected && output.isConnected
+                let hold = holds ? timing.commitAt(now: MonotonicClock.now(), refresh: refresh, period: period) : nil
+                timing.drew(present(c, holdUntil: hold, post: post))
                 let shownAt = MonotonicClock.now()
                 lastPresent = shownAt
                 shared.counters.withLock {
@@ -256,6 +264,10 @@ struct LoopBody {
                 sources[serial] = nil
                 lastVideo[serial] = nil
             case .reprobe:
+                if holding {
+                    reprobeHeld = true   // not with the output's buffer in hand (KMS holds its lock)
+                    continue
+                }
                 let changed: Bool
                 do { changed = try output.reprobe() } catch {
                     hooks.log("display: \(error)")
@@ -310,60 +322,5 @@ struct LoopBody {
         guard let last = lastPresent, now >= last else { return period }
         let k = ((now - last) / period).rounded(.down) + 1
         return max(0.0005, last + k * period - now)
-    }
-
-    /// Draws `c` into the back buffer and presents it (the moving sources' frames are the
-    /// ones `takeVideo` took last). Only the panes whose picture changed since that buffer
-    /// was drawn are drawn again (`BufferContents`). Returns what drawing took (seconds).
-    mutating func present(_ c: Composition) -> Double {
-        var moving: [Int: Frame] = [:]
-        var stamps: [BufferContents.Stamp] = []
-        var stills: [Frame?] = []
-        for p in c.panes {
-            switch p.content {
-            case .video(let serial):
-                moving[serial] = lastVideo[serial]
-                stamps.append(lastVideo[serial] == nil ? .other : .video(serial: serial, take: takes[serial] ?? 0))
-                stills.append(nil)
-            case .frame(let f, let scene, let pageRect) where pageRect == nil || !ink.hasInk(scene):
-                stamps.append(.still(ObjectIdentifier(f)))
-                stills.append(f)
-            default:
-                stamps.append(.other)
-                stills.append(nil)
-            }
-        }
-        // A frame no pane shows any more is let go (its buffer goes back to its producer).
-        for serial in lastVideo.keys where moving[serial] == nil && sources[serial] == nil {
-            lastVideo[serial] = nil
-            takes[serial] = nil
-        }
-        let ink = self.ink, hooks = self.hooks, overscan = core.overscanPercent
-        var scratch = self.scratch
-        var contents = self.contents
-        defer {
-            self.scratch = scratch
-            self.contents = contents
-        }
-        var drawn = 0.0
-        do {
-            try output.present { back in
-                let start = MonotonicClock.now()
-                defer { drawn = MonotonicClock.now() - start }
-                let whole = c.panes.count == 1 && c.panes[0].rect == back.bounds
-                // The background only where no pane is drawn (a tiling layout covers it all).
-                if !whole && !c.panesCoverTheOutput { back.fill(c.background) }
-                let corner = c.cornerCode.map { _ in CornerCode.rect(width: back.width, height: back.height, overscanPercent: overscan) }
-                let draw = contents.panesToDraw(into: back, c, stamps: stamps, corner: corner)
-                for (i, p) in c.panes.enumerated() where draw[i] {
-                    PaneDrawing.draw(p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
-                }
-                if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: overscan) }
-                contents.drew(c, stamps: stamps, into: back, stills: stills)
-            }
-        } catch {
-            hooks.log("present: \(error)")
-        }
-        return drawn
     }
 }

@@ -12,8 +12,10 @@ import LecternVideo
 /// scaling into its pane, the display loop taking its frames at 60 Hz), command → the
 /// refresh that showed the page, p50/p99, against the same turns with the other pane
 /// showing a still page: both run side by side in the same run, in alternating blocks. The
-/// pages were drawn once before (the pane's cache), as a prerendered neighbour is.
-/// Goal: p99 ≤ one refresh + 2 ms (18.67 ms at 60 Hz).
+/// pages were drawn once before (the pane's cache), as a prerendered neighbour is. The
+/// clip's dropped frames are counted in the blocks with turns and in blocks of the clip
+/// playing alone beside the still page, as long, in the same run.
+/// Goal: p99 ≤ one refresh + 2 ms (18.67 ms at 60 Hz), and no more drops than alone.
 func runPaneClipBenchmark(pdf: String, pageCount: Int, rounds: Int) throws {
     let mode = DisplayMode.fullHD
     let dir = Fixtures.tempDir("paneclip-bench")
@@ -49,13 +51,32 @@ func runPaneClipBenchmark(pdf: String, pageCount: Int, rounds: Int) throws {
     source.start()
 
     var turns: [String: [Double]] = ["no clip": [], "clip": []]
-    var page = 1, i = 0
+    // The clip's counts over the blocks it plays in: with turns beside it, and alone (the
+    // same page beside it, no turns, as long as the block with turns before it lasted).
+    // Counted from after each block's settling: the clip sat out of view in the block
+    // before, and its first frames back are late by that much (dropped catching up, as the
+    // bench puts it off the wall, not as a turn does).
+    var withTurns = (presented: 0, dropped: 0), alone = (presented: 0, dropped: 0)
+    func counts() -> (presented: Int, dropped: Int) {
+        let s = source.control.status
+        return (s.presented, s.dropped)
+    }
+    var page = 1, i = 0, lastBlock = 0.5
     let perBlock = 20
-    for block in 0..<(max(1, rounds) * 4) {
-        let withClip = block % 2 == 1
+    for block in 0..<(max(1, rounds) * 6) {
+        let kind = block % 3   // 0: a still page beside; 1: the clip beside, turns; 2: the clip alone
+        let withClip = kind != 0
         let other = withClip ? PaneContent.clip(serial: 1) : still
         try stage.show(plan(page, other))
         if withClip { MonotonicClock.sleep(until: MonotonicClock.now() + 0.3) }   // the clip's frames flowing
+        let before = counts(), start = MonotonicClock.now()
+        if kind == 2 {
+            MonotonicClock.sleep(until: start + lastBlock)
+            let after = counts()
+            alone.presented += after.presented - before.presented
+            alone.dropped += after.dropped - before.dropped
+            continue
+        }
         for _ in 0..<perBlock {
             // A command lands anywhere in a refresh.
             let period = mode.frameInterval, last = display.lastPresentTime
@@ -68,6 +89,12 @@ func runPaneClipBenchmark(pdf: String, pageCount: Int, rounds: Int) throws {
             try stage.show(plan(page, other))
             turns[withClip ? "clip" : "no clip"]!.append(display.lastPresentTime - t0)
         }
+        if withClip {
+            let after = counts()
+            withTurns.presented += after.presented - before.presented
+            withTurns.dropped += after.dropped - before.dropped
+            lastBlock = MonotonicClock.now() - start
+        }
     }
     source.stop()
     let status = source.control.status
@@ -77,7 +104,10 @@ func runPaneClipBenchmark(pdf: String, pageCount: Int, rounds: Int) throws {
         let label = name == "clip" ? "a 1080p30 clip playing in the other pane" : "a still page in the other pane (reference)"
         print("  \(label), \(t.count) turns: p50 \(ms(percentile(t, 0.5)))  p99 \(ms(percentile(t, 0.99)))")
     }
+    print("  goal p99 <= one refresh + 2 ms = \(ms(mode.frameInterval + 0.002))")
     print(
-        "  goal p99 <= one refresh + 2 ms = \(ms(mode.frameInterval + 0.002)); the clip: \(status.presented) frames presented, \(status.dropped) dropped"
+        "  the clip with turns beside it: \(withTurns.presented) frames presented, \(withTurns.dropped) dropped; "
+            + "alone (no turns, as long): \(alone.presented) presented, \(alone.dropped) dropped "
+            + "(goal: no more dropped with turns than alone); in all \(status.presented) presented, \(status.dropped) dropped"
     )
 }

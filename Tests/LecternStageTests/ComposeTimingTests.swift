@@ -77,4 +77,46 @@ final class ComposeTimingTests: XCTestCase {
         for _ in 0..<100 { t.drew(0.05) }
         XCTAssertEqual(t.lead(period: p), p * 0.9, accuracy: 1e-9, "never more than most of a refresh")
     }
+
+    /// A composition drawn ahead is held open until just before its refresh: a turn that
+    /// comes meanwhile is drawn into it and makes that refresh. The commit lead follows what
+    /// those changes took to draw, and missed refreshes commit earlier.
+    func testAHeldCompositionIsCommittedJustBeforeItsRefresh() throws {
+        var t = ComposeTiming()
+        t.shown(at: 10, period: p)
+        let refresh = 10 + p
+        // Drawn at the compose lead: held until the least commit lead before the refresh.
+        let at = try XCTUnwrap(t.commitAt(now: refresh - ComposeTiming.minimumLead + 0.001, refresh: refresh, period: p))
+        XCTAssertEqual(at, refresh - ComposeTiming.minimumCommitLead, accuracy: 1e-9)
+        XCTAssertLessThanOrEqual(refresh - at, 0.002, "a turn just after the commit waits one refresh + 2 ms at most")
+        // Drawn past that moment: committed at once.
+        XCTAssertNil(t.commitAt(now: refresh - 0.001, refresh: refresh, period: p))
+        // Changes that took 2 ms to draw in: committed 3.5 ms before.
+        for _ in 0..<4 { t.merged(0.002) }
+        XCTAssertEqual(try XCTUnwrap(t.commitAt(now: 10.001, refresh: refresh, period: p)), refresh - 0.0035, accuracy: 1e-9)
+        // A miss commits earlier too.
+        t.composing(for: refresh)
+        t.shown(at: 10 + 2 * p, period: p)
+        XCTAssertEqual(t.commitLead(period: p), 0.0035 + 0.002, accuracy: 1e-9)
+        // Never more than the compose lead: changes slower than that hold nothing.
+        for _ in 0..<ComposeTiming.window { t.merged(0.010) }
+        XCTAssertEqual(t.commitLead(period: p), t.lead(period: p), accuracy: 1e-9)
+        // After a still spell, nothing is held (the grid is not known).
+        XCTAssertNil(t.commitAt(now: 20, refresh: 20 + p, period: p))
+    }
+
+    /// A present returns at its refresh plus the loop's wake-up: a late return doesn't move
+    /// the grid (a held composition would be committed after the refresh), an earlier one
+    /// does at once, and a display slower than its nominal rate is followed a little at a time.
+    func testTheGridFollowsTheEarliestReturns() {
+        var t = ComposeTiming()
+        t.shown(at: 10, period: p)
+        t.composing(for: 10 + p)
+        t.shown(at: 10 + p + 0.003, period: p)   // woke 3 ms after the refresh
+        XCTAssertEqual(t.nextRefresh(now: 10 + p + 0.004, period: p), 10 + 2 * p + ComposeTiming.gridCreep, accuracy: 1e-9)
+        XCTAssertEqual(t.lead(period: p), ComposeTiming.minimumLead, accuracy: 1e-9, "not a miss")
+        t.composing(for: 10 + 2 * p)
+        t.shown(at: 10 + 2 * p + 0.0001, period: p)   // nearer the refresh: taken at once
+        XCTAssertEqual(t.nextRefresh(now: 10 + 2 * p + 0.001, period: p), 10 + 3 * p + 0.0001, accuracy: 1e-9)
+    }
 }
