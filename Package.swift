@@ -2,8 +2,12 @@
 // Lectern: the firmware of a meeting-room projector appliance.
 //
 // Dependency direction (never the other way):
-//   LecternCore, LecternProtocol        pure Swift, no C modules (LecternProtocol: swift-crypto)
-//   LecternRoom                         the room's state machine (pure: events in, effects out)
+//   LecternCore, LecternProtocol        Swift values, no C modules; LecternCore's only system
+//                                       calls are the C library's (AtomicFile: fsync, rename;
+//                                       LibcSymbol: dlsym); LecternProtocol: the wire (swift-crypto)
+//   LecternRoom                         the room's state machine: a core that takes events with
+//                                       their time (monotonic and wall) and a random generator,
+//                                       and returns effects; the floor's rules live here
 //   LecternRender, LecternDisplay, LecternVideo, LecternSound, LecternConvert
 //                                       thin adapters, the only code touching C types
 //                                       (poppler/cairo/pango, DRM, FFmpeg, ALSA, libzip;
@@ -19,6 +23,9 @@
 //   LecternClient                       the protocol's client side
 //   lecternd, lectern, lectern-bench    executables
 //   LecternTestSupport                  fixtures and harnesses for the tests and the bench
+//
+// Every module builds in the Swift 6 language mode except LecternService,
+// LecternTestSupport and lectern-bench (issue 30: still Swift 5).
 import PackageDescription
 
 let package = Package(
