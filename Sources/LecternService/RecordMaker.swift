@@ -73,6 +73,11 @@ final class RecordMaker: Sendable {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = ["--record-worker", out, "--render-memory-mb", String(memoryMB), "--render-cpu-seconds", String(cpuSeconds)]
+        // One heap, as the render workers have: under RLIMIT_AS, a second thread's malloc arena
+        // (64 MiB of address space reserved at once) failed a record now and then (CI, 192 MB).
+        var env = ProcessInfo.processInfo.environment
+        env["MALLOC_ARENA_MAX"] = "1"
+        p.environment = env
         let input = Pipe(), output = Pipe(), errors = Pipe()
         p.standardInput = input
         p.standardOutput = output

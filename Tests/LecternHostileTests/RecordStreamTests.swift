@@ -79,6 +79,7 @@ final class RecordStreamTests: XCTestCase {
         var pieces: [RecordChunk] = []
         var d = FrameDecoder()
         var n = 0
+        var refused: LecternError?
         try eventually("every piece of the record, read slowly", timeout: 120, interval: 0) {
             n += 1
             if n % 100 == 0 { probe.send(Message.ping(nonce: 9).encode(tag: 3, deviceID: device)) }
@@ -86,11 +87,17 @@ final class RecordStreamTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.01)   // the reader's pace, not a wait for anything
             d.feed(probe.take())
             while let f = try d.next() {
-                if case .recordData(let c)? = try? Message.decode(f, sentBy: .server) { pieces.append(c) }
+                switch try? Message.decode(f, sentBy: .server) {
+                case .recordData(let c)?: pieces.append(c)
+                case .error(let e)?: refused = e
+                default: break
+                }
             }
+            if refused != nil { return true }   // said at once below, not after the deadline
             XCTAssertFalse(probe.isClosed && !(pieces.last?.isLast ?? false), "dropped before the end")
             return pieces.last.map { $0.isLast } ?? false || probe.isClosed
         }
+        if let refused { return XCTFail("the record was refused: \(refused.message)") }
         var pdf: [UInt8] = []
         for p in pieces {
             XCTAssertEqual(Int(p.offset), pdf.count, "in order, none missing")
