@@ -250,7 +250,19 @@ final class WebSession {
         try call("POST", "/element/\(e.id)/click")
     }
 
-    func click(_ css: String, timeout: Double = 20) throws { try click(try wait(for: css, timeout: timeout)) }
+    /// Clicks what `css` finds. A page that draws its state again replaces elements (the
+    /// audience page's wall map on each state): an element replaced between finding it and
+    /// clicking it is found again, a few times, as a person's tap lands on what is there.
+    func click(_ css: String, timeout: Double = 20) throws {
+        var attempt = 0
+        while true {
+            do {
+                return try click(try wait(for: css, timeout: timeout))
+            } catch let e where attempt < 5 && "\(e)".contains("stale element reference") {
+                attempt += 1
+            }
+        }
+    }
 
     func type(_ e: Element, _ text: String) throws {
         // Centre it first, as for a click: the page's bottom bar must not cover a field.
@@ -336,8 +348,9 @@ final class WebSession {
     }
 
     /// `eventually`, with the browser tests' usual time-out and interval (a browser is slow).
-    func poll(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        try eventually(what, timeout: timeout, interval: 0.05, condition)
+    /// `what` is read when the deadline passes (it may name what was last seen).
+    func poll(_ what: @autoclosure () -> String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
+        try eventually(what(), timeout: timeout, interval: 0.05, condition)
     }
 
     func close() throws {
