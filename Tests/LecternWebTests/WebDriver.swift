@@ -254,10 +254,16 @@ final class WebSession {
     /// audience page's wall map on each state): an element replaced between finding it and
     /// clicking it is found again, a few times, as a person's tap lands on what is there.
     func click(_ css: String, timeout: Double = 20) throws {
+        try foundAgainIfReplaced { try click(try wait(for: css, timeout: timeout)) }
+    }
+
+    /// `body` (which finds an element and uses it) again when the element it found was
+    /// replaced before it was used (a page drawing its state again), five times at most.
+    func foundAgainIfReplaced<T>(_ body: () throws -> T) throws -> T {
         var attempt = 0
         while true {
             do {
-                return try click(try wait(for: css, timeout: timeout))
+                return try body()
             } catch let e where attempt < 5 && "\(e)".contains("stale element reference") {
                 attempt += 1
             }
@@ -275,8 +281,10 @@ final class WebSession {
     func text(_ e: Element) throws -> String { try call("GET", "/element/\(e.id)/text") as? String ?? "" }
 
     func text(_ css: String) throws -> String {
-        guard let e = try find(css) else { return "" }
-        return try text(e)
+        try foundAgainIfReplaced {
+            guard let e = try find(css) else { return "" }
+            return try text(e)
+        }
     }
 
     func elementArg(_ e: Element) -> [String: String] { [Self.elementKey: e.id] }
