@@ -316,53 +316,6 @@ public final class RoomCore {
         }
     }
 
-    /// Pushes the whole state to every registered device: encoded once (when first sent);
-    /// paced per client (`StatePacer`, §14.1): within a client's window the pushes fold
-    /// into one, sent at the window's end with the newest state; a peer that doesn't read
-    /// (a phone asleep on the Wi-Fi) gets the newest state when it reads again, not every
-    /// intermediate one piling up.
-    /// `viewers` false: a change only the presenters and moderator see (a poll's live
-    /// results, a viewer coming or going) is not pushed to the audience.
-    /// `prompt`: a change the floor's devices must see at once (the screen, the floor):
-    /// sent to them past their window; viewers stay paced.
-    func pushState(viewers: Bool = true, prompt: Bool = false) {
-        statePushOwed = false
-        revision += 1
-        timerWarned = timer.warning(at: wallTime)
-        stateStale = true
-        if viewers { viewerStateStale = true }
-        for p in peers.values.sorted(by: { $0.id < $1.id }) where p.isRegistered && !p.closing && (viewers || p.viewer == nil) {
-            offerState(to: p, prompt: prompt && p.viewer == nil)
-        }
-    }
-
-    /// The newest state to `p` now, or owed to it (when its window ends or it reads again).
-    func offerState(to p: Peer, prompt: Bool = false) {
-        if p.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: statePushInterval) {
-            send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
-            stateDueAt = min(stateDueAt ?? due, due)
-        }
-    }
-
-    /// Owed pushes whose window has ended go out (with the newest state).
-    func sendOwedStates() {
-        guard let due = stateDueAt, now >= due else { return }
-        stateDueAt = nil
-        for p in peers.values.sorted(by: { $0.id < $1.id }) where p.statePacer.owed && !p.closing {
-            sendPendingState(p)
-        }
-    }
-
-    /// `p`'s owed state, if its window allows (else its due time is remembered).
-    func sendPendingState(_ p: Peer) {
-        if p.statePacer.poll(now: now, writable: p.writable, interval: statePushInterval) {
-            send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
-            stateDueAt = min(stateDueAt ?? due, due)
-        }
-    }
-
     /// What devices see on the main pane: the clip while one plays over the slide, else the slide.
     var screenState: ScreenSnapshot { Self.screenState(screen) }
 
