@@ -2,30 +2,48 @@
 // Lectern: the firmware of a meeting-room projector appliance.
 //
 // Dependency direction (never the other way):
-//   LecternCore, LecternProtocol        Swift values, no C modules; LecternCore's only system
-//                                       calls are the C library's (AtomicFile: fsync, rename;
-//                                       LibcSymbol: dlsym); LecternProtocol: the wire (swift-crypto)
+//   LecternModel                        pure values and the decisions made on them: geometry,
+//                                       colour, frames, scenes, the config's model, wall layouts,
+//                                       ink, policies (connection gates, an HTTP connection's
+//                                       life, a share's flow). No system calls, threads, clock
+//                                       or locks; no Glibc; Foundation only for text (trimming,
+//                                       "%.2f") in the three files that import it, which the
+//                                       compiler checks (MemberImportVisibility)
+//   LecternSystem                       the few things the model leaves to the OS: a file
+//                                       written atomically (fsync, rename), the monotonic clock,
+//                                       libc symbols (dlsym), the page cache threads share (a
+//                                       Mutex). Imports Glibc
+//   LecternProtocol                     the wire: messages, codecs, passcode proofs (swift-crypto);
+//                                       values only, Foundation for JSON and text, no I/O
 //   LecternRoom                         the room's state machine: a core that takes events with
 //                                       their time (monotonic and wall) and a random generator,
-//                                       and returns effects; the floor's rules live here
+//                                       and returns effects; the floor's rules live here; no I/O
 //   LecternRender, LecternDisplay, LecternVideo, LecternSound, LecternConvert
-//                                       thin adapters, the only code touching C types
-//                                       (poppler/cairo/pango, DRM, FFmpeg, ALSA, libzip;
+//                                       thin adapters over the C libraries (poppler/cairo/pango,
+//                                       DRM, FFmpeg, ALSA, libzip); with LecternPhotos (libvips),
+//                                       the only modules that import a C library's module (but
+//                                       for the tests' TLS client: BoringSSL, in TestSupport).
 //                                       LecternDisplay: every `Output`: KMS, virtual, selection;
-//                                       LecternConvert: office documents to PDF in a sandbox)
+//                                       LecternConvert: office documents to PDF in a sandbox
 //   LecternPipeline                     the frame pipeline (scene → frame) and the render
 //                                       workers, shared by the daemon and `lectern render`
 //   LecternStage                        the wall: a pure StageCore and the one display loop
 //                                       that owns the output
 //   LecternPhotos, LecternShare         bounded children of lecternd: photos made into a deck
 //                                       (libvips), a live share's decoder process
-//   LecternService                      wires core + adapters into the daemon
+//   LecternService                      wires model + adapters into the daemon
 //   LecternClient                       the protocol's client side
 //   lecternd, lectern, lectern-bench    executables
 //   LecternTestSupport                  fixtures and harnesses for the tests and the bench
+//                                       (a real service, TLS, browsers)
 //
-// Every module builds in the Swift 6 language mode except LecternService,
-// LecternTestSupport and lectern-bench (issue 30: still Swift 5).
+// Glibc is imported (system calls) by LecternSystem, LecternPipeline, LecternVideo,
+// LecternPhotos, LecternShare, LecternService, LecternTestSupport and lectern-bench; never
+// by LecternModel, LecternProtocol or LecternRoom.
+// Every source module builds in the Swift 6 language mode except LecternService,
+// LecternTestSupport and lectern-bench (issue 30: still Swift 5). Test targets: Swift 6
+// where their entry says so (LecternModelTests, LecternSystemTests, LecternPhotoTests,
+// LecternStageTests, LecternConvertTests), the others Swift 5 (the package's default).
 import PackageDescription
 
 let package = Package(
@@ -49,11 +67,13 @@ let package = Package(
     ],
     targets: [
         // MARK: pure Swift
-        .target(name: "LecternCore", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternModel", swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
+        // The few things that touch the OS for the modules above them (files, clock, symbols, locks).
+        .target(name: "LecternSystem", dependencies: ["LecternModel"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LecternProtocol",
             dependencies: [
-                "LecternCore",
+                "LecternModel",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -63,7 +83,7 @@ let package = Package(
         .target(
             name: "LecternRoom",
             dependencies: [
-                "LecternCore", "LecternProtocol",
+                "LecternModel", "LecternProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -112,35 +132,36 @@ let package = Package(
 
         // MARK: adapters (the only modules that import the C modules)
         .target(
-            name: "LecternRender", dependencies: ["LecternCore", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"],
+            name: "LecternRender", dependencies: ["LecternModel", "CPoppler", "CPangoCairo", "CQREncode", "CJPEG", "CRSVG"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "LecternDisplay", dependencies: ["LecternCore", "CDRM"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "LecternVideo", dependencies: ["LecternCore", "CFFmpeg"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "LecternSound", dependencies: ["LecternCore", "LecternVideo", "CALSA"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternDisplay", dependencies: ["LecternModel", "LecternSystem", "CDRM"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternVideo", dependencies: ["LecternModel", "LecternSystem", "CFFmpeg"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternSound", dependencies: ["LecternModel", "LecternSystem", "LecternVideo", "CALSA"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // Converted files (issue 29, docs/protocol.md §30): the converters (office documents
         // through LibreOffice in a bubblewrap sandbox, …) behind one `DeckConverter` protocol.
-        .target(name: "LecternConvert", dependencies: ["LecternCore", "CZip"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternConvert", dependencies: ["LecternModel", "CZip"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: the frame pipeline, the service and the client
-        .target(name: "LecternPipeline", dependencies: ["LecternCore", "LecternRender"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternPipeline", dependencies: ["LecternModel", "LecternSystem", "LecternRender"], swiftSettings: [.swiftLanguageMode(.v6)]),
         // Photos and images made into a deck in a bounded child (issue 29): libvips decodes,
         // cairo's PDF surface writes the pages.
         .target(
-            name: "LecternPhotos", dependencies: ["LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternConvert", "CVips", "CPangoCairo"],
+            name: "LecternPhotos",
+            dependencies: ["LecternModel", "LecternSystem", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternConvert", "CVips", "CPangoCairo"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stage (issue 26): a pure core and the one display loop that owns the output.
         .target(
-            name: "LecternStage", dependencies: ["LecternCore", "LecternRender", "LecternPipeline"],
+            name: "LecternStage", dependencies: ["LecternModel", "LecternSystem", "LecternRender", "LecternPipeline"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Live sharing's decoder process (issue 28): a crash or a stall costs only that share.
         .target(
-            name: "LecternShare", dependencies: ["LecternCore", "LecternVideo", "LecternPipeline"],
+            name: "LecternShare", dependencies: ["LecternModel", "LecternSystem", "LecternVideo", "LecternPipeline"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LecternService",
             dependencies: [
-                "LecternCore", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternStage", "LecternDisplay", "LecternVideo",
+                "LecternModel", "LecternSystem", "LecternProtocol", "LecternRoom", "LecternRender", "LecternPipeline", "LecternStage", "LecternDisplay", "LecternVideo",
                 "LecternSound", "LecternConvert", "LecternPhotos", "LecternShare",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -163,7 +184,7 @@ let package = Package(
         .target(
             name: "LecternClient",
             dependencies: [
-                "LecternCore", "LecternProtocol",
+                "LecternModel", "LecternProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -197,7 +218,7 @@ let package = Package(
         .target(
             name: "LecternTestSupport",
             dependencies: [
-                "LecternCore", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternService", "LecternClient",
+                "LecternModel", "LecternSystem", "LecternProtocol", "LecternRender", "LecternPipeline", "LecternService", "LecternClient",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -206,35 +227,38 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
+        .testTarget(name: "LecternModelTests", dependencies: ["LecternModel"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "LecternSystemTests", dependencies: ["LecternSystem", "LecternModel"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
-            name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternConvert", "LecternCore", "LecternRender", "LecternPipeline", "LecternTestSupport"],
+            name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternConvert", "LecternModel", "LecternRender", "LecternPipeline", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternCore", "LecternRoom", "LecternTestSupport"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternModel", "LecternRoom", "LecternTestSupport"]),
         .testTarget(
-            name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
+            name: "LecternStageTests", dependencies: ["LecternStage", "LecternModel", "LecternSystem", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
+        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternModel"]),
         // The converters against real LibreOffice in its real sandbox (issue 29).
         .testTarget(
-            name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternPipeline", "LecternRender", "LecternTestSupport"],
+            name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternModel", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
         .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternShare", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternImageTests", dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternCore", "LecternTestSupport"]),
+        .testTarget(
+            name: "LecternImageTests",
+            dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternModel", "LecternSystem", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         // Issue 12, "A hostile room": one file per attack, against a real service over real sockets.
         .testTarget(
             name: "LecternHostileTests",
-            dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternCore", "LecternTestSupport"]),
+            dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternModel", "LecternSystem", "LecternTestSupport"]),
         // The contract, checked from outside: raw bytes written from docs/protocol.md (§19),
         // never through LecternProtocol or LecternClient; the service runs in-process.
         .testTarget(
             name: "LecternConformanceTests",
             dependencies: [
-                "LecternCore", "LecternTestSupport",
+                "LecternModel", "LecternTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The pointer and ink (docs/protocol.md §22) from the client side.

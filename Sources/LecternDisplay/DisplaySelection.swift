@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 public enum DisplaySelection {
     public struct Failure: Error, CustomStringConvertible {

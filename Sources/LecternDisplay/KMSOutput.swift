@@ -1,6 +1,7 @@
 import CDRM
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// The HDMI output through DRM/KMS, kept short and linear in the spirit of kmscube and
 /// mpv's drm_common.c: open the card, pick connector, CRTC and mode, make two XRGB8888

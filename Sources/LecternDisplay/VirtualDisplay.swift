@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import Synchronization
 
 /// An output that keeps its frames in memory: the default when the machine has no usable

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import LecternConvert
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The converter row of photos and images (docs/protocol.md §30.9): a JPEG, PNG, WebP, GIF

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import LecternConvert
-import LecternCore
+import LecternModel
 import Synchronization
 
 /// One-page decks put together into one PDF, their pages unchanged (`qpdf --empty --pages`):

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Synchronization
 import LecternConvert
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// Photos and images made into one deck (docs/protocol.md §30.9): a PDF with a page per
 /// image, in the order given, each page of its picture's aspect, made by a bounded child

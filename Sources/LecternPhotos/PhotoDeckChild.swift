@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
 import LecternPipeline
 
 /// The child's side of `PhotoDeck` (`lecternd --photo-deck OUT [limits] -- IN…`): never

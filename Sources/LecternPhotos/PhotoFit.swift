@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Sizes of a photo's page (pure): the pixels kept of it and the page they fill.
 public enum PhotoFit {

@@ -1,6 +1,6 @@
 import CPangoCairo
 import Foundation
-import LecternCore
+import LecternModel
 import LecternRender
 
 /// The deck made of photos: one page per picture, of the picture's aspect

@@ -1,6 +1,6 @@
 import CVips
 import Foundation
-import LecternCore
+import LecternModel
 
 /// libvips, for the child that makes photos into a deck (never in the service's process):
 /// the header of an image, and the image decoded upright to the size a page keeps.

@@ -1,4 +1,5 @@
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternRender
 
 extension Compositor {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternRender
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternRender
 
 /// What the service (at upload, and once at start for files stored before) and `lectern

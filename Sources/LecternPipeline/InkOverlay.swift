@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternRender
 
 /// The wall's ink: what to draw over each page (the room's strokes, `InkLayer`) and where

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// A page renderer in a process of its own (`lecternd --render-worker`), so a page that
 /// takes too long or too much can be stopped: the service side of it.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternRender
 
 /// The render worker's side (`lecternd --render-worker`, started by `RenderWorker`):

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// Frame memory two processes share: an anonymous memfd, mapped. The service passes a
 /// buffer's descriptor along with each request to the render worker and keeps the

@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import Synchronization
 
 /// Pages that overran the render budget or the renderer's limits: never rendered again,

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Draws one frame of a page transition from the two cached page frames: the old page
 /// (`from`), the new one (`to`) at `progress` (0 the old page, 1 the new one), into `out`.

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 // The audience's messages and state (docs/protocol.md §24): viewers, polls, questions,
 // the navigation lock and the download permission.

@@ -1,5 +1,5 @@
 import Crypto
-import LecternCore
+import LecternModel
 
 /// The SHA-256 of a TLS certificate's DER bytes (docs/protocol.md §25.5): what the idle
 /// screen shows (its short form), what `lectern` pins on first use and what

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 // The presenter console's messages and state (docs/protocol.md §20): speaker notes,
 // slide labels, the talk timer.

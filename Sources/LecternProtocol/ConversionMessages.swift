@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 // Converted files (docs/protocol.md §30): an upload that is neither a PDF nor a clip (an
 // office document, an image) is stored as it came and converted to a PDF on the

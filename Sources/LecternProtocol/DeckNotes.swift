@@ -1,5 +1,5 @@
 import Crypto
-import LecternCore
+import LecternModel
 
 /// The speaker notes kept with one upload (docs/protocol.md §20.2): the file's own — read
 /// from a `.pdfpc` file, per page, with what it says about the talk — and the notes typed

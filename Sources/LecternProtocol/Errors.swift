@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// A u16 error code. A struct rather than an enum so that a client can carry codes a
 /// newer server invents; the known ones are the static members, grouped by area in the

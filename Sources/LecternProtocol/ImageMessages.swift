@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 // Photos and images (docs/protocol.md §30.9): each image uploaded is a one-page deck;
 // images-deck (0x44) makes several stored images one deck, in the order given. Its reply is

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The pointer and ink messages (docs/protocol.md §22), carried in `Message.ink`. Points
 /// travel as u16 pairs, 0…65535 across the page's visible box (`InkPoint`).

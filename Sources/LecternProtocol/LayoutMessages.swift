@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The wall's layout on the wire (docs/protocol.md §9.7, §14.2 `layout`; protocol 1.1):
 /// layout-set (0x90), pane-set (0x91), wall-add (0x92), pane-play (0x93), and the state's

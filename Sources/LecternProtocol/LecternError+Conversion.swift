@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The errors of converted files (docs/protocol.md §30.5): each names the file and the
 /// limit it went past, and says what to do instead.

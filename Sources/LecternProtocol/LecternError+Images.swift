@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The errors of photos and images made into decks (docs/protocol.md §30.9): each names the
 /// file and the limit, and says what to do instead.

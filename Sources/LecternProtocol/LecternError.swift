@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// An error as it travels on the wire (body of 0x03, 0x0E and 0x14): a code, one
 /// machine-readable number whose meaning depends on the code, and an English sentence

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Reading a frame's body into a `Message` (the encoding is in Message.swift).
 extension Message {

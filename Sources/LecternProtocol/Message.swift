@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Every message of protocol version 1, both directions.
 public enum Message: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Every body of protocol version 1 (docs/protocol.md §6), in the command table's order:
 /// for each, the encoder (`Body.x(value, &writer)`) beside the decoder (`Body.x(&reader)`).

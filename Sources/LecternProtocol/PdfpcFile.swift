@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// pdfpc's notes file (`talk.pdfpc` next to `talk.pdf`), read and written. Two formats:
 /// - JSON (pdfpc 4.4 and later): `{"pdfpcFormat": 2, "duration": 20, "endTime": "14:30",

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 // The bodies of screenshot-data and page-preview (docs/protocol.md §6.8–6.9).
 

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 // The meeting record's messages (docs/protocol.md §26): record-request (0xB0, empty body),
 // record-progress (0xB1) while the PDF is made, then record-data (0xB2) pieces of it.

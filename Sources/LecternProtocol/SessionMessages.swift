@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 // The bodies of the session, registration and floor messages (docs/protocol.md §6.1–6.3).
 

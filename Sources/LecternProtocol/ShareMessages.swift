@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Live sharing (docs/protocol.md §29): a device streams a screen, a camera or a file's
 /// video to the wall as encoded media frames; the service decodes them and shows the

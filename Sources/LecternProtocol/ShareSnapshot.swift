@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// One live share in the state's `shares` list (§29.5).
 public struct ShareSnapshot: Codable, Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// The state every device sees: sent as JSON in the body of `state` (0x15) right after
 /// register, in reply to state-request, and pushed to every device on every change

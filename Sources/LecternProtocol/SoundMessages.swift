@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// sound-set (0xA0, docs/protocol.md §23): the room's volume and mute, either or both.
 /// Body: level u8 (0–100, or 255 = leave as it is), mute u8 (0 = sound on, 1 = muted,

@@ -32,7 +32,7 @@ public enum Role: UInt8, Sendable, Codable, CaseIterable, CustomStringConvertibl
     }
 }
 
-// FloorMode and ContentKind (u8 on the wire) are LecternCore's: the config file, the
+// FloorMode and ContentKind (u8 on the wire) are LecternModel's: the config file, the
 // content store and the wire share them.
 
 /// A content id: the SHA-256 of the file. On the wire 32 raw bytes; in JSON and for

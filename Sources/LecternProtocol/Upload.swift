@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Server-side checks and bookkeeping for one upload (docs/protocol.md, "Uploads").
 /// The service stores the bytes; this keeps the offsets honest.

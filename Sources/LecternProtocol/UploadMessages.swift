@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 // The bodies of the upload messages (docs/protocol.md §6.7).
 

@@ -1,6 +1,6 @@
 import CPangoCairo
 import CPoppler
-import LecternCore
+import LecternModel
 
 /// A cairo context drawing straight into a `Frame`'s pixels (cairo's RGB24 is XRGB8888).
 /// The only place a cairo surface is made over frame memory.

@@ -1,5 +1,5 @@
 import CPangoCairo
-import LecternCore
+import LecternModel
 
 /// The code on the wall, small in a corner over what is shown, while a device is joining
 /// (`screen_code = true`, issue 19 must 1): a dark box at the bottom right of the safe area

@@ -1,6 +1,6 @@
 import CPangoCairo
 import CPoppler
-import LecternCore
+import LecternModel
 
 extension Frame {
     /// This frame scaled to `width`×`height` through cairo (filtered, so text stays legible

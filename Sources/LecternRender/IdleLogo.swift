@@ -1,7 +1,7 @@
 import CPangoCairo
 import CRSVG
 import Foundation
-import LecternCore
+import LecternModel
 
 /// The admin's pictures on the idle screen (`display.logo`, `display.background_image`): a
 /// PNG, or an SVG drawn by librsvg at the size it is shown (sharp at any output mode).

@@ -1,6 +1,6 @@
 import CPangoCairo
 import CPoppler
-import LecternCore
+import LecternModel
 
 /// The picture on the wall when nothing is presented: the room's name and how to connect,
 /// large enough to read from the back of the room.

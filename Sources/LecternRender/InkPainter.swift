@@ -1,5 +1,5 @@
 import CPangoCairo
-import LecternCore
+import LecternModel
 
 /// Draws ink and pointers over a page already in a frame, with cairo: strokes as the
 /// Catmull-Rom spline through their samples (`InkSpline`), pointers as a dot with a short

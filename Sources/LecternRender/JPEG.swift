@@ -1,6 +1,6 @@
 import CJPEG
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Frames to JPEG through libjpeg-turbo: the web remote's previews of photographic frames,
 /// where a JPEG is a fraction of the PNG (a screenshot for `lectern screenshot` or a test

@@ -1,6 +1,6 @@
 import CPoppler
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Whether a PDF is beamer's "notes on second screen": what the service and `lectern
 /// render` both go by (docs/protocol.md §20.3).

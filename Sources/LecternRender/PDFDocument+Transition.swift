@@ -1,5 +1,5 @@
 import CPoppler
-import LecternCore
+import LecternModel
 
 extension PDFDocument {
     /// The page's own transition (`/Trans`), as poppler reads it; nil when the page has none

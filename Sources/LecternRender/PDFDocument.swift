@@ -1,7 +1,7 @@
 import CPangoCairo
 import CPoppler
 import Foundation
-import LecternCore
+import LecternModel
 
 /// A PDF opened with poppler-glib. Pages are rendered through cairo straight into frames.
 ///

@@ -1,7 +1,7 @@
 import CPangoCairo
 import CPoppler
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Writes simple PDFs with cairo's PDF surface: coloured boxes and text on pages of any
 /// size and `/Rotate`. Tests make their inputs with it; the demo deck is made with it.

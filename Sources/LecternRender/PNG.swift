@@ -1,7 +1,7 @@
 import CPangoCairo
 import CPoppler
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Frames to PNG and back, through cairo's PNG support (libpng underneath). Lossless, so a
 /// screenshot is exactly the frame on the output.

@@ -1,5 +1,5 @@
 import CQREncode
-import LecternCore
+import LecternModel
 
 /// A QR code (libqrencode) as a square matrix of dark modules.
 public struct QRCode: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import CPangoCairo
-import LecternCore
+import LecternModel
 
 extension RecordPDF {
     /// A live share's page of the record (docs/protocol.md §26.1): its picture when it

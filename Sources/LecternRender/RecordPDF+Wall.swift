@@ -1,7 +1,7 @@
 import CPangoCairo
 import CPoppler
 import Foundation
-import LecternCore
+import LecternModel
 
 extension RecordPDF {
     /// A wall of several panes (docs/protocol.md §26.1) as one page with the output's shape,

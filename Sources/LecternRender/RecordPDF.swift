@@ -1,7 +1,7 @@
 import CPangoCairo
 import CPoppler
 import Foundation
-import LecternCore
+import LecternModel
 
 /// The meeting record's PDF (docs/protocol.md §26), drawn with cairo's PDF surface: decks'
 /// pages as poppler draws them for printing (vectors and text, not pictures), their ink

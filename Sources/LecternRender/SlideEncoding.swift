@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// A viewer's slide (docs/protocol.md §24.2) as the smaller of a PNG and a JPEG: a photo is a
 /// fraction as JPEG; a flat slide (text, diagrams) is smaller, and exact, as PNG. The JPEG is

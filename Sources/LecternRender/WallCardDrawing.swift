@@ -1,5 +1,5 @@
 import CPangoCairo
-import LecternCore
+import LecternModel
 
 /// Draws a `WallCard` over a frame: a white panel over the middle of the output with the
 /// title on top, then either a horizontal bar per answer (length proportional to its count,

@@ -1,5 +1,5 @@
 import CPangoCairo
-import LecternCore
+import LecternModel
 
 /// Text on a wall card that fits its box: the largest size from `maxSize` down to
 /// `minSize` at which the text, wrapped at word (or, for a long word, character)

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The committed screen: what the room has put on the output (content, page, blank), once

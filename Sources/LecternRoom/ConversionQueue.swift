@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The room's conversions of uploads to PDF (docs/protocol.md §30): at most `slots`

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// What the presenter console needs to know of a stored PDF, read once when it is stored

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The floor's requests: ask for it, release it, the moderator's actions, hand-over,

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// A page ink can go on: page `page` (from 1) of a PDF, by content id (hex), or of a

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The room's meeting (docs/protocol.md §27), as a value: its opaque id, when it started,
 /// and since when nobody is in the room. Pure: the time and whether anyone is in the room

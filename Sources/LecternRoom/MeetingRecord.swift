@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The record of a meeting (docs/protocol.md §26): every page shown, in order, with the ink
 /// that was on it when it left the wall, the poll results put on the wall, whiteboards and

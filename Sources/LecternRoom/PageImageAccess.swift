@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Who may fetch which page image over HTTP (docs/protocol.md §24.2, §24.8), decided from

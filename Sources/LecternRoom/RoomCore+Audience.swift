@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// What the room keeps of the audience (§24): who is watching, the polls, the questions,

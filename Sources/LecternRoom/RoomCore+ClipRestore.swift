@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// A clip survives a restart: the saved state carries it (`SavedClip`), and the room plays

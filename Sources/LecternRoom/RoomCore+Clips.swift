@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Clips in the wall's panes (§9.7, §11): a clip plays over the screen of the pane its

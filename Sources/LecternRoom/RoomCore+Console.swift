@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The presenter console's part of the state (docs/protocol.md §20.1): the slide on screen

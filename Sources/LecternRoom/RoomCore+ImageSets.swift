@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Images chosen together become one deck (docs/protocol.md §30.9): images-deck names stored

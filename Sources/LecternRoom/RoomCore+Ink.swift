@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The pointer and shared ink (docs/protocol.md §22): who may point and draw is decided

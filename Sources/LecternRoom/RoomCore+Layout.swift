@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The wall's layout (docs/protocol.md §9.7): the moderator arranges the panes (layout-set,

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The meeting (docs/protocol.md §27): the one place that says when it starts and ends

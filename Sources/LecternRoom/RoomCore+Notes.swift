@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Speaker notes (docs/protocol.md §20.2–20.3): for the floor holder and the moderator

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The output's display (lost, back, another mode) and the room's cross-fade choice

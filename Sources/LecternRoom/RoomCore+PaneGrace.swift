@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// A pane's driver whose connection drops keeps its pane for the grace period, as the

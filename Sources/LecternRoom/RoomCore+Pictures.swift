@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Pictures for the remotes: screenshots of the output and page previews.

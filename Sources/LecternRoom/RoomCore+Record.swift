@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The meeting record (§26): what the wall showed goes into `record` as it happens; a

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// A wall of several panes in the meeting record (docs/protocol.md §26.1): one record page

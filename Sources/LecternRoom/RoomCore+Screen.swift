@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The main pane's screen queue: present, signals, clear, the floor's idle screen (its

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Live sharing (docs/protocol.md §29): a share goes up under the floor's rules exactly as

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Slides by label and wrap-around (docs/protocol.md §20.5).

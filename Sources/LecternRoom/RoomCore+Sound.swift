@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The room's volume and mute (§23): set by whoever drives the screen (sound-set), shown

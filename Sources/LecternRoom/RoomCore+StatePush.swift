@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Pushing the state to devices, each at the pace its `StatePacer` allows (§14.1): a change

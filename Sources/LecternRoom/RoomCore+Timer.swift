@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The talk timer's requests and pushes (docs/protocol.md §20.4); the timer itself is

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The wall's arrangement survives a restart (docs/protocol.md §9.7, §14.4): the layout,

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Whiteboards (docs/protocol.md §22.8): whiteboard-new adds a blank 16:9 page to the

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 import Logging
 
@@ -10,7 +10,7 @@ import Logging
 public final class RoomCore {
     /// The passcodes in force, as the server keeps them.
     public struct Keys: Sendable {
-        public typealias AudienceMode = LecternCore.AudienceMode
+        public typealias AudienceMode = LecternModel.AudienceMode
         public var presenter: PasscodeHash
         public var moderator: PasscodeHash?
         /// The audience passcode (§24.1), derived with the presenter's salt and rounds.

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// What happens to the room: everything `RoomCore` is told. The shell (`Room`) turns

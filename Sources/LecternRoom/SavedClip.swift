@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// A clip as `state.json` keeps it: which, where it was (clip time of the frame on screen,

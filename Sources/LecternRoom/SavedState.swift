@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// What must survive a power cut or a `kill -9`: what is on screen (content, page, blank),

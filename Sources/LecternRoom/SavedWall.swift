@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The wall's arrangement as `state.json` keeps it (docs/protocol.md §9.7, §14.4): the

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Screen changes, one at a time, and the clip over the slide. A change is computed from

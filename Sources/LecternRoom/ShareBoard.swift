@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The room's live shares (docs/protocol.md §29): one per device at most, each waiting for

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Paces the pointer to viewers (docs/protocol.md §24.2): at most `ViewerPointer.rateHz`

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The wall's panes (docs/protocol.md §9.7): the layout and, per pane, what it shows and who

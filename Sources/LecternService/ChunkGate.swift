@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import NIOConcurrencyHelpers
 
 /// The shell of `ChunkBudget`, one per web remote listener: the deck's downloads ask it for

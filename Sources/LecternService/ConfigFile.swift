@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Loads `lectern.toml`: reads the file (UTF-8, who may read it) and checks it with
 /// `parse` (ConfigSchema.swift); every problem comes back with its line, all at once, so an

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// One key of the config file: one row of the table in ConfigTable.swift. It knows the
 /// key's name and section, its TOML type and range, whether a reload applies it, one line

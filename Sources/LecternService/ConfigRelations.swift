@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// The config's rules between keys (sizes, ports, TLS, passcodes), checked once every key

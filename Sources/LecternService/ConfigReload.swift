@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The reload policy (SIGHUP): what a running lecternd takes from a new, valid config.
 /// Every key the table (ConfigTable.swift) marks `.live` applies at once — passcodes (for

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import TOMLKit
 
 /// Reading the config file: TOMLKit parses the text of each file, the files are merged,

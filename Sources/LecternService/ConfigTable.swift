@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRender
 
@@ -14,7 +14,7 @@ import LecternRender
 /// - **reload**: `.live` (a SIGHUP applies it; the default) or `.restart` (kept until the
 ///   next restart, with a warning).
 ///
-/// Adding a key: its field in `Config` (LecternCore/Config.swift) with its default, one row
+/// Adding a key: its field in `Config` (LecternModel/Config.swift) with its default, one row
 /// here, one row in docs/config.md's table (ConfigDocsTests checks the two agree), and the
 /// key commented in `board/lectern.toml`. Rules between keys go in ConfigRelations.swift.
 extension ConfigKey {

@@ -1,6 +1,7 @@
 import Foundation
 import LecternConvert
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternPhotos
 import LecternProtocol
 import LecternRoom

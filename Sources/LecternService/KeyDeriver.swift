@@ -1,5 +1,5 @@
 import Dispatch
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRoom
 import NIOConcurrencyHelpers

@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import Glibc
 
 /// glibc's heap, tuned for an appliance that runs for months.

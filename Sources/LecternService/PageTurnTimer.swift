@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Times page turns for the metrics: from the room's `show` of a page to the stage's report
 /// that it is on the output. Pure: the caller gives the time. Bounded: at most

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import NIOCore
 
 /// On the web remote's port with TLS on, in front of a plain connection's HTTP handlers:

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
 import LecternPipeline
 import LecternRender
 import LecternVideo

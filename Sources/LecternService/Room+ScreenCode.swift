@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRoom
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 
 /// `<data_dir>/passcode-salt.key`: the appliance's own 32 random bytes that plain passcodes

@@ -1,6 +1,6 @@
 import Foundation
 import LecternConvert
-import LecternCore
+import LecternModel
 import LecternDisplay
 import LecternPipeline
 import LecternRender

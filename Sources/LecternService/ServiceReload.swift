@@ -1,5 +1,5 @@
 import Dispatch
-import LecternCore
+import LecternModel
 
 extension Service {
     /// SIGHUP: a valid new config applies (passcodes for new registrations, room name,

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LecternCore
+import LecternModel
 import LecternPipeline
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternRoom
 
 /// `<data_dir>/state.json`: the saved `SavedState`, written atomically (temp file,

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 import NIOSSL
 import SwiftASN1

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Partial uploads, under `<data_dir>/uploads/<sha256>.part`, kept across connections and

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import LecternConvert
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRoom
 import LecternVideo

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What the service and a share's decoder process (`lecternd --share-decoder`) say to each
 /// other, one message per datagram of a SOCK_SEQPACKET socket pair. Neither the encoded

@@ -1,6 +1,7 @@
 import CALSA
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternVideo
 
 /// An ALSA playback device opened for clips' sound: S16 stereo 48 kHz interleaved (ALSA's

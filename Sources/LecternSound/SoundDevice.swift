@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Which ALSA device clips' sound goes to, from the config's `audio_device`:
 /// `"auto"` (the default) picks the first card whose id or name says HDMI — on a

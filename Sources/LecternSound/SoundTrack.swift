@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternVideo
 
 /// A clip's sound playing on an ALSA device, on a thread of its own: decodes and

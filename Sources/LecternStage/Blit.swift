@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Copies of frames into parts of other frames (a pane's picture into the wall).
 enum Blit {

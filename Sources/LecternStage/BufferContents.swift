@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What the display loop last drew into each of the output's back buffers, pane by pane, so
 /// a present redraws only the panes whose picture changed since that buffer was last drawn:

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What the display loop draws into the back buffer at one refresh: every pane's picture
 /// at its place, then the corner code. Made by `StageCore.compose(now:)`.

@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternPipeline
 import LecternRender
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternRender
 
 /// The display loop's present, held open (issue 26's page turn beside a clip): a

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The mark of a paused live share (docs/protocol.md §29.4): its last picture stays, with
 /// a pause sign in the pane's top right corner — a dark square with two white bars, drawn

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// The stage's decisions (issue 26): which plan is on the wall, what each pane shows, which
 /// page to render at what size, when a show is on the output, transitions inside a pane,

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What the `StageCore` asks its display loop to do.
 public enum StageEffect: Sendable, Equatable {

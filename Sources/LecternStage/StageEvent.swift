@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What happens to the stage (issue 26): everything the display loop feeds its `StageCore`,
 /// with the time passed beside it (`StageCore.handle(_:now:)`).

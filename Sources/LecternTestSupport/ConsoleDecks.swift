@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import LecternRender
 
 /// Decks the presenter-console tests present: beamer "notes on second screen" decks drawn

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternRender
 
 /// PDF decks drawn with cairo (PDFSketch): the pages the pixel tests know.

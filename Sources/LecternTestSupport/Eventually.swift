@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// What `eventually` throws when its deadline passes: it names what was awaited (and the
 /// condition's last error, if it threw), so a failing test says what never happened.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// A TCP proxy playing the room's Wi-Fi between a browser and the service: it forwards
 /// bytes both ways, and on command refuses new connections (accepted and reset at once, the

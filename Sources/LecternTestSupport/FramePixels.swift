@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Pixel reads and writes the tests need and the service doesn't.
 extension Frame {

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Netpbm P6 (what pdftoppm and QEMU's screendump write).
 public enum PPM {

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 extension Fixtures {
     /// pdftoppm's render of one page at exactly `width`×`height` pixels.

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 extension Fixtures {
     /// A two-page 16:9 deck (960 × 540 points): page 1 a photograph-like image (smooth colour

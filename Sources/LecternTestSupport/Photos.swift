@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Photos and images for the tests of issue 29, made by real tools: ffmpeg (JPEG, PNG,
 /// WebP, GIF), heif-enc from libheif-examples (HEIC, as an iPhone writes them: HEVC in a

@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 
 /// A peer without a passcode that sends pings as fast as the service takes them and reads

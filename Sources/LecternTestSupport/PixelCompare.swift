@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// Comparing frames: the pixel tests' measure.
 public enum PixelCompare {

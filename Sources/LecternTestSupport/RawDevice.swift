@@ -1,4 +1,5 @@
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 
 /// A device that speaks just enough of the protocol over a raw socket (TLS pinned to `tls`,

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 
 /// A TCP socket with no protocol logic (no pongs): what a broken or hostile client is. With

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternRender
 
 /// Polls a virtual board's scanout (QEMU's screendump) until `check` holds; on timeout the

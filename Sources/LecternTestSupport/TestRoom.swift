@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 extension Config {
     /// A room for tests and benchmarks that run the service in their own process: the

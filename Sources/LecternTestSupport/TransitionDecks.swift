@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import LecternCore
+import LecternModel
 
 /// Decks whose pages carry `/Trans` entries (written by hand with RawPDF: cairo can't), and
 /// a clock a test sets by hand for the stage's transitions.

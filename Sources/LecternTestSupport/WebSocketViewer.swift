@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 
 /// A viewer as a browser is one (§24): the protocol over a WebSocket on the web remote's

@@ -1,6 +1,6 @@
 import CFFmpeg
 import Foundation
-import LecternCore
+import LecternModel
 
 /// One clip open for decoding: libavformat demuxes, libavcodec decodes (frame threading on),
 /// and each `DecodedFrame` scales itself with libswscale into a rectangle of an output frame.

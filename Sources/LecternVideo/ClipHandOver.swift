@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What a clip source's producer and the display loop share, behind one lock held only for
 /// the hand-over: the queue of frames scaled to the pane, the pacing, the pane's size, and

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What libavformat says about a clip: enough to place it, pace it, and refuse at upload
 /// time what can't play.

@@ -1,5 +1,5 @@
 import CFFmpeg
-import LecternCore
+import LecternModel
 
 public enum ClipProbe {
     /// What the projector plays: up to 1080p (either way round) and 60 frames a second.

@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// The thread side of a `ClipSource`: decodes ahead, scales each frame to the pane into a
 /// buffer of its own, queues it, obeys the control, drives the sound, and reports. The

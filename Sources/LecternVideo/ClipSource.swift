@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import LecternCore
+import LecternModel
 import Synchronization
 
 /// A clip as a moving source of a pane (issue 26): a producer thread of its own decodes

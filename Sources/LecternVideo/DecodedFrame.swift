@@ -1,5 +1,5 @@
 import CFFmpeg
-import LecternCore
+import LecternModel
 
 /// A decoded picture with its presentation time. Holds its own reference to the decoder's
 /// buffer (no copy) until released.

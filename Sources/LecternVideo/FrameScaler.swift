@@ -1,6 +1,6 @@
 import CFFmpeg
 import Foundation
-import LecternCore
+import LecternModel
 
 /// libswscale into XRGB8888: converts and scales a decoded picture straight into a
 /// sub-rectangle of an output frame (destination pointer = base + y·stride + x·4,

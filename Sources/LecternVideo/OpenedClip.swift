@@ -1,6 +1,6 @@
 import CFFmpeg
 import Foundation
-import LecternCore
+import LecternModel
 
 /// Opening a clip for `ClipDecoder`: checks the file, opens the demuxer and the decoder of
 /// its best video stream and reads what the clip is (`ClipInfo`: codec, size, duration,

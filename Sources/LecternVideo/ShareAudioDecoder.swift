@@ -1,6 +1,6 @@
 import CFFmpeg
 import Foundation
-import LecternCore
+import LecternModel
 
 /// A live share's sound decoder (docs/protocol.md §29.9): Opus packets as they arrive, out
 /// as 48 kHz stereo S16 interleaved (what clips' sound plays, `AudioDecoder.sampleRate`,

@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 
 /// The decode loop of a `ShareSource`, on a thread of its own: takes the pictures in the
 /// order they arrived, has its `ShareDecoding` decode each and draw the newest into a buffer

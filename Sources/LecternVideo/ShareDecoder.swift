@@ -1,6 +1,6 @@
 import CFFmpeg
 import Foundation
-import LecternCore
+import LecternModel
 
 /// One live share's decoder (docs/protocol.md §29.3): libavcodec fed encoded pictures as
 /// they arrive, one at a time (no file, no demuxer), answering the newest picture decoded.

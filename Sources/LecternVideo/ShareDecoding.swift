@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 
 /// What decodes a live share's pictures and draws the newest into a buffer of its pane's
 /// size (docs/protocol.md §29.6): a decoder process of the share's own

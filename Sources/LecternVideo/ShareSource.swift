@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import Synchronization
 
 /// A live share as a moving source of a pane (docs/protocol.md §29): encoded pictures are

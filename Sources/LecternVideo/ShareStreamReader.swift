@@ -1,6 +1,6 @@
 import CFFmpeg
 import Foundation
-import LecternCore
+import LecternModel
 
 /// The pictures of a file or stream in a container FFmpeg reads (MP4, Matroska/WebM,
 /// MPEG-TS, …) as a live share sends them (docs/protocol.md §29.2): its first H.264, VP8 or

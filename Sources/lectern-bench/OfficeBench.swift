@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import LecternClient
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 import LecternTestSupport
 

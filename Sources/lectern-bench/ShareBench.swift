@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternDisplay
 import LecternProtocol
 import LecternShare

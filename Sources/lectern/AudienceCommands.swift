@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 // The audience from the command line (docs/protocol.md §24): follow the wall as a viewer,

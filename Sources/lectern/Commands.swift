@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRender
 

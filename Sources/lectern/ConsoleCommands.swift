@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 // The presenter console from the command line (docs/protocol.md §20): notes, the notes

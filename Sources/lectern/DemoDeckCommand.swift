@@ -1,5 +1,5 @@
 import ArgumentParser
-import LecternCore
+import LecternModel
 import LecternRender
 
 /// `lectern demo-deck`: writes the demo deck that `make run` preloads (board/demo/).

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// `lectern point`, `lectern draw`, `lectern ink ...` (docs/protocol.md §22).

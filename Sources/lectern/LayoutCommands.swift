@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// `lectern layout full|split|stack|quad|pip` (moderator): the wall's layout (layout-set,

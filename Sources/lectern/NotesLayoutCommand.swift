@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// `lectern notes-layout`: whether a deck is beamer's "notes on second screen" (the wall

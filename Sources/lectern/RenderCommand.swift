@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LecternCore
+import LecternModel
 import LecternPipeline
 import LecternRender
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 
 /// `lectern share FILE|-`: streams a video as a live share in real time (docs/protocol.md

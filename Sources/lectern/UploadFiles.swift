@@ -1,6 +1,6 @@
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 
 /// Several files given to `upload` or `present` (docs/protocol.md §30.9): each is uploaded

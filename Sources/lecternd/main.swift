@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternDisplay
 import LecternPipeline
 import LecternPhotos

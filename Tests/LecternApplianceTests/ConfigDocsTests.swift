@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 @testable import LecternService
 import XCTest
 

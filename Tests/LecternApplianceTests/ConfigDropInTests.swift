@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import LecternService
 import LecternTestSupport
 import XCTest

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LecternCore
+import LecternModel
 import LecternTestSupport
 import XCTest
 

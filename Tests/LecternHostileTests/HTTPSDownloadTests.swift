@@ -1,6 +1,7 @@
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 import LecternTestSupport
 import XCTest

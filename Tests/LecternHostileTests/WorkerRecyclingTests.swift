@@ -1,6 +1,6 @@
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 @testable import LecternPipeline
 import LecternRender
 import LecternService

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import LecternPhotos
 import LecternPipeline
 import LecternRender

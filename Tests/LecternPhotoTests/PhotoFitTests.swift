@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternPhotos
 import XCTest
 

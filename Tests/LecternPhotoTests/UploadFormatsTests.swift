@@ -1,5 +1,5 @@
 import LecternConvert
-import LecternCore
+import LecternModel
 import LecternPhotos
 import XCTest
 

@@ -1,5 +1,5 @@
 import XCTest
-import LecternCore
+import LecternModel
 @testable import LecternProtocol
 
 /// A deterministic pseudo-random generator (SplitMix64) for fuzzing.

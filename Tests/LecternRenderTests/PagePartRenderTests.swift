@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import LecternPipeline
 @testable import LecternRender
 import LecternTestSupport

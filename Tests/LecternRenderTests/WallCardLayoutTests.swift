@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 @testable import LecternRender
 import LecternTestSupport
 import XCTest

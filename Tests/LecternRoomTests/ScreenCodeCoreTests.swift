@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import LecternProtocol
 @testable import LecternRoom
 import XCTest

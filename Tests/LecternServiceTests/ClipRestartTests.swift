@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import LecternClient
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 import LecternRender
 import LecternTestSupport

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternProtocol
 @testable import LecternService
 import LecternTestSupport

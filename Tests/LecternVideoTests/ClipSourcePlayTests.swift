@@ -1,5 +1,6 @@
 import Foundation
-import LecternCore
+import LecternModel
+import LecternSystem
 import LecternTestSupport
 import LecternVideo
 import XCTest

@@ -1,6 +1,6 @@
 import Foundation
 @testable import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRender
 import LecternTestSupport

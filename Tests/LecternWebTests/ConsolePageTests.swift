@@ -1,6 +1,6 @@
 import Foundation
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRender
 @testable import LecternService

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import LecternClient
-import LecternCore
+import LecternModel
 import LecternProtocol
 import LecternRender
 @testable import LecternService

@@ -1,5 +1,5 @@
 // What the appliance shows (docs/protocol.md §30.10), as file pickers know it: one row per
-// kind, [kind, what, extensions, MIME types]. A copy of UploadFormats.rows (LecternCore),
+// kind, [kind, what, extensions, MIME types]. A copy of UploadFormats.rows (LecternModel),
 // checked by Tests/LecternWebTests/UploadPickerTests.swift. What a file is, the appliance
 // decides by its content; the extensions let a phone's picker offer it (a picker given only
 // MIME types greys out files it can't type).

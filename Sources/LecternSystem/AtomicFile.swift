@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LecternModel
 
 /// A file in the service's data directory written so that a power cut leaves the old
 /// copy or the new one, never half of either: through an owner-only temp file (0600,

@@ -1,5 +1,5 @@
 import Foundation
-import LecternCore
+import LecternModel
 import XCTest
 
 /// The enums the config file, the content store and the wire share keep their values.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import LecternCore
+@testable import LecternModel
 
 /// The pure cores of issue 25's network items: the download pieces' places, the TLS
 /// handshake budget, the metrics endpoint's places, the plain redirect's host, and a long

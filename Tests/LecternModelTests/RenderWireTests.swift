@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 /// The render worker's messages, in memory: what is encoded decodes to the same, and what

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 final class ConnectionGateTests: XCTestCase {

@@ -1,4 +1,5 @@
-import LecternCore
+import LecternModel
+import LecternSystem
 import XCTest
 
 final class PageCacheTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import LecternModel
 import Synchronization
 
 /// Finished output frames of pages, kept so a page turn to a page already seen or

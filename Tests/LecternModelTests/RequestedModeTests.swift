@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 /// What an admin asks for (`display.mode`, `--mode`) against what a display has: a mode

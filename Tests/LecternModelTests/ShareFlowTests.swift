@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 /// A live share's media decisions (docs/protocol.md §29.3): drop rather than buffer, ask for

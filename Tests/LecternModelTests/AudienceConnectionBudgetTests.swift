@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 /// The default connection budget (docs/config.md, protocol.md §2.4 and §24.7) holds a full

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 /// The landing page's place among the plain answers (docs/protocol.md §28): only `GET /` or

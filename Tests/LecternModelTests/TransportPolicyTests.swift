@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 /// What a connection's first byte makes of it, and the plain web port's answers (§25.5).

@@ -1,4 +1,4 @@
-import LecternCore
+import LecternModel
 import XCTest
 
 /// When a deck is taken for beamer's "notes on second screen" (docs/protocol.md §20.3):
