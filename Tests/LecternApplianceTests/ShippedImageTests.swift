@@ -47,7 +47,12 @@ final class ShippedImageTests: XCTestCase {
         XCTAssertTrue(testImage.contains("-Xswiftc -DLECTERN_TEST_HOOKS"), "the image tests' release build has the stalled-presents hook")
         let package = try String(contentsOfFile: Repository.path("Package.swift"), encoding: .utf8)
         XCTAssertTrue(package.contains(".define(\"LECTERN_TEST_HOOKS\", .when(configuration: .debug))"))
-        let hook = try String(contentsOfFile: Repository.path("Sources/LecternService/PresentStallHook.swift"), encoding: .utf8)
+        // Found by name: the service's files live in folders by concern.
+        let service = Repository.path("Sources/LecternService")
+        let found = FileManager.default.enumerator(atPath: service)?.compactMap { $0 as? String }
+            .first { ($0 as NSString).lastPathComponent == "PresentStallHook.swift" }
+        let hookPath = try XCTUnwrap(found, "PresentStallHook.swift under Sources/LecternService")
+        let hook = try String(contentsOfFile: service + "/" + hookPath, encoding: .utf8)
         XCTAssertTrue(hook.hasPrefix("#if LECTERN_TEST_HOOKS\n") && hook.hasSuffix("#endif\n"), "the hook is compiled only with LECTERN_TEST_HOOKS")
     }
 }
