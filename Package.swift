@@ -34,6 +34,8 @@
 //   LecternService                      wires model + adapters into the daemon
 //   LecternClient                       the protocol's client side
 //   lecternd, lectern, lectern-bench    executables
+//   LecternTestKit                      small pure helpers for the unit tests (a seeded
+//                                       generator, an assertion on error codes); XCTest only
 //   LecternTestSupport                  fixtures and harnesses for the tests and the bench
 //                                       (a real service, TLS, browsers)
 //
@@ -215,6 +217,9 @@ let package = Package(
             ]),
 
         // MARK: tests
+        // Small pure helpers for the unit tests (a seeded generator, an assertion on error
+        // codes): XCTest and the pure modules only, so LecternRoomTests stays light.
+        .target(name: "LecternTestKit", dependencies: ["LecternProtocol"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LecternTestSupport",
             dependencies: [
@@ -232,11 +237,11 @@ let package = Package(
         .testTarget(
             name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternConvert", "LecternModel", "LecternRender", "LecternPipeline", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternModel", "LecternRoom", "LecternTestSupport"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternModel", "LecternRoom", "LecternTestKit", "LecternTestSupport"]),
         .testTarget(
             name: "LecternStageTests", dependencies: ["LecternStage", "LecternModel", "LecternSystem", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternModel"]),
+        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternModel", "LecternTestKit"]),
         // The converters against real LibreOffice in its real sandbox (issue 29).
         .testTarget(
             name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternModel", "LecternPipeline", "LecternRender", "LecternTestSupport"],

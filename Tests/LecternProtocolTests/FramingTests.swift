@@ -1,5 +1,6 @@
 import XCTest
 @testable import LecternProtocol
+import LecternTestKit
 
 final class FramingTests: XCTestCase {
     func testVersionIsOne() { XCTAssertEqual(lecternProtocolVersion, 1) }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import LecternProtocol
+import LecternTestKit
 
 final class MessageTests: XCTestCase {
     func testSamplesCoverEveryCommand() {

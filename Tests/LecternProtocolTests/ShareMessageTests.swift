@@ -1,6 +1,7 @@
 import Foundation
 import LecternModel
 import LecternProtocol
+import LecternTestKit
 import LecternTestSupport
 import XCTest
 

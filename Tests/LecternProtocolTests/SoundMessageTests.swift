@@ -1,5 +1,6 @@
 import LecternModel
 import LecternProtocol
+import LecternTestKit
 import XCTest
 
 /// sound-set's body (§23.2): two bytes, 255 = leave as it is; a level past 100 decodes (the

@@ -2,34 +2,8 @@ import XCTest
 import LecternModel
 @testable import LecternProtocol
 
-/// A deterministic pseudo-random generator (SplitMix64) for fuzzing.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &self) } }
-}
-
 func cid(_ byte: UInt8) -> ContentID { ContentID(bytes: [UInt8](repeating: byte, count: 32))! }
 func token(_ byte: UInt8) -> ResumeToken { ResumeToken(bytes: [UInt8](repeating: byte, count: 16))! }
-
-/// Asserts that `body` throws a LecternError with `code`.
-func assertThrowsCode<T>(_ code: ErrorCode, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) {
-    do {
-        _ = try body()
-        XCTFail("expected error \(code), got success", file: file, line: line)
-    } catch let e as LecternError {
-        XCTAssertEqual(e.code, code, "\(e.message)", file: file, line: line)
-    } catch {
-        XCTFail("expected LecternError \(code), got \(error)", file: file, line: line)
-    }
-}
 
 /// One sample of every message, both directions.
 func sampleMessages() -> [Message] {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import LecternProtocol
+import LecternTestKit
 
 final class UploadTests: XCTestCase {
     func begin(size: UInt64, name: String = "deck.pdf") -> UploadBegin {

@@ -1,22 +1,11 @@
 import LecternModel
 import LecternProtocol
+import LecternTestKit
 @testable import LecternRoom
 import XCTest
 
 /// A resume token of 16 times `byte`.
 private func token(_ byte: UInt8) -> ResumeToken { ResumeToken(bytes: [UInt8](repeating: byte, count: 16))! }
-
-/// `body` throws the LecternError `code` (as LecternProtocolTests' helper of that name).
-private func assertThrowsCode<T>(_ code: ErrorCode, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) {
-    do {
-        _ = try body()
-        XCTFail("expected error \(code), got success", file: file, line: line)
-    } catch let e as LecternError {
-        XCTAssertEqual(e.code, code, "\(e.message)", file: file, line: line)
-    } catch {
-        XCTFail("expected LecternError \(code), got \(error)", file: file, line: line)
-    }
-}
 
 final class FloorTests: XCTestCase {
     var counter: UInt8 = 0
