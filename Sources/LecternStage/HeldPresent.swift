@@ -43,7 +43,10 @@ extension LoopBody {
         defer { holding = false }
         while !stopped {
             let now = MonotonicClock.now()
-            guard now < until else { return }
+            guard now < until else {
+                timing.committed(late: now - until)
+                return
+            }
             shared.mailbox.wait(seconds: until - now)
             take(post: post)
             guard !stopped, core.dirty, core.connected, let c = core.compose(now: clock()) else { continue }
