@@ -1,7 +1,8 @@
 import Foundation
 import LecternModel
-import LecternSystem
+import LecternPipeline
 import LecternRender
+import LecternSystem
 
 /// The display loop's present, held open (issue 26's page turn beside a clip): a
 /// composition drawn ahead of its refresh is not committed at once. Until `ComposeTiming`'s
@@ -43,7 +44,10 @@ extension LoopBody {
         defer { holding = false }
         while !stopped {
             let now = MonotonicClock.now()
-            guard now < until else { return }
+            guard now < until else {
+                timing.committed(late: now - until)
+                return
+            }
             shared.mailbox.wait(seconds: until - now)
             take(post: post)
             guard !stopped, core.dirty, core.connected, let c = core.compose(now: clock()) else { continue }
@@ -63,7 +67,9 @@ extension LoopBody {
             switch p.content {
             case .video(let serial):
                 moving[serial] = lastVideo[serial]
-                stamps.append(lastVideo[serial] == nil ? .other : .video(serial: serial, take: takes[serial] ?? 0))
+                // A card's panel or a share's ink over it: drawn again each time (as ink over a page).
+                let decorated = p.overlay != nil || ink.hasInk(InkOverlay.Key.share(serial: serial))
+                stamps.append(lastVideo[serial] == nil || decorated ? .other : .video(serial: serial, take: takes[serial] ?? 0, paused: p.paused))
                 stills.append(nil)
             case .frame(let f, let scene, let pageRect) where pageRect == nil || !ink.hasInk(scene):
                 stamps.append(.still(ObjectIdentifier(f)))
