@@ -159,7 +159,7 @@ let package = Package(
             // Test hooks (PresentStallHook) are compiled into debug builds, which the tests run,
             // and into the image tests' release build (board/image/test-image passes
             // -DLECTERN_TEST_HOOKS); never into what ships (make deb, make image).
-            swiftSettings: [.define("LECTERN_TEST_HOOKS", .when(configuration: .debug))]),
+            swiftSettings: [.define("LECTERN_TEST_HOOKS", .when(configuration: .debug)), .swiftLanguageMode(.v6)]),
         .target(
             name: "LecternClient",
             dependencies: [
