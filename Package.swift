@@ -191,7 +191,8 @@ let package = Package(
             dependencies: [
                 "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternSound",
                 "LecternPhotos", "LecternTestSupport", "LecternShare",
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: tests
         .target(
@@ -205,7 +206,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternCoreTests", dependencies: ["LecternCore"]),
         .testTarget(
             name: "LecternPhotoTests", dependencies: ["LecternPhotos", "LecternConvert", "LecternCore", "LecternRender", "LecternPipeline", "LecternTestSupport"],
