@@ -153,6 +153,7 @@ final class SandboxSpawner: Sendable {
 
     private init() {
         let thread = Thread { [self] in
+            Thread.current.name = "lectern.spawner"   // from inside: the name the kernel shows (/proc, top -H)
             while true {
                 bell.wait()
                 for r in requests.withLock({ q -> [@Sendable () -> Void] in
@@ -160,7 +161,7 @@ final class SandboxSpawner: Sendable {
                 }) { r() }
             }
         }
-        thread.name = "lectern.convert.spawner"
+        thread.name = "lectern.spawner"
         thread.start()
     }
 

@@ -33,6 +33,7 @@ public final class HotplugMonitor: Sendable {
         let callback = onChange
         // The thread keeps itself alive while it runs; it ends when deinit shuts the socket.
         let thread = Thread {
+            Thread.current.name = "lectern.hotplug"   // from inside: the name the kernel shows (/proc, top -H)
             var buf = [UInt8](repeating: 0, count: 8192)
             while true {
                 let n = recv(fd, &buf, buf.count, 0)

@@ -89,6 +89,7 @@ final class PageImages: Sendable {
 
     private func start(_ key: PageImageCache.Key) {
         let thread = Thread { [self] in
+            Thread.current.name = "lectern.pageimg"   // from inside: the name the kernel shows (/proc, top -H)
             var key = key
             while true {
                 let answer: Answer
@@ -115,7 +116,7 @@ final class PageImages: Sendable {
                 key = n
             }
         }
-        thread.name = "lectern.page-image"
+        thread.name = "lectern.pageimg"
         thread.start()
     }
 }

@@ -37,8 +37,11 @@ public final class ShareSoundTrack: ShareSoundSink, Sendable {
     public init(sink: sending ALSASink, level: SoundLevel) {
         self.level = level
         let device = Handoff(sink)
-        let t = Thread { [self] in if let sink = device.take() { run(sink) } }
-        t.name = "lectern.share.sound"
+        let t = Thread { [self] in
+            Thread.current.name = "lectern.shsound"   // from inside: the name the kernel shows (/proc, top -H)
+            if let sink = device.take() { run(sink) }
+        }
+        t.name = "lectern.shsound"
         t.qualityOfService = .userInteractive
         t.start()
     }

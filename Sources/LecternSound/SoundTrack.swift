@@ -34,7 +34,10 @@ public final class SoundTrack: ClipSound, Sendable {
     public init(decoder: sending AudioDecoder, sink: sending ALSASink, level: SoundLevel) {
         self.level = level
         let parts = Handoff((decoder, sink))
-        let t = Thread { [self] in if let (decoder, sink) = parts.take() { run(decoder, sink) } }
+        let t = Thread { [self] in
+            Thread.current.name = "lectern.sound"   // from inside: the name the kernel shows (/proc, top -H)
+            if let (decoder, sink) = parts.take() { run(decoder, sink) }
+        }
         t.name = "lectern.sound"
         t.qualityOfService = .userInteractive
         t.start()

@@ -65,7 +65,7 @@ public final class DisplayLoop: Sendable {
         /// An ink change is in the mailbox already (pointer moves come faster than refreshes:
         /// one is enough until the loop drains it).
         let inkPosted = Atomic<Bool>(false)
-        let renders = RenderPool(name: "lectern.stage.render", width: DisplayLoop.renderThreads)
+        let renders = RenderPool(name: "lectern.pages", width: DisplayLoop.renderThreads)
         init(_ s: StageSnapshot) { published = Mutex(s) }
     }
     private let shared: Shared
@@ -81,6 +81,7 @@ public final class DisplayLoop: Sendable {
         self.shared = shared
         nonisolated(unsafe) let owned = output   // from here on, touched by the loop's thread alone
         let thread = Thread {
+            Thread.current.name = "lectern.display"   // from inside: the name the kernel shows (/proc, top -H)
             var body = LoopBody(output: owned, core: core, ink: ink, hooks: hooks, clock: clock, shared: shared)
             body.run()
         }

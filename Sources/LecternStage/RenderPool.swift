@@ -10,6 +10,7 @@ final class RenderPool: Sendable {
     init(name: String, width: Int) {
         for i in 0..<width {
             let t = Thread { [self] in
+                Thread.current.name = "\(name).\(i)"   // from inside: the name the kernel shows (/proc, top -H)
                 while let job = next() { job() }
             }
             t.name = "\(name).\(i)"
