@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -153,7 +154,7 @@ final class SandboxSpawner: Sendable {
 
     private init() {
         let thread = Thread { [self] in
-            Thread.current.name = "lectern.spawner"   // from inside: the name the kernel shows (/proc, top -H)
+            ThreadName.set("lectern.spawner")   // the name the kernel shows (/proc, top -H)
             while true {
                 bell.wait()
                 for r in requests.withLock({ q -> [@Sendable () -> Void] in

@@ -235,7 +235,7 @@ public final class Compositor: Sendable {
         // A thread of its own, not a dispatch queue's: a render that never ends must not
         // take one of the few threads dispatch runs its queues on (two on a 2-core board).
         let thread = Thread { [self, documents] in
-            Thread.current.name = "lectern.render"   // from inside: the name the kernel shows (/proc, top -H)
+            ThreadName.set("lectern.render")   // the name the kernel shows (/proc, top -H)
             let result = Result { try Self.drawPage(documents(content), page: page, settings: look, part: part) }
             let abandoned = job.finish(result)
             if abandoned, case .success(let f) = result { cache.insert(f, for: key) }   // keep what it made after all

@@ -89,7 +89,7 @@ final class PageImages: Sendable {
 
     private func start(_ key: PageImageCache.Key) {
         let thread = Thread { [self] in
-            Thread.current.name = "lectern.pageimg"   // from inside: the name the kernel shows (/proc, top -H)
+            ThreadName.set("lectern.pageimg")   // the name the kernel shows (/proc, top -H)
             var key = key
             while true {
                 let answer: Answer

@@ -38,7 +38,7 @@ public final class ShareSoundTrack: ShareSoundSink, Sendable {
         self.level = level
         let device = Handoff(sink)
         let t = Thread { [self] in
-            Thread.current.name = "lectern.shsound"   // from inside: the name the kernel shows (/proc, top -H)
+            ThreadName.set("lectern.shsound")   // the name the kernel shows (/proc, top -H)
             if let sink = device.take() { run(sink) }
         }
         t.name = "lectern.shsound"

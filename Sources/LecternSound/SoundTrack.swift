@@ -35,7 +35,7 @@ public final class SoundTrack: ClipSound, Sendable {
         self.level = level
         let parts = Handoff((decoder, sink))
         let t = Thread { [self] in
-            Thread.current.name = "lectern.sound"   // from inside: the name the kernel shows (/proc, top -H)
+            ThreadName.set("lectern.sound")   // the name the kernel shows (/proc, top -H)
             if let (decoder, sink) = parts.take() { run(decoder, sink) }
         }
         t.name = "lectern.sound"

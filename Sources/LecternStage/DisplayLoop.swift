@@ -81,7 +81,7 @@ public final class DisplayLoop: Sendable {
         self.shared = shared
         nonisolated(unsafe) let owned = output   // from here on, touched by the loop's thread alone
         let thread = Thread {
-            Thread.current.name = "lectern.display"   // from inside: the name the kernel shows (/proc, top -H)
+            ThreadName.set("lectern.display")   // the name the kernel shows (/proc, top -H)
             var body = LoopBody(output: owned, core: core, ink: ink, hooks: hooks, clock: clock, shared: shared)
             body.run()
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Synchronization
 
 /// A fixed number of threads that draw pages for the display loop (never the loop itself):
@@ -10,7 +11,7 @@ final class RenderPool: Sendable {
     init(name: String, width: Int) {
         for i in 0..<width {
             let t = Thread { [self] in
-                Thread.current.name = "\(name).\(i)"   // from inside: the name the kernel shows (/proc, top -H)
+                ThreadName.set("\(name).\(i)")   // the name the kernel shows (/proc, top -H)
                 while let job = next() { job() }
             }
             t.name = "\(name).\(i)"

@@ -128,7 +128,7 @@ public final class ShareSource: PaneVideoSource {
     public func start() {
         guard startedOnce.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let thread = Thread { [self] in
-            Thread.current.name = "lectern.share"   // from inside: the name the kernel shows (/proc, top -H)
+            ThreadName.set("lectern.share")   // the name the kernel shows (/proc, top -H)
             ShareDecodeLoop(source: self).run()
         }
         thread.name = "lectern.share"
