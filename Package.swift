@@ -4,7 +4,9 @@
 // Dependency direction (never the other way):
 //   LecternCore, LecternProtocol        Swift values, no C modules; LecternCore's only system
 //                                       calls are the C library's (AtomicFile: fsync, rename;
-//                                       LibcSymbol: dlsym); LecternProtocol: the wire (swift-crypto)
+//                                       LibcSymbol: dlsym; ThreadName: pthread_setname_np) and
+//                                       two thread primitives (ChangeBell, Handoff);
+//                                       LecternProtocol: the wire (swift-crypto)
 //   LecternRoom                         the room's state machine: a core that takes events with
 //                                       their time (monotonic and wall) and a random generator,
 //                                       and returns effects; the floor's rules live here
@@ -24,8 +26,8 @@
 //   lecternd, lectern, lectern-bench    executables
 //   LecternTestSupport                  fixtures and harnesses for the tests and the bench
 //
-// Every module builds in the Swift 6 language mode except LecternService,
-// LecternTestSupport and lectern-bench (issue 30: still Swift 5).
+// Every source module builds in the Swift 6 language mode; test targets without a setting
+// of their own take the package's default, still Swift 5 (issue 30).
 import PackageDescription
 
 let package = Package(
