@@ -218,21 +218,24 @@ let package = Package(
         .testTarget(
             name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
+        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // The converters against real LibreOffice in its real sandbox (issue 29).
         .testTarget(
             name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
-        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternShare", "LecternTestSupport"]),
+        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternShare", "LecternTestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
-        .testTarget(name: "LecternImageTests", dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternCore", "LecternTestSupport"]),
-        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
+        .testTarget(
+            name: "LecternImageTests", dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternCore", "LecternTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Issue 12, "A hostile room": one file per attack, against a real service over real sockets.
         .testTarget(
             name: "LecternHostileTests",
-            dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternCore", "LecternTestSupport"]),
+            dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternCore", "LecternTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // The contract, checked from outside: raw bytes written from docs/protocol.md (§19),
         // never through LecternProtocol or LecternClient; the service runs in-process.
         .testTarget(
@@ -251,5 +254,5 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
