@@ -224,7 +224,7 @@ let package = Package(
             name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPipeline", "LecternTestSupport"]),
-        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternShare", "LecternTestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LecternVideoTests", dependencies: ["LecternVideo", "LecternSound", "LecternShare", "LecternTestSupport"]),
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(
