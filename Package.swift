@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "LecternImageTests", dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternCore", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         // Issue 12, "A hostile room": one file per attack, against a real service over real sockets.
         .testTarget(
             name: "LecternHostileTests",
