@@ -228,14 +228,12 @@ let package = Package(
         .testTarget(name: "LecternApplianceTests", dependencies: ["LecternService", "LecternRender", "LecternClient", "LecternProtocol", "LecternVideo", "LecternTestSupport"]),
         .testTarget(name: "LecternBoardTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         .testTarget(
-            name: "LecternImageTests", dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternCore", "LecternTestSupport"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            name: "LecternImageTests", dependencies: ["LecternPipeline", "LecternClient", "LecternProtocol", "LecternRender", "LecternCore", "LecternTestSupport"]),
         .testTarget(name: "LecternWebTests", dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternTestSupport"]),
         // Issue 12, "A hostile room": one file per attack, against a real service over real sockets.
         .testTarget(
             name: "LecternHostileTests",
-            dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternCore", "LecternTestSupport"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            dependencies: ["LecternService", "LecternPipeline", "LecternClient", "LecternRender", "LecternProtocol", "LecternCore", "LecternTestSupport"]),
         // The contract, checked from outside: raw bytes written from docs/protocol.md (§19),
         // never through LecternProtocol or LecternClient; the service runs in-process.
         .testTarget(
