@@ -231,7 +231,9 @@ public final class Compositor: Sendable {
             return try inWorker(background ? workers.background : workers.wall, content, page, look, part: part, budget: budget)
         }
         let job = RenderJob()
-        state.withLock { s in s.attempts += 1; s.active += 1 }
+        state.withLock { s in
+            s.attempts += 1; s.active += 1
+        }
         // A thread of its own, not a dispatch queue's: a render that never ends must not
         // take one of the few threads dispatch runs its queues on (two on a 2-core board).
         let thread = Thread { [self, documents] in
@@ -239,7 +241,9 @@ public final class Compositor: Sendable {
             let result = Result { try Self.drawPage(documents(content), page: page, settings: look, part: part) }
             let abandoned = job.finish(result)
             if abandoned, case .success(let f) = result { cache.insert(f, for: key) }   // keep what it made after all
-            state.withLock { s in s.active -= 1; if abandoned { s.overrunning -= 1 } }
+            state.withLock { s in
+                s.active -= 1; if abandoned { s.overrunning -= 1 }
+            }
         }
         thread.name = "lectern.render"
         thread.start()
@@ -254,7 +258,9 @@ public final class Compositor: Sendable {
     /// worker is killed (a fresh one takes its place) and the page is marked slow.
     private func inWorker(_ worker: RenderWorker, _ content: String, _ page: Int, _ look: Settings, part: Part, budget: Double) throws -> RenderedPage {
         let path = try locate(content)
-        state.withLock { s in s.attempts += 1; s.active += 1 }
+        state.withLock { s in
+            s.attempts += 1; s.active += 1
+        }
         defer { state.withLock { $0.active -= 1 } }
         do {
             return try worker.render(path: path, page: page, settings: look, part: part, budget: budget)

@@ -69,7 +69,6 @@ public final class InkOverlay: Sendable {
         }
     }
 
-
     /// Calls `change` after every change of the overlay (on the changer's thread; it must not wait).
     public func onChange(_ change: @escaping @Sendable () -> Void) {
         state.withLock { $0.observer = change }

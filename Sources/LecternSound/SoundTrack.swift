@@ -102,7 +102,11 @@ public final class SoundTrack: ClipSound, Sendable {
             finished.signal()
         }
         while true {
-            if state.withLock({ s in defer { s.dropOwed = false }; return s.dropOwed }) { sink.drop() }
+            let dropOwed = state.withLock { s in
+                defer { s.dropOwed = false }
+                return s.dropOwed
+            }
+            if dropOwed { sink.drop() }
             // Wait while paused, or before the first start; note the bell before each look.
             var start: (stopped: Bool, from: Double?)
             while true {
