@@ -26,8 +26,7 @@
 //   lecternd, lectern, lectern-bench    executables
 //   LecternTestSupport                  fixtures and harnesses for the tests and the bench
 //
-// Every source module builds in the Swift 6 language mode; test targets without a setting
-// of their own take the package's default, still Swift 5 (issue 30).
+// Every module, the tests' too, builds in the Swift 6 language mode (the package's default).
 import PackageDescription
 
 let package = Package(
@@ -218,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "LecternStageTests", dependencies: ["LecternStage", "LecternCore", "LecternDisplay", "LecternPipeline", "LecternRender", "LecternTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LecternRoomTests", dependencies: ["LecternRoom", "LecternProtocol", "LecternCore"]),
         // The converters against real LibreOffice in its real sandbox (issue 29).
         .testTarget(
             name: "LecternConvertTests", dependencies: ["LecternConvert", "LecternCore", "LecternPipeline", "LecternRender", "LecternTestSupport"],

@@ -2,6 +2,7 @@ import LecternCore
 import LecternProtocol
 import LecternRoom
 import XCTest
+import Synchronization
 
 /// Drives a `RoomCore` with events and a hand-moved clock, and reads its effects: the
 /// in-memory layer under the over-TCP tests. No sockets, threads or files.
@@ -37,10 +38,12 @@ final class RoomCoreHarness {
 
     /// Each harness its own seed unless told (two rooms, like two runs, draw different
     /// tokens), the same ones in every run of the tests.
-    private static var seeds: UInt64 = 0
+    private static let seeds = Mutex<UInt64>(0)
     private static func nextSeed() -> UInt64 {
-        seeds += 1
-        return seeds
+        seeds.withLock { s in
+            s += 1
+            return s
+        }
     }
 
     @discardableResult
