@@ -15,6 +15,9 @@ public final class ChangeBell: Sendable {
     /// The rings so far: note it before checking the state.
     public var generation: UInt64 { state.withLock { $0.generation } }
 
+    /// Threads waiting now (for tests and diagnostics).
+    var sleeping: Int { state.withLock { $0.sleepers.count } }
+
     /// Wakes every thread waiting (call after changing the state, outside its lock or in it).
     public func ring() {
         let sleepers = state.withLock { s -> [DispatchSemaphore] in
