@@ -29,7 +29,7 @@ extension RoomCore {
         }
         throttle.recordSuccess(tkey, now: now)
         do {
-            let reg = try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now)
+            let reg = try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now, newToken: random.token)
             p.deviceID = reg.deviceID
             emit(.registered(p.id))
             screenCodeRegistered(p.id)

@@ -30,7 +30,7 @@ public final class RoomCore {
     var keys: Keys
     /// What hello names as the server ("lecternd 0.1.0").
     let serverName: String
-    public let floor: Floor
+    public internal(set) var floor: Floor
     var throttle = AuthThrottle()
     var removals: RemovalCooldown
     var peers: [ConnectionID: Peer] = [:]
@@ -144,8 +144,7 @@ public final class RoomCore {
         floor = Floor(
             config: FloorConfig(
                 floorMode: config.floor,
-                gracePeriod: config.gracePeriod, capacity: config.maxClients),
-            tokenGenerator: random.token)
+                gracePeriod: config.gracePeriod, capacity: config.maxClients))
     }
 
     /// Handles one event at time `now` (monotonic seconds) and wall time `wall` (seconds
