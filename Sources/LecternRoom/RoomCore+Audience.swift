@@ -103,13 +103,13 @@ extension RoomCore {
         }
         do {
             let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: random.token)
-            p.viewer = v
+            peers[p.id]?.viewer = v
             emit(.registered(p.id))
             screenCodeRegistered(p.id)
             send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
             log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
             send(.state(viewerSnapshot(now: now)), to: p, tag: 0)
-            p.statePacer.sent(now: now)
+            peers[p.id]?.statePacer.sent(now: now)
             pushState(viewers: false)
             if !resumed { persist() }
         } catch {
@@ -120,7 +120,7 @@ extension RoomCore {
     func viewerLeft(_ p: Peer) {
         guard p.viewer != nil else { return }
         audience.viewers.leave(p.id)
-        p.viewer = nil
+        peers[p.id]?.viewer = nil
         pushState(viewers: false)
     }
 

@@ -15,8 +15,9 @@ extension RoomCore {
     }
 
     func closed(_ id: ConnectionID) {
-        guard let p = peers.removeValue(forKey: id) else { return }
+        guard var p = peers.removeValue(forKey: id) else { return }
         picturesDrained(p, force: true)
+        p.pictureBytesSent = 0   // drained above; kept only for the pictures still being made
         if !p.pictures.isEmpty { gonePictures[id] = p }
         uploadsClosed(of: p)
         conversions.forget(id)
@@ -32,9 +33,10 @@ extension RoomCore {
     /// Over its output budget the peer is not read from (it can't add to what waits for
     /// it); back under, it is read again and gets the newest state it missed.
     func writable(_ id: ConnectionID, _ on: Bool) {
-        guard let p = live(id) else { return }
+        guard var p = live(id) else { return }
         p.writable = on
         p.unwritableSince = on ? nil : (p.unwritableSince ?? now)
+        peers[id] = p
         updateReading(p)
         if on {
             picturesDrained(p, force: true)
@@ -43,17 +45,20 @@ extension RoomCore {
     }
 
     /// Reads from the peer unless an upload waits for the disk or its output is over budget.
-    func updateReading(_ p: Peer) {
+    func updateReading(_ peer: Peer) {
+        guard let p = live(peer.id) else { return }
         let want = p.readingPausedBy == nil && p.writable
-        guard want != p.reading, !p.closing else { return }
-        p.reading = want
+        guard want != p.reading else { return }
+        peers[p.id]?.reading = want
         emit(.setReading(p.id, want))
     }
 
     /// Every half second: the register deadline and the keep-alive of every connection.
     func tick() {
         if clipSave.due(now: now) { persist() }
-        for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
+        for id in peers.keys.sorted() {
+            // Each step below may change or close the peer: read it again before each.
+            guard let p = live(id) else { continue }
             if !p.isRegistered, now - p.connectedAt > ProtocolLimits.registerTimeoutSeconds {
                 fail(p, tag: 0, .timedOut(seconds: ProtocolLimits.registerTimeoutSeconds), request: Command.error.rawValue)
                 continue
@@ -66,9 +71,10 @@ extension RoomCore {
             }
             sendPendingState(p)
             picturesDrained(p)
+            guard let p = live(id) else { continue }
             // The record being sent to it is output waiting too (its pong waits behind it).
             let sendingRecord = recordMaking.map { $0.sending && $0.peer == p.id } ?? false
-            switch p.keepAlive.poll(now: now, outboundPending: !p.writable || sendingRecord) {
+            switch peers[id]!.keepAlive.poll(now: now, outboundPending: !p.writable || sendingRecord) {
             case .none: break
             case .sendPing(let n): send(.ping(nonce: n), to: p, tag: 0)
             case .timedOut:
@@ -93,13 +99,13 @@ extension RoomCore {
     // MARK: sending
 
     func send(_ m: Message, to p: Peer, tag: UInt16, device: UInt8? = nil) {
-        send(bytes: m.encode(tag: tag, deviceID: device ?? p.deviceID ?? ProtocolLimits.unregisteredID), to: p)
+        send(bytes: m.encode(tag: tag, deviceID: device ?? peers[p.id]?.deviceID ?? ProtocolLimits.unregisteredID), to: p)
     }
 
     func send(bytes: [UInt8], to p: Peer) {
-        guard !p.closing else { return }
+        guard live(p.id) != nil else { return }
         emit(.send(p.id, bytes))
-        p.keepAlive.noteSent(now: now)
+        peers[p.id]!.keepAlive.noteSent(now: now)
     }
 
     func sendPieces(_ pieces: [ScreenshotChunk], to p: Peer, tag: UInt16) {
@@ -110,18 +116,18 @@ extension RoomCore {
     /// when an unregistered peer has earned a few.
     func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
         var error = error
-        if !p.isRegistered {
-            p.unregisteredErrors += 1
+        if let live = live(p.id), !live.isRegistered {
+            peers[p.id]!.unregisteredErrors += 1
             // The error's flag says the connection closes (C49: clients go by the flag).
-            if p.unregisteredErrors >= ProtocolLimits.unregisteredErrorLimit { error.closesConnection = true }
+            if live.unregisteredErrors + 1 >= ProtocolLimits.unregisteredErrorLimit { error.closesConnection = true }
         }
         send(.failure(replyingTo: request, error), to: p, tag: tag)
         if error.closesConnection { close(p) }
     }
 
     func close(_ p: Peer) {
-        guard !p.closing else { return }
-        p.closing = true
+        guard live(p.id) != nil else { return }
+        peers[p.id]!.closing = true
         emit(.close(p.id))
     }
 }

@@ -47,7 +47,7 @@ extension RoomCore {
 
     /// wall-view (§27): this connection shows the wall; it is no person in the room.
     func declareWall(_ p: Peer, tag: UInt16) {
-        p.isWall = true
+        peers[p.id]?.isWall = true
         send(.ok, to: p, tag: tag)
         log(.debug, "connection \(p.id) is a wall view")
     }
@@ -84,7 +84,7 @@ extension RoomCore {
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.viewer != nil && !p.closing {
             send(.error(.meetingEnded), to: p, tag: 0)
             audience.viewers.leave(p.id)
-            p.viewer = nil
+            peers[p.id]?.viewer = nil
             close(p)
         }
         apply(floor.endMeeting(keeping: wallDevices, now: now))

@@ -47,13 +47,13 @@ extension RoomCore {
             e.message = "The appliance is making other pictures — ask again in a second."
             throw e
         }
-        p.pictures.append((tag, cost))
+        peers[p.id]?.pictures.append(Peer.Picture(tag: tag, cost: cost))
     }
 
     /// The picture for `tag` is done: its bytes count on as sent until the peer reads them.
     private func pictureDone(_ id: ConnectionID, tag: UInt16, sent: Bool) {
-        guard let p = peers[id] ?? gonePictures[id], let i = p.pictures.firstIndex(where: { $0.tag == tag }) else { return }
-        defer { if p.pictures.isEmpty { gonePictures[id] = nil } }
+        let gone = peers[id] == nil
+        guard var p = peers[id] ?? gonePictures[id], let i = p.pictures.firstIndex(where: { $0.tag == tag }) else { return }
         let cost = p.pictures.remove(at: i).cost
         let sent = sent && !p.closing
         pictureBudget.made(cost: cost, sent: sent)
@@ -63,23 +63,30 @@ extension RoomCore {
             let at = now + PictureBudget.settleSeconds
             pictureSettleAt = min(pictureSettleAt ?? at, at)
         }
+        if !gone {
+            peers[id] = p
+        } else {
+            gonePictures[id] = p.pictures.isEmpty ? nil : p
+        }
     }
 
     /// The peer's output drained (it reads again, or `settleSeconds` passed with it still
     /// writable): the pictures sent to it no longer count.
-    func picturesDrained(_ p: Peer, force: Bool = false) {
+    func picturesDrained(_ peer: Peer, force: Bool = false) {
+        // The peer as it is now (a connection just closed: as it was when it closed).
+        let p = peers[peer.id] ?? peer
         guard p.pictureBytesSent > 0, force || (p.writable && now >= p.pictureSentAt + PictureBudget.settleSeconds) else { return }
         pictureBudget.drained(bytes: p.pictureBytesSent)
-        p.pictureBytesSent = 0
+        peers[p.id]?.pictureBytesSent = 0
     }
 
     /// At the wake: sent pictures whose connections are still writable are settled.
     func settlePictures() {
         guard let at = pictureSettleAt, now >= at else { return }
         pictureSettleAt = nil
-        for p in peers.values where p.pictureBytesSent > 0 {
-            picturesDrained(p)
-            if p.pictureBytesSent > 0, p.writable {
+        for id in peers.keys where peers[id]!.pictureBytesSent > 0 {
+            picturesDrained(peers[id]!)
+            if let p = peers[id], p.pictureBytesSent > 0, p.writable {
                 let next = p.pictureSentAt + PictureBudget.settleSeconds
                 pictureSettleAt = min(pictureSettleAt ?? next, next)
             }

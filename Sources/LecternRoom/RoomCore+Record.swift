@@ -152,7 +152,7 @@ extension RoomCore {
             // Busy until the shell says the last piece is out (or the connection is gone).
             recordMaking?.sending = true
             emit(.sendRecord(p.id, tag: tag, device: p.deviceID ?? ProtocolLimits.unregisteredID, pages: making.pages, pdf))
-            p.keepAlive.noteSent(now: now)
+            peers[p.id]?.keepAlive.noteSent(now: now)
         case .failure(let e):
             recordMaking = nil
             log(.warning, "meeting record not made: \(e.message)")

@@ -30,7 +30,7 @@ extension RoomCore {
         throttle.recordSuccess(tkey, now: now)
         do {
             let reg = try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now, newToken: random.token)
-            p.deviceID = reg.deviceID
+            peers[p.id]?.deviceID = reg.deviceID
             emit(.registered(p.id))
             screenCodeRegistered(p.id)
             send(reg.reply, to: p, tag: tag)
@@ -47,7 +47,7 @@ extension RoomCore {
     func unregister(_ p: Peer, tag: UInt16) {
         send(.unregisterOK, to: p, tag: tag)
         let events = p.deviceID != nil ? floor.unregister(connection: p.id, now: now) : []
-        p.deviceID = nil
+        peers[p.id]?.deviceID = nil
         viewerLeft(p)
         close(p)
         apply(events)

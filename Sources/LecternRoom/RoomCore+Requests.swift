@@ -4,7 +4,7 @@ import LecternProtocol
 /// hands each request to the part of the room that answers it.
 extension RoomCore {
     func received(_ frame: WireFrame, from p: Peer) {
-        p.keepAlive.noteReceived(now: now)
+        peers[p.id]?.keepAlive.noteReceived(now: now)
         let h = frame.header
         let message: Message
         do { message = try Message.decode(header: h, body: frame.body, sentBy: .client) } catch {

@@ -26,10 +26,11 @@ extension RoomCore {
     }
 
     /// The newest state to `p` now, or owed to it (when its window ends or it reads again).
-    func offerState(to p: Peer, prompt: Bool = false) {
-        if p.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: statePushInterval) {
+    func offerState(to peer: Peer, prompt: Bool = false) {
+        guard let p = live(peer.id) else { return }
+        if peers[p.id]!.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: statePushInterval) {
             send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
+        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: statePushInterval) {
             stateDueAt = min(stateDueAt ?? due, due)
         }
     }
@@ -44,10 +45,11 @@ extension RoomCore {
     }
 
     /// `p`'s owed state, if its window allows (else its due time is remembered).
-    func sendPendingState(_ p: Peer) {
-        if p.statePacer.poll(now: now, writable: p.writable, interval: statePushInterval) {
+    func sendPendingState(_ peer: Peer) {
+        guard let p = live(peer.id) else { return }
+        if peers[p.id]!.statePacer.poll(now: now, writable: p.writable, interval: statePushInterval) {
             send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
+        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: statePushInterval) {
             stateDueAt = min(stateDueAt ?? due, due)
         }
     }

@@ -55,8 +55,8 @@ extension RoomCore {
         guard let part = ledger.parts[b.content], !part.isFree else { return true }
         if let w = part.writer, let writer = ledger.writers[w] {
             if let other = peers[writer.connection], other.uploads[b.content]?.writer == w {
-                other.uploads[b.content]?.failed = true
-                other.uploads[b.content]?.takenOver = true
+                peers[other.id]?.uploads[b.content]?.failed = true
+                peers[other.id]?.uploads[b.content]?.takenOver = true
             }
             ledger.release(b.content, writer: w, leaving: true)
             emit(.closePart(b.content, writer: w))
@@ -68,7 +68,7 @@ extension RoomCore {
     private func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
         if offset == 0 { emit(.prepareConverter(fileName: b.name)) }
         let w = ledger.openWriter(b.content, connection: p.id, tag: tag, offset: offset, now: now)
-        p.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
+        peers[p.id]?.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
         emit(.openPart(b.content, writer: w, offset: offset, hashing: offset == 0))
     }
 
@@ -79,7 +79,7 @@ extension RoomCore {
             log(.error, "can't open the upload file of \(content.hex.prefix(12)): \(failure)")
             ledger.release(content, writer: w, leaving: false)
             _ = ledger.writerLeft(content, writer: w, size: ledger.parts[content]?.size)
-            if p?.uploads[content]?.writer == w { p?.uploads[content] = nil }
+            if let p, p.uploads[content]?.writer == w { peers[p.id]?.uploads[content] = nil }
             if let p {
                 fail(
                     p, tag: writer.beginTag, .storageFailed,
@@ -95,7 +95,7 @@ extension RoomCore {
         if u.failed {
             guard u.takenOver, !u.toldTakenOver else { return }
             u.toldTakenOver = true
-            p.uploads[ch.content] = u
+            peers[p.id]?.uploads[ch.content] = u
             throw LecternError.uploadTakenOver
         }
         do {
@@ -109,15 +109,15 @@ extension RoomCore {
             let progress = try u.session.accept(offset: ch.offset, count: ch.data.count)
             ledger.queue(ch.data.count, progress: progress, on: u.writer, now: now)
             emit(.writeChunk(ch.content, writer: u.writer, ch.data))
-            p.uploads[ch.content] = u
+            peers[p.id]?.uploads[ch.content] = u
             if p.readingPausedBy == nil, let queued = ledger.writers[u.writer]?.queued, queued > UploadLedger.highWater {
                 // The disk is slower than the network: stop reading until the queue drains.
-                p.readingPausedBy = u.writer
+                peers[p.id]?.readingPausedBy = u.writer
                 updateReading(p)
             }
         } catch {
             u.failed = true
-            p.uploads[ch.content] = u
+            peers[p.id]?.uploads[ch.content] = u
             throw error
         }
     }
@@ -126,20 +126,20 @@ extension RoomCore {
         guard let (writer, progress) = ledger.written(on: w, failure: failure), let p = live(writer.connection) else { return }
         if let progress { send(.uploadProgress(content: content, stored: progress), to: p, tag: writer.beginTag) }
         if p.readingPausedBy == w, writer.queued < UploadLedger.lowWater {
-            p.readingPausedBy = nil
+            peers[p.id]?.readingPausedBy = nil
             updateReading(p)
         }
     }
 
     func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
         if p.uploads[content]?.takenOver == true {
-            p.uploads[content] = nil
+            peers[p.id]?.uploads[content] = nil
             throw LecternError.uploadTakenOver
         }
         guard let u = p.uploads[content], !u.failed || u.session.isComplete else { throw LecternError.noUpload }
         try u.session.checkFinish()
-        p.uploads[content] = nil
-        p.finishing[content] = u.beginTag
+        peers[p.id]?.uploads[content] = nil
+        peers[p.id]?.finishing[content] = u.beginTag
         ledger.release(content, writer: u.writer, leaving: true)
         let s = u.session
         emit(
@@ -156,7 +156,7 @@ extension RoomCore {
     ) {
         let content = upload.content, me = upload.device
         let p = live(id)
-        let beginTag = p?.finishing.removeValue(forKey: content) ?? 0
+        let beginTag = p == nil ? 0 : peers[id]?.finishing.removeValue(forKey: content) ?? 0
         switch result {
         case .success(let item) where item.awaitsConversion:
             // Stored as it came (on disk, its bytes in the quota once); upload-stored waits for its PDF.

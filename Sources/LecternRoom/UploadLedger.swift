@@ -13,7 +13,7 @@ struct UploadLedger {
     static let staleSeconds: Double = 24 * 3600
 
     /// One connection's upload of one file.
-    struct Upload {
+    struct Upload: Equatable, Sendable {
         var session: UploadSession
         /// The writer storing its chunks.
         let writer: Int

@@ -47,6 +47,8 @@ extension RoomCore {
     /// Encoded once for all; a viewer that isn't reading misses it (the next one supersedes it).
     private func sendToViewers(_ p: ViewerPointer) {
         let bytes = Message.viewerPointer(p).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
-        for peer in peers.values where peer.viewer != nil && peer.writable && !peer.closing { send(bytes: bytes, to: peer) }
+        // Chosen first: sending updates each peer in place, which iterating `peers` would copy.
+        let viewers = peers.values.filter { $0.viewer != nil && $0.writable && !$0.closing }
+        for peer in viewers { send(bytes: bytes, to: peer) }
     }
 }
