@@ -125,7 +125,9 @@ public struct Floor: Equatable, Sendable {
     /// of a device still in the room and the same role: the same id back, and the floor if
     /// it had it; a connection still open for that device is closed (`.replaced`). Any
     /// other token is ignored: a fresh id, no floor.
-    public mutating func register(connection: ConnectionID, name: String, role: Role, resumeToken: ResumeToken?, now: Double, newToken: () -> ResumeToken) throws(LecternError) -> Registration {
+    public mutating func register(
+        connection: ConnectionID, name: String, role: Role, resumeToken: ResumeToken?, now: Double, newToken: () -> ResumeToken
+    ) throws(LecternError) -> Registration {
         guard deviceID(forConnection: connection) == nil else { throw .alreadyRegistered }
         guard DeviceName.isValid(name) else { throw .invalidName }
         var ev = expireInto(now: now)

@@ -3,7 +3,7 @@ import LecternProtocol
 
 /// What the room keeps of the audience (§24): who is watching, the polls, the questions,
 /// the navigation lock and download permission, and since when nobody is in the room.
-struct AudienceRoom {
+struct AudienceRoom: Equatable, Sendable {
     var viewers = Audience()
     var polls = PollBook()
     var questions = AudienceQuestions()
@@ -67,7 +67,7 @@ public struct AudienceSaved: Codable, Equatable, Sendable {
 extension RoomCore {
     // MARK: registration
 
-    func registerViewer(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
+    mutating func registerViewer(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
         let req = Command.register.rawValue
         if keys.audienceMode == .off { return fail(p, tag: tag, .roleUnavailable(.viewer), request: req) }
         if keys.audienceMode == .passcode {
@@ -102,7 +102,11 @@ extension RoomCore {
             }
         }
         do {
-            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: random.token)
+            // A copy of the generator draws while the audience changes (put back at once).
+            var random = self.random
+            let joined = Result { () throws(LecternError) in try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: { random.token() }) }
+            self.random = random
+            let (v, resumed) = try joined.get()
             peers[p.id]?.viewer = v
             emit(.registered(p.id))
             screenCodeRegistered(p.id)
@@ -117,7 +121,7 @@ extension RoomCore {
         }
     }
 
-    func viewerLeft(_ p: Peer) {
+    mutating func viewerLeft(_ p: Peer) {
         guard p.viewer != nil else { return }
         audience.viewers.leave(p.id)
         peers[p.id]?.viewer = nil
@@ -127,7 +131,7 @@ extension RoomCore {
     // MARK: requests
 
     /// What a viewer may send: state-request, poll answers, questions and votes.
-    func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
+    mutating func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
         switch message {
         case .stateRequest: send(.state(viewerSnapshot(now: now)), to: p, tag: tag)
         case .audienceFetch(let f): try audienceFetch(f, privileged: false, peer: p, tag: tag)
@@ -152,7 +156,7 @@ extension RoomCore {
     /// A viewer's picture of the slide: only the deck on the wall, not while it is blanked;
     /// the live page while locked, any page of it once unlocked; never the notes half.
     /// Rendered at the device's size by the same pipeline, from the page cache when there.
-    func viewerPage(_ r: PagePreviewRequest, peer p: Peer, tag: UInt16) throws {
+    mutating func viewerPage(_ r: PagePreviewRequest, peer p: Peer, tag: UInt16) throws {
         let live = screen.committed
         guard let c = live.content, c.id == r.content, c.kind == .pdf, live.blank == .none, screen.clip == nil else {
             throw LecternError(.notYourContent, message: "Viewers see the slide on the wall, and only while it is shown.")
@@ -169,7 +173,7 @@ extension RoomCore {
 
     /// A page of what the state only summarises (§24.6): questions (viewers: not the hidden
     /// ones), or a poll's open-text answers (the presenters and moderator only).
-    func audienceFetch(_ f: AudienceFetch, privileged: Bool, peer p: Peer, tag: UInt16) throws {
+    mutating func audienceFetch(_ f: AudienceFetch, privileged: Bool, peer p: Peer, tag: UInt16) throws {
         let count = Int(f.count == 0 ? UInt16(AudienceLimits.maxFetch) : min(f.count, UInt16(AudienceLimits.maxFetch)))
         let page: AudiencePage
         switch f.what {
@@ -193,7 +197,7 @@ extension RoomCore {
     /// The audience's requests from anyone registered (`voter`: the device's identity).
     /// Returns false when `message` is not one of them.
     @discardableResult
-    func audienceRequest(_ message: Message, from p: Peer, voter: String, name: String, tag: UInt16) throws -> Bool {
+    mutating func audienceRequest(_ message: Message, from p: Peer, voter: String, name: String, tag: UInt16) throws -> Bool {
         if case .audienceSet(.endMeeting) = message, let me = p.deviceID {
             // The whole room's meeting ends (§27), answered before everyone is let go.
             try endMeetingRequest(by: me, peer: p, tag: tag)
@@ -252,7 +256,7 @@ extension RoomCore {
         guard floor.canDriveScreen(me) else { throw .audienceOnly }
     }
 
-    private func audienceSet(_ s: AudienceSetting, by me: DeviceID) throws(LecternError) {
+    private mutating func audienceSet(_ s: AudienceSetting, by me: DeviceID) throws(LecternError) {
         switch s {
         case .lock: audience.navigation.locked = true
         case .unlock: audience.navigation.locked = false
@@ -287,7 +291,7 @@ extension RoomCore {
     }
 
     /// Puts the card on the wall, or takes it off, when it changed.
-    func updateWallCard() {
+    mutating func updateWallCard() {
         let card = wallCard
         recordPoll(card)
         guard card != screen.committed.card || screen.running != nil else { return }
@@ -319,7 +323,7 @@ extension RoomCore {
     }
 
     /// The state a viewer gets: everyone's state (§24.2) without device names, the audience filtered.
-    func viewerSnapshot(now: Double) -> Snapshot {
+    mutating func viewerSnapshot(now: Double) -> Snapshot {
         var s = snapshot(now: now)
         s.devices = []
         s.audience = audienceSnapshot(privileged: false)
@@ -328,7 +332,7 @@ extension RoomCore {
     }
 
     /// The newest state for this peer: a viewer never gets the presenters' copy.
-    func stateBytes(for p: Peer) -> [UInt8] {
+    mutating func stateBytes(for p: Peer) -> [UInt8] {
         if let own = paneStateBytes(for: p) { return own }
         guard p.viewer != nil else {
             if stateStale || latestState.isEmpty {
@@ -344,14 +348,14 @@ extension RoomCore {
         return latestViewerState
     }
 
-    func pushResults() {
+    mutating func pushResults() {
         audience.lastResultsPush = now
         audience.resultsPushOwed = false
         pushState(viewers: false)
     }
 
     /// Every tick: live results owed go out. (The meeting's idle end: `meetingTick`, §27.)
-    func audienceTick() {
+    mutating func audienceTick() {
         if audience.resultsPushOwed { pushResults() }
     }
 }

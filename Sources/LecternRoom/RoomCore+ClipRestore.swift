@@ -20,7 +20,7 @@ extension RoomCore {
     }
 
     /// Opens the saved clip again in `slot` (no one asked: no reply); `clipOpened` seeks and pauses it.
-    func restoreClip(_ saved: SavedClip, in slot: PaneSlot = .main) {
+    mutating func restoreClip(_ saved: SavedClip, in slot: PaneSlot = .main) {
         guard let (id, start) = saved.resolve(in: catalog), let item = catalog[id] else {
             log(.info, "the clip that was playing is no longer in the store")
             return

@@ -7,12 +7,12 @@ import LecternProtocol
 /// sound (`ClipSoundRule`, §23.1). A clip is one more thing a pane shows: the wall's plan
 /// carries it as `PaneContent.clip`, and anything else shown in the pane ends it.
 extension RoomCore {
-    func newClipSerial() -> Int {
+    mutating func newClipSerial() -> Int {
         clipSerials += 1
         return clipSerials
     }
 
-    func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let slot = drivenSlot(me)
         if slot == .main { try floor.checkCanDrive(me) }
         let item = try storedEntry(content)
@@ -27,7 +27,7 @@ extension RoomCore {
     }
 
     /// Opens a clip for `slot`, ending the one it plays; played once opened (`clipOpened`).
-    func startClip(_ content: ContentSnapshot, looping: Bool, in slot: PaneSlot, reply: ScreenReply?, start: Double = 0, paused: Bool = false) {
+    mutating func startClip(_ content: ContentSnapshot, looping: Bool, in slot: PaneSlot, reply: ScreenReply?, start: Double = 0, paused: Bool = false) {
         endClip(in: slot)
         switch slot {   // a clip going up in a pane ends a share there (§29)
         case .main: mainScreenChanging()
@@ -45,7 +45,7 @@ extension RoomCore {
     /// plan no longer shows it, its report of the end is only logged. With `opening`, the
     /// clips being opened there are dropped too (answered, never played): a pane cleared,
     /// or handed to someone else, never starts the previous driver's clip.
-    func endClip(in slot: PaneSlot, opening: Bool = false) {
+    mutating func endClip(in slot: PaneSlot, opening: Bool = false) {
         if let c = queue(slot).clip {
             emit(.steerClip(serial: c.serial, .stop))
             // The wall showed the clip: the change that ends it is shown even if the screen
@@ -69,7 +69,7 @@ extension RoomCore {
         }
     }
 
-    func clipOpened(_ serial: Int, _ result: Result<ClipFacts, LecternError>) {
+    mutating func clipOpened(_ serial: Int, _ result: Result<ClipFacts, LecternError>) {
         guard let slot = slot(ofClip: serial), let o = withQueue(slot, { $0.opening.removeValue(forKey: serial) }) else {
             if case .success = result { emit(.discardClip(serial: serial)) }
             return
@@ -102,7 +102,7 @@ extension RoomCore {
         }
     }
 
-    func clipProgressed(_ serial: Int, _ progress: ClipProgress) {
+    mutating func clipProgressed(_ serial: Int, _ progress: ClipProgress) {
         guard let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return }
         let wasPaused = queue(slot).clip?.progress.state == .paused
         withQueue(slot) { $0.clip?.progress = progress }
@@ -111,7 +111,7 @@ extension RoomCore {
         if wasPaused != (progress.state == .paused) || clipSave.due(now: now) { persist() }
     }
 
-    func clipEnded(_ serial: Int, _ ending: ClipEnding) {
+    mutating func clipEnded(_ serial: Int, _ ending: ClipEnding) {
         switch ending.how {
         case .failed(let why): log(.warning, "clip ended early: \(why)")
         case .ended, .stopped:
@@ -129,13 +129,13 @@ extension RoomCore {
 
     /// A clip started or ended in `slot`: the wall's plan says so. (A change of the pane being
     /// shown is older than the clip: any change ends the clip. This show carries both.)
-    func clipChanged(in slot: PaneSlot) {
+    mutating func clipChanged(in slot: PaneSlot) {
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp()))
         recordWall()   // a wall of several panes: its record page has the clip in its pane (§26.1)
     }
 
-    func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let slot = drivenSlot(me)
         if slot == .main { try floor.checkCanDrive(me) }
         guard let c = queue(slot).clip else { throw LecternError.noClip }
@@ -176,7 +176,7 @@ extension RoomCore {
 
     /// Pause and resume show in the state at once (a push after the ok), whatever the
     /// player reports meanwhile.
-    private func clipAsked(_ state: ClipProgress.State, in slot: PaneSlot) {
+    private mutating func clipAsked(_ state: ClipProgress.State, in slot: PaneSlot) {
         let before = Self.screenState(queue(slot))
         withQueue(slot) { $0.clip?.asked = state }
         if Self.screenState(queue(slot)) != before {
@@ -187,7 +187,7 @@ extension RoomCore {
 
     /// Tells the shell which clip has the sound when that changed (§23.1); true if it did.
     @discardableResult
-    func settleSound() -> Bool {
+    mutating func settleSound() -> Bool {
         guard let h = clipSound.change() else { return false }
         emit(.clipSound(serial: h))
         return true

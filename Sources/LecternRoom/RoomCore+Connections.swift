@@ -2,7 +2,7 @@ import LecternProtocol
 
 /// Connections: hello, keep-alive, writability, closing; sending and failing.
 extension RoomCore {
-    func opened(_ id: ConnectionID, address: String, challenge: [UInt8]) {
+    mutating func opened(_ id: ConnectionID, address: String, challenge: [UInt8]) {
         let p = Peer(id: id, address: address, challenge: challenge, now: now, keepAliveTimeout: config.keepaliveTimeout)
         peers[id] = p
         let hello = Hello(
@@ -14,7 +14,7 @@ extension RoomCore {
         log(.debug, "connection \(id) from \(address)")
     }
 
-    func closed(_ id: ConnectionID) {
+    mutating func closed(_ id: ConnectionID) {
         guard var p = peers.removeValue(forKey: id) else { return }
         picturesDrained(p, force: true)
         p.pictureBytesSent = 0   // drained above; kept only for the pictures still being made
@@ -32,7 +32,7 @@ extension RoomCore {
 
     /// Over its output budget the peer is not read from (it can't add to what waits for
     /// it); back under, it is read again and gets the newest state it missed.
-    func writable(_ id: ConnectionID, _ on: Bool) {
+    mutating func writable(_ id: ConnectionID, _ on: Bool) {
         guard var p = live(id) else { return }
         p.writable = on
         p.unwritableSince = on ? nil : (p.unwritableSince ?? now)
@@ -45,7 +45,7 @@ extension RoomCore {
     }
 
     /// Reads from the peer unless an upload waits for the disk or its output is over budget.
-    func updateReading(_ peer: Peer) {
+    mutating func updateReading(_ peer: Peer) {
         guard let p = live(peer.id) else { return }
         let want = p.readingPausedBy == nil && p.writable
         guard want != p.reading else { return }
@@ -54,7 +54,7 @@ extension RoomCore {
     }
 
     /// Every half second: the register deadline and the keep-alive of every connection.
-    func tick() {
+    mutating func tick() {
         if clipSave.due(now: now) { persist() }
         for id in peers.keys.sorted() {
             // Each step below may change or close the peer: read it again before each.
@@ -98,23 +98,23 @@ extension RoomCore {
 
     // MARK: sending
 
-    func send(_ m: Message, to p: Peer, tag: UInt16, device: UInt8? = nil) {
+    mutating func send(_ m: Message, to p: Peer, tag: UInt16, device: UInt8? = nil) {
         send(bytes: m.encode(tag: tag, deviceID: device ?? peers[p.id]?.deviceID ?? ProtocolLimits.unregisteredID), to: p)
     }
 
-    func send(bytes: [UInt8], to p: Peer) {
+    mutating func send(bytes: [UInt8], to p: Peer) {
         guard live(p.id) != nil else { return }
         emit(.send(p.id, bytes))
         peers[p.id]!.keepAlive.noteSent(now: now)
     }
 
-    func sendPieces(_ pieces: [ScreenshotChunk], to p: Peer, tag: UInt16) {
+    mutating func sendPieces(_ pieces: [ScreenshotChunk], to p: Peer, tag: UInt16) {
         for piece in pieces { send(.screenshotData(piece), to: p, tag: tag) }
     }
 
     /// Answers `request` with `error`; closes the connection when the error says so, or
     /// when an unregistered peer has earned a few.
-    func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
+    mutating func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
         var error = error
         if let live = live(p.id), !live.isRegistered {
             peers[p.id]!.unregisteredErrors += 1
@@ -125,7 +125,7 @@ extension RoomCore {
         if error.closesConnection { close(p) }
     }
 
-    func close(_ p: Peer) {
+    mutating func close(_ p: Peer) {
         guard live(p.id) != nil else { return }
         peers[p.id]!.closing = true
         emit(.close(p.id))

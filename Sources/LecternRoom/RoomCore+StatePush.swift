@@ -14,7 +14,7 @@ extension RoomCore {
     /// results, a viewer coming or going) is not pushed to the audience.
     /// `prompt`: a change the floor's devices must see at once (the screen, the floor):
     /// sent to them past their window; viewers stay paced.
-    func pushState(viewers: Bool = true, prompt: Bool = false) {
+    mutating func pushState(viewers: Bool = true, prompt: Bool = false) {
         statePushOwed = false
         revision += 1
         timerWarned = timer.warning(at: wallTime)
@@ -26,7 +26,7 @@ extension RoomCore {
     }
 
     /// The newest state to `p` now, or owed to it (when its window ends or it reads again).
-    func offerState(to peer: Peer, prompt: Bool = false) {
+    mutating func offerState(to peer: Peer, prompt: Bool = false) {
         guard let p = live(peer.id) else { return }
         if peers[p.id]!.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: statePushInterval) {
             send(bytes: stateBytes(for: p), to: p)
@@ -36,7 +36,7 @@ extension RoomCore {
     }
 
     /// Owed pushes whose window has ended go out (with the newest state).
-    func sendOwedStates() {
+    mutating func sendOwedStates() {
         guard let due = stateDueAt, now >= due else { return }
         stateDueAt = nil
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.statePacer.owed && !p.closing {
@@ -45,7 +45,7 @@ extension RoomCore {
     }
 
     /// `p`'s owed state, if its window allows (else its due time is remembered).
-    func sendPendingState(_ peer: Peer) {
+    mutating func sendPendingState(_ peer: Peer) {
         guard let p = live(peer.id) else { return }
         if peers[p.id]!.statePacer.poll(now: now, writable: p.writable, interval: statePushInterval) {
             send(bytes: stateBytes(for: p), to: p)

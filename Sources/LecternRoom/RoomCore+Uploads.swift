@@ -3,7 +3,7 @@ import LecternProtocol
 /// Uploads: begin (a stored file proved instead of sent, a partial one resumed, the newest
 /// begin taking a part file over), chunks with back-pressure, finish, and the quota.
 extension RoomCore {
-    func uploadBegin(_ b: UploadBegin, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+    mutating func uploadBegin(_ b: UploadBegin, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
         if p.uploads[b.content] == nil {
             // Each upload holds a file open: a few per connection, a few dozen in all.
             let mine = p.uploads.values.filter { !$0.failed }.count
@@ -30,7 +30,7 @@ extension RoomCore {
         start(b, peer: p, tag: tag, from: min(stored, b.size))
     }
 
-    func proofChecked(_ id: ConnectionID, tag: UInt16, _ b: UploadBegin, matches: Bool) {
+    mutating func proofChecked(_ id: ConnectionID, tag: UInt16, _ b: UploadBegin, matches: Bool) {
         guard let p = live(id), let me = p.deviceID else { return }
         if matches, let item = catalog[b.content] {
             ledger.addOwner(me, of: b.content)
@@ -44,14 +44,14 @@ extension RoomCore {
         }
     }
 
-    private func startWhenFree(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
+    private mutating func startWhenFree(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
         if partIsFree(b, peer: p, tag: tag) { start(b, peer: p, tag: tag, from: offset) }
     }
 
     /// True when nobody writes the part file of `b`'s content. Otherwise the newest begin
     /// takes it over (a device that reconnected): the writer lets go of it, the old
     /// upload's later chunks are dropped, and `b` runs again once the file is free.
-    private func partIsFree(_ b: UploadBegin, peer p: Peer, tag: UInt16) -> Bool {
+    private mutating func partIsFree(_ b: UploadBegin, peer p: Peer, tag: UInt16) -> Bool {
         guard let part = ledger.parts[b.content], !part.isFree else { return true }
         if let w = part.writer, let writer = ledger.writers[w] {
             if let other = peers[writer.connection], other.uploads[b.content]?.writer == w {
@@ -65,14 +65,14 @@ extension RoomCore {
         return false
     }
 
-    private func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
+    private mutating func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
         if offset == 0 { emit(.prepareConverter(fileName: b.name)) }
         let w = ledger.openWriter(b.content, connection: p.id, tag: tag, offset: offset, now: now)
         peers[p.id]?.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
         emit(.openPart(b.content, writer: w, offset: offset, hashing: offset == 0))
     }
 
-    func partOpened(_ content: ContentID, writer w: Int, failure: String?) {
+    mutating func partOpened(_ content: ContentID, writer w: Int, failure: String?) {
         guard let writer = ledger.writers[w] else { return }
         let p = live(writer.connection)
         if let failure {
@@ -90,7 +90,7 @@ extension RoomCore {
         }
     }
 
-    func uploadChunk(_ ch: UploadChunk, peer p: Peer) throws {
+    mutating func uploadChunk(_ ch: UploadChunk, peer p: Peer) throws {
         guard var u = p.uploads[ch.content] else { throw LecternError.noUpload }
         if u.failed {
             guard u.takenOver, !u.toldTakenOver else { return }
@@ -122,7 +122,7 @@ extension RoomCore {
         }
     }
 
-    func chunkWritten(_ content: ContentID, writer w: Int, bytes: Int, failure: String?) {
+    mutating func chunkWritten(_ content: ContentID, writer w: Int, bytes: Int, failure: String?) {
         guard let (writer, progress) = ledger.written(on: w, failure: failure), let p = live(writer.connection) else { return }
         if let progress { send(.uploadProgress(content: content, stored: progress), to: p, tag: writer.beginTag) }
         if p.readingPausedBy == w, writer.queued < UploadLedger.lowWater {
@@ -131,7 +131,7 @@ extension RoomCore {
         }
     }
 
-    func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+    mutating func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
         if p.uploads[content]?.takenOver == true {
             peers[p.id]?.uploads[content] = nil
             throw LecternError.uploadTakenOver
@@ -150,7 +150,7 @@ extension RoomCore {
                     uploader: floor.devices[me]?.name ?? "", size: s.size)))
     }
 
-    func uploadFinished(
+    mutating func uploadFinished(
         _ id: ConnectionID, tag: UInt16, writer w: Int, _ upload: UploadToStore,
         _ result: Result<ContentEntry, UploadRefusal>
     ) {
@@ -195,13 +195,13 @@ extension RoomCore {
         runWaiting(ledger.writerLeft(content, writer: w, size: kept))
     }
 
-    func partClosed(_ content: ContentID, writer w: Int, size: UInt64) {
+    mutating func partClosed(_ content: ContentID, writer w: Int, size: UInt64) {
         runWaiting(ledger.writerLeft(content, writer: w, size: size))
         if size == 0 && ledger.parts[content] == nil { emit(.removePart(content)) }   // nothing in it to resume
     }
 
     /// Once a minute: part files that made no progress for a day are given up.
-    func sweepParts() {
+    mutating func sweepParts() {
         guard now - lastPartSweep >= 60 else { return }
         lastPartSweep = now
         for content in ledger.removeStale(before: now - UploadLedger.staleSeconds, now: now) {
@@ -210,7 +210,7 @@ extension RoomCore {
         }
     }
 
-    private func runWaiting(_ begins: [UploadLedger.WaitingBegin]) {
+    private mutating func runWaiting(_ begins: [UploadLedger.WaitingBegin]) {
         for w in begins {
             guard let p = live(w.connection), let me = p.deviceID else { continue }
             do { try uploadBegin(w.begin, peer: p, device: me, tag: w.tag) } catch {
@@ -220,7 +220,7 @@ extension RoomCore {
     }
 
     /// The connection is gone: what arrived is stored, and the upload resumes from it.
-    func uploadsClosed(of p: Peer) {
+    mutating func uploadsClosed(of p: Peer) {
         for (content, u) in p.uploads where ledger.parts[content]?.writer == u.writer {
             ledger.release(content, writer: u.writer, leaving: true)
             emit(.closePart(content, writer: u.writer))

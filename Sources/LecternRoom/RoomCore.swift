@@ -6,10 +6,12 @@ import Logging
 /// (`Floor`), the screen queue with the clip, the upload ledger and state pushes. Pure:
 /// no I/O, no threads, no clock of its own. It takes `RoomEvent`s, each with the time, and
 /// returns the `RoomEffect`s the shell (`Room`) carries out; slow work comes back as
-/// events. Every decision of the room is made here.
-public final class RoomCore {
+/// events. Every decision of the room is made here. A value: a test may copy a room,
+/// apply an event to the copy and compare (RoomValueTests); the shell owns one and
+/// mutates it in place.
+public struct RoomCore: Equatable, Sendable {
     /// The passcodes in force, as the server keeps them.
-    public struct Keys: Sendable {
+    public struct Keys: Equatable, Sendable {
         public typealias AudienceMode = LecternCore.AudienceMode
         public var presenter: PasscodeHash
         public var moderator: PasscodeHash?
@@ -87,7 +89,7 @@ public final class RoomCore {
     var wallTime: Double = 0
     var wallOffset: Double = 0
     /// Where tokens and ids are drawn (RoomRandom.swift), given by the shell.
-    let random: RoomRandom
+    var random: RoomRandom
     /// The talk timer every device shows (§20.4).
     var timer: TalkTimer
     /// Whether the last state push had the timer warning (a change pushes the state).
@@ -96,7 +98,7 @@ public final class RoomCore {
     var notesRevision: UInt64 = 0
     /// The output's state and the room's cross-fade (RoomCore+Output.swift, §21).
     var output = OutputSnapshot()
-    lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
+    var fallbackFadeMs: UInt32
     /// Viewers, polls, questions, the navigation lock (§24).
     var audience = AudienceRoom()
     /// The meeting record (§26, RoomCore+Record.swift) and the download being made.
@@ -124,14 +126,15 @@ public final class RoomCore {
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
         parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [],
         epoch: String? = nil, screenCode: ScreenCode? = nil,
-        random: any RandomNumberGenerator
+        random: RoomRandom
     ) {
         self.screenCode = screenCode
-        let random = RoomRandom(random)
-        self.random = random
+        var random = random
         self.config = config
+        fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
         self.epoch = epoch ?? StateEpoch.make(random.word())
         meeting = Meeting(id: random.hex(16))
+        self.random = random
         timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         self.keys = keys
         self.serverName = serverName
@@ -149,7 +152,7 @@ public final class RoomCore {
 
     /// Handles one event at time `now` (monotonic seconds) and wall time `wall` (seconds
     /// since 1970) and returns what to do.
-    public func handle(_ event: RoomEvent, now: Double, wall: Double) -> [RoomEffect] {
+    public mutating func handle(_ event: RoomEvent, now: Double, wall: Double) -> [RoomEffect] {
         setTime(now: now, wall: wall)
         switch event {
         case .opened(let id, let address, let challenge): opened(id, address: address, challenge: challenge)
@@ -218,7 +221,7 @@ public final class RoomCore {
     /// A reloaded config: the room name applies to the next state push; what can't change
     /// while running was already kept by the caller. New passcodes apply to new
     /// registrations once their keys are derived (`.keysDerived`).
-    public func reload(_ config: Config) {
+    public mutating func reload(_ config: Config) {
         self.config = config
         removals.seconds = config.removeCooldown
         if !config.record { record.clear() }   // turned off: nothing kept
@@ -226,7 +229,7 @@ public final class RoomCore {
 
     /// After a restart: the screen the stage already shows again, and the floor holder
     /// waiting (in the grace period) to resume with their token.
-    public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double, wall: Double) -> [RoomEffect] {
+    public mutating func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double, wall: Double) -> [RoomEffect] {
         setTime(now: now, wall: wall)
         restoreWhiteboards(saved.whiteboards)
         if let model { screen.restore(model) }
@@ -256,7 +259,7 @@ public final class RoomCore {
         return out
     }
 
-    private func setTime(now: Double, wall: Double) {
+    private mutating func setTime(now: Double, wall: Double) {
         self.now = now
         wallTime = wall
         wallOffset = wall - now
@@ -264,7 +267,7 @@ public final class RoomCore {
 
     /// The state as a device would get it at `now`, the wall clock moved on from the last
     /// event's by as much as `now` (an event brings it back in step).
-    public func snapshot(now: Double) -> Snapshot {
+    public mutating func snapshot(now: Double) -> Snapshot {
         let wall = wallTime
         wallTime = now + wallOffset
         defer { wallTime = wall }
@@ -288,15 +291,15 @@ public final class RoomCore {
 
     // MARK: effects
 
-    func emit(_ e: RoomEffect) { out.append(e) }
+    mutating func emit(_ e: RoomEffect) { out.append(e) }
 
     /// Logs `message` as one line (peer-supplied text escaped), unless lines like it are
     /// being left out (`LogLimiter`).
-    func log(_ level: Logger.Level, _ message: String) {
+    mutating func log(_ level: Logger.Level, _ message: String) {
         for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
     }
 
-    func persist() {
+    mutating func persist() {
         clipSave.saved(now: now)
         var state = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts, clip: savedClip)
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
@@ -307,7 +310,7 @@ public final class RoomCore {
         emit(.persist(state))
     }
 
-    private func scheduleWake() {
+    private mutating func scheduleWake() {
         let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt, pictureSettleAt, conversions.nextDeadline].compactMap { $0 }.min()
         if next != wakeAt {
             wakeAt = next
@@ -320,7 +323,7 @@ public final class RoomCore {
 
     // MARK: floor events
 
-    func apply(_ events: [FloorEvent]) {
+    mutating func apply(_ events: [FloorEvent]) {
         var screenGoingIdle = false
         for e in events {
             switch e {

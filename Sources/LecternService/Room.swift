@@ -13,7 +13,7 @@ import NIOCore
 final class Room: @unchecked Sendable {
     let loop: EventLoop
     let logger: Logger
-    let core: RoomCore
+    var core: RoomCore
     let clock: @Sendable () -> Double
     /// The wall clock given to the core with each event (the talk timer's, the record's time).
     let wallClock: @Sendable () -> Double
@@ -69,7 +69,7 @@ final class Room: @unchecked Sendable {
             config: config, keys: try keyDeriver.keysNow(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
             storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(),
-            screenCode: code, random: SystemRandomNumberGenerator())
+            screenCode: code, random: .system)
         self.store = store
         let inbox = RoomInbox(loop: loop)
         self.inbox = inbox
