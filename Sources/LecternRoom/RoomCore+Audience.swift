@@ -335,17 +335,17 @@ extension RoomCore {
     mutating func stateBytes(for p: Peer) -> [UInt8] {
         if let own = paneStateBytes(for: p) { return own }
         guard p.viewer != nil else {
-            if stateStale || latestState.isEmpty {
-                latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
-                stateStale = false
+            if pushes.stale || pushes.latest.isEmpty {
+                pushes.latest = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
+                pushes.stale = false
             }
-            return latestState
+            return pushes.latest
         }
-        if viewerStateStale || latestViewerState.isEmpty {
-            latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
-            viewerStateStale = false
+        if pushes.viewerStale || pushes.latestViewer.isEmpty {
+            pushes.latestViewer = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
+            pushes.viewerStale = false
         }
-        return latestViewerState
+        return pushes.latestViewer
     }
 
     mutating func pushResults() {

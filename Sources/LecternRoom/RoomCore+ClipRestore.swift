@@ -32,7 +32,7 @@ extension RoomCore {
 /// How often a playing clip's position (and the volume) reaches `state.json`: a save at most every
 /// `interval` seconds for progress alone (a pause, resume, start or end saves at once), and
 /// one owed is made at the next tick, so the file is at most `interval` + a tick behind.
-struct ClipSaveThrottle: Equatable {
+struct ClipSaveThrottle: Equatable, Sendable {
     static let interval = 0.4
     private var last = -Double.infinity
     private var owed = false

@@ -8,8 +8,7 @@ import LecternProtocol
 /// carries it as `PaneContent.clip`, and anything else shown in the pane ends it.
 extension RoomCore {
     mutating func newClipSerial() -> Int {
-        clipSerials += 1
-        return clipSerials
+        clips.newSerial()
     }
 
     mutating func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
@@ -54,7 +53,7 @@ extension RoomCore {
                 $0.clip = nil
                 $0.outputChanged()
             }
-            clipSound.gone(c.serial)
+            clips.sound.gone(c.serial)
             settleSound()
         }
         guard opening else { return }
@@ -85,7 +84,7 @@ extension RoomCore {
                     progress: ClipProgress(position: o.start), asked: o.paused ? .paused : nil)
             }
             if o.reply != nil, slot == .main { recordClip(o.content, duration: facts.duration) }
-            clipSound.took(serial)
+            clips.sound.took(serial)
             settleSound()
             answer(o.reply, nil)
             pushState()
@@ -107,8 +106,8 @@ extension RoomCore {
         let wasPaused = queue(slot).clip?.progress.state == .paused
         withQueue(slot) { $0.clip?.progress = progress }
         pushState()
-        clipSave.owe()
-        if wasPaused != (progress.state == .paused) || clipSave.due(now: now) { persist() }
+        clips.save.owe()
+        if wasPaused != (progress.state == .paused) || clips.save.due(now: now) { persist() }
     }
 
     mutating func clipEnded(_ serial: Int, _ ending: ClipEnding) {
@@ -119,7 +118,7 @@ extension RoomCore {
         }
         guard let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return }   // stopped by the room already
         withQueue(slot) { $0.clip = nil }
-        clipSound.gone(serial)
+        clips.sound.gone(serial)
         settleSound()
         clipChanged(in: slot)
         if slot == .main { recordWall() }   // the page beneath is on the wall again (its ink may change)
@@ -146,7 +145,7 @@ extension RoomCore {
         case .clipResume:
             emit(.steerClip(serial: c.serial, .resume)); send(.clipResumeOK, to: p, tag: tag)
             // A resume takes the sound (§23.1), even of a clip that was playing.
-            clipSound.took(c.serial)
+            clips.sound.took(c.serial)
             if settleSound() { pushState() }
             clipAsked(.playing, in: slot)
         case .clipStop: emit(.steerClip(serial: c.serial, .stop)); send(.clipStopOK, to: p, tag: tag)
@@ -168,8 +167,8 @@ extension RoomCore {
             send(.clipSeekOK, to: p, tag: tag)
             withQueue(slot) { $0.clip?.progress.position = Double(ms) / 1000 }   // a seek gets its own push, paused or not
             pushState()
-            clipSave.owe()
-            if clipSave.due(now: now) { persist() }
+            clips.save.owe()
+            if clips.save.due(now: now) { persist() }
         default: break
         }
     }
@@ -188,14 +187,14 @@ extension RoomCore {
     /// Tells the shell which clip has the sound when that changed (§23.1); true if it did.
     @discardableResult
     mutating func settleSound() -> Bool {
-        guard let h = clipSound.change() else { return false }
+        guard let h = clips.sound.change() else { return false }
         emit(.clipSound(serial: h))
         return true
     }
 
     /// The pane whose clip has the sound (the state's `layout.soundPane`), if any.
     var soundPane: Int? {
-        guard let serial = clipSound.holder, let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return nil }
+        guard let serial = clips.sound.holder, let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return nil }
         return paneIndex(slot)
     }
 

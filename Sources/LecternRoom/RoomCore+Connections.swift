@@ -18,7 +18,7 @@ extension RoomCore {
         guard var p = peers.removeValue(forKey: id) else { return }
         picturesDrained(p, force: true)
         p.pictureBytesSent = 0   // drained above; kept only for the pictures still being made
-        if !p.pictures.isEmpty { gonePictures[id] = p }
+        if !p.pictures.isEmpty { pictures.gone[id] = p }
         uploadsClosed(of: p)
         conversions.forget(id)
         if p.deviceID != nil {
@@ -55,7 +55,7 @@ extension RoomCore {
 
     /// Every half second: the register deadline and the keep-alive of every connection.
     mutating func tick() {
-        if clipSave.due(now: now) { persist() }
+        if clips.save.due(now: now) { persist() }
         for id in peers.keys.sorted() {
             // Each step below may change or close the peer: read it again before each.
             guard let p = live(id) else { continue }

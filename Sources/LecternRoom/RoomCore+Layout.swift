@@ -198,7 +198,7 @@ extension RoomCore {
             // Its clip stops with it (and one being opened is never played).
             if let c = q.clip {
                 emit(.steerClip(serial: c.serial, .stop))
-                clipSound.gone(c.serial)
+                clips.sound.gone(c.serial)
             }
             for (_, o) in q.opening.sorted(by: { $0.key < $1.key }) {
                 answer(o.reply, LecternError(.nothingOnScreen, message: "The pane was taken off the wall before \(o.content.name) started; it was not played."))
@@ -215,7 +215,7 @@ extension RoomCore {
         emit(wallEffect(op: wall.nextWallOp()))
         recordWall()
         persist()
-        if !statePushOwed { pushState(prompt: true) }
+        if !pushes.owed { pushState(prompt: true) }
     }
 
     /// A device left the room: the pane it drove goes idle, driven by nobody.

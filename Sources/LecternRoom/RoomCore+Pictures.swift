@@ -41,8 +41,8 @@ extension RoomCore {
         let outW = output.width > 0 ? Int(output.width) : 1920, outH = output.height > 0 ? Int(output.height) : 1080
         let size = Fit.previewSize(width: outW, height: outH, maxWidth: maxWidth, maxHeight: maxHeight)
         let cost = PictureBudget.cost(width: size.width, height: size.height)
-        guard pictureBudget.admit(cost: cost) else {
-            log(.debug, "picture of \(size.width)×\(size.height) for \(p.address) refused: \(pictureBudget.bytes >> 20) MiB of pictures being made")
+        guard pictures.budget.admit(cost: cost) else {
+            log(.debug, "picture of \(size.width)×\(size.height) for \(p.address) refused: \(pictures.budget.bytes >> 20) MiB of pictures being made")
             var e = LecternError.slowDown(retryAfter: PictureBudget.retryAfterSeconds)
             e.message = "The appliance is making other pictures — ask again in a second."
             throw e
@@ -53,20 +53,20 @@ extension RoomCore {
     /// The picture for `tag` is done: its bytes count on as sent until the peer reads them.
     private mutating func pictureDone(_ id: ConnectionID, tag: UInt16, sent: Bool) {
         let gone = peers[id] == nil
-        guard var p = peers[id] ?? gonePictures[id], let i = p.pictures.firstIndex(where: { $0.tag == tag }) else { return }
+        guard var p = peers[id] ?? pictures.gone[id], let i = p.pictures.firstIndex(where: { $0.tag == tag }) else { return }
         let cost = p.pictures.remove(at: i).cost
         let sent = sent && !p.closing
-        pictureBudget.made(cost: cost, sent: sent)
+        pictures.budget.made(cost: cost, sent: sent)
         if sent {
             p.pictureBytesSent += cost
             p.pictureSentAt = now
             let at = now + PictureBudget.settleSeconds
-            pictureSettleAt = min(pictureSettleAt ?? at, at)
+            pictures.settle(at: at)
         }
         if !gone {
             peers[id] = p
         } else {
-            gonePictures[id] = p.pictures.isEmpty ? nil : p
+            pictures.gone[id] = p.pictures.isEmpty ? nil : p
         }
     }
 
@@ -76,19 +76,18 @@ extension RoomCore {
         // The peer as it is now (a connection just closed: as it was when it closed).
         let p = peers[peer.id] ?? peer
         guard p.pictureBytesSent > 0, force || (p.writable && now >= p.pictureSentAt + PictureBudget.settleSeconds) else { return }
-        pictureBudget.drained(bytes: p.pictureBytesSent)
+        pictures.budget.drained(bytes: p.pictureBytesSent)
         peers[p.id]?.pictureBytesSent = 0
     }
 
     /// At the wake: sent pictures whose connections are still writable are settled.
     mutating func settlePictures() {
-        guard let at = pictureSettleAt, now >= at else { return }
-        pictureSettleAt = nil
+        guard pictures.takeSettling(now: now) else { return }
         for id in peers.keys where peers[id]!.pictureBytesSent > 0 {
             picturesDrained(peers[id]!)
             if let p = peers[id], p.pictureBytesSent > 0, p.writable {
                 let next = p.pictureSentAt + PictureBudget.settleSeconds
-                pictureSettleAt = min(pictureSettleAt ?? next, next)
+                pictures.settle(at: next)
             }
         }
     }

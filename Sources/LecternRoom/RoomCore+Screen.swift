@@ -118,7 +118,7 @@ extension RoomCore {
         if let error {
             log(.warning, "screen change not shown: \(error.message)")
             answer(op.reply, error)
-            if statePushOwed { pushState(prompt: true) }
+            if pushes.owed { pushState(prompt: true) }
         } else {
             recordWall()
             persist()

@@ -23,8 +23,8 @@ extension RoomCore {
         pushState()
         // Saved at the same bounded rate as a clip's position: a client sliding the volume
         // (or flooding sound-set) costs at most a write every 0.4 s, the last one kept.
-        clipSave.owe()
-        if clipSave.due(now: now) { persist() }
+        clips.save.owe()
+        if clips.save.due(now: now) { persist() }
     }
 
     mutating func restoreSound(_ saved: SavedSound) {

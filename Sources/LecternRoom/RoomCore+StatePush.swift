@@ -15,11 +15,8 @@ extension RoomCore {
     /// `prompt`: a change the floor's devices must see at once (the screen, the floor):
     /// sent to them past their window; viewers stay paced.
     mutating func pushState(viewers: Bool = true, prompt: Bool = false) {
-        statePushOwed = false
-        revision += 1
+        pushes.changed(viewers: viewers)
         timerWarned = timer.warning(at: wallTime)
-        stateStale = true
-        if viewers { viewerStateStale = true }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.isRegistered && !p.closing && (viewers || p.viewer == nil) {
             offerState(to: p, prompt: prompt && p.viewer == nil)
         }
@@ -28,17 +25,16 @@ extension RoomCore {
     /// The newest state to `p` now, or owed to it (when its window ends or it reads again).
     mutating func offerState(to peer: Peer, prompt: Bool = false) {
         guard let p = live(peer.id) else { return }
-        if peers[p.id]!.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: statePushInterval) {
+        if peers[p.id]!.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: pushes.interval) {
             send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: statePushInterval) {
-            stateDueAt = min(stateDueAt ?? due, due)
+        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: pushes.interval) {
+            pushes.owe(at: due)
         }
     }
 
     /// Owed pushes whose window has ended go out (with the newest state).
     mutating func sendOwedStates() {
-        guard let due = stateDueAt, now >= due else { return }
-        stateDueAt = nil
+        guard pushes.takeDue(now: now) else { return }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.statePacer.owed && !p.closing {
             sendPendingState(p)
         }
@@ -47,10 +43,10 @@ extension RoomCore {
     /// `p`'s owed state, if its window allows (else its due time is remembered).
     mutating func sendPendingState(_ peer: Peer) {
         guard let p = live(peer.id) else { return }
-        if peers[p.id]!.statePacer.poll(now: now, writable: p.writable, interval: statePushInterval) {
+        if peers[p.id]!.statePacer.poll(now: now, writable: p.writable, interval: pushes.interval) {
             send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: statePushInterval) {
-            stateDueAt = min(stateDueAt ?? due, due)
+        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: pushes.interval) {
+            pushes.owe(at: due)
         }
     }
 }

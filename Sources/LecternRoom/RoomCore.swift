@@ -39,48 +39,33 @@ public struct RoomCore: Equatable, Sendable {
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
-    /// Clips' play serials, one sequence over every pane (RoomCore+Clips).
-    var clipSerials = 0
-    /// Which clip has the sound (§23.1).
-    var clipSound = ClipSoundRule()
+    /// The clips' serials, sound and saving (RoomClips.swift).
+    var clips = RoomClips()
     /// The wall's panes besides the main one (RoomCore+Layout, §9.7).
     var wall = WallArrangement()
     /// Every page's strokes and who may draw (RoomCore+Ink).
     var ink = InkBoard()
     /// Where the page sits on the output (from the stage), for the state's `ink.box`.
     var pageBox: InkSnapshot.Box?
-    var revision: UInt64 = 0
-    /// This run of the service (§14.1): `revision` starts again from 0 at every start, so
+    /// This run of the service (§14.1): the revision starts again from 0 at every start, so
     /// the state carries the run it counts in, and clients compare that first.
     public let epoch: String
-    /// The newest state push, encoded once for everyone when first sent after a change
-    /// (`stateStale`): a burst of changes costs one encoding per paced push, not one each.
-    var latestState: [UInt8] = []
-    var stateStale = true
-    /// The same for viewers (§24.6: what they may see of polls and questions).
-    var latestViewerState: [UInt8] = []
-    var viewerStateStale = true
+    /// The state pushes: revision, the encoded newest state, what is owed (StatePushes.swift).
+    var pushes = StatePushes()
     /// Seconds between two state pushes to one client (§14.1, `StatePacer`); the core's
     /// table tests set 0 to see every push.
-    public var statePushInterval = StatePacer.interval
-    /// Bytes of pictures being made or waiting to be sent, room-wide (§13), and the
-    /// connections gone with pictures still being made (their bytes free when made).
-    var pictureBudget = PictureBudget()
-    var gonePictures: [ConnectionID: Peer] = [:]
-    /// When sent pictures' bytes may be settled (nil: none waits).
-    var pictureSettleAt: Double?
-    /// The earliest time a paced push owed to some client may go (nil: none owed).
-    var stateDueAt: Double?
+    public var statePushInterval: Double {
+        get { pushes.interval }
+        set { pushes.interval = newValue }
+    }
+    /// Pictures being made or waiting to be sent, room-wide (§13, RoomPictures.swift).
+    var pictures = RoomPictures()
     var wakeAt: Double?
     var lastPartSweep = -Double.infinity
     var logLimiter = LogLimiter()
-    /// A floor change whose push waits for the screen change it caused (see `apply`).
-    var statePushOwed = false
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
-    /// When a playing clip's position was last saved, and whether a newer one is owed.
-    var clipSave = ClipSaveThrottle()
     /// The room's volume and mute (§23), and the device the shell plays clips' sound on.
     public internal(set) var sound = SoundSnapshot()
     /// The wall clock (seconds since 1970) of the event being handled, given with it: the
@@ -271,7 +256,7 @@ public struct RoomCore: Equatable, Sendable {
         let wall = wallTime
         wallTime = now + wallOffset
         defer { wallTime = wall }
-        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        var s = floor.snapshot(room: config.room, revision: pushes.revision, screen: screenState, now: now)
         s.epoch = epoch
         s.sound = sound
         s.ink = inkSnapshot
@@ -300,7 +285,7 @@ public struct RoomCore: Equatable, Sendable {
     }
 
     mutating func persist() {
-        clipSave.saved(now: now)
+        clips.save.saved(now: now)
         var state = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts, clip: savedClip)
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
         state.audience = audience.saved
@@ -311,7 +296,7 @@ public struct RoomCore: Equatable, Sendable {
     }
 
     private mutating func scheduleWake() {
-        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt, pictureSettleAt, conversions.nextDeadline].compactMap { $0 }.min()
+        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, pushes.dueAt, pictures.settleAt, conversions.nextDeadline].compactMap { $0 }.min()
         if next != wakeAt {
             wakeAt = next
             emit(.wake(at: next))
@@ -349,7 +334,7 @@ public struct RoomCore: Equatable, Sendable {
                 // One transition, one snapshot: while the idle screen is being shown the
                 // push waits for it (`shown` pushes), so no snapshot has the floor free and
                 // the old slide still up.
-                if screenGoingIdle { statePushOwed = true } else { pushState(prompt: true) }
+                if screenGoingIdle { pushes.owed = true } else { pushState(prompt: true) }
                 persist()
             }
         }
