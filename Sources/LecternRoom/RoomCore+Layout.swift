@@ -341,7 +341,7 @@ extension RoomCore {
     }
 
     /// The state as `device` gets it: its `screen` is the pane it drives (§9.7).
-    mutating func snapshot(now: Double, for device: DeviceID) -> Snapshot {
+    func snapshot(now: Double, for device: DeviceID) -> Snapshot {
         var s = snapshot(now: now)
         if let i = wall.pane(drivenBy: device), let q = wall.panes[i].queue { s.screen = Self.screenState(q) }
         return s

@@ -252,15 +252,12 @@ public struct RoomCore: Equatable, Sendable {
 
     /// The state as a device would get it at `now`, the wall clock moved on from the last
     /// event's by as much as `now` (an event brings it back in step).
-    public mutating func snapshot(now: Double) -> Snapshot {
-        let wall = wallTime
-        wallTime = now + wallOffset
-        defer { wallTime = wall }
+    public func snapshot(now: Double) -> Snapshot {
         var s = floor.snapshot(room: config.room, revision: pushes.revision, screen: screenState, now: now)
         s.epoch = epoch
         s.sound = sound
         s.ink = inkSnapshot
-        s.console = consoleSnapshot()
+        s.console = consoleSnapshot(wall: now + wallOffset)
         s.output = output
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
