@@ -33,10 +33,10 @@ extension RoomCore {
     /// Over its output budget the peer is not read from (it can't add to what waits for
     /// it); back under, it is read again and gets the newest state it missed.
     mutating func writable(_ id: ConnectionID, _ on: Bool) {
-        guard var p = live(id) else { return }
-        p.writable = on
-        p.unwritableSince = on ? nil : (p.unwritableSince ?? now)
-        peers[id] = p
+        guard live(id) != nil else { return }
+        peers[id]!.writable = on
+        if on { peers[id]!.unwritableSince = nil } else if peers[id]!.unwritableSince == nil { peers[id]!.unwritableSince = now }
+        let p = peers[id]!
         updateReading(p)
         if on {
             picturesDrained(p, force: true)
