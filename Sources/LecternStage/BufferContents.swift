@@ -11,8 +11,8 @@ import LecternCore
 struct BufferContents {
     /// What a pane showed when drawn.
     enum Stamp: Equatable {
-        /// Take `take` of moving source `serial`.
-        case video(serial: Int, take: Int)
+        /// Take `take` of moving source `serial`, with the pause sign over it or not.
+        case video(serial: Int, take: Int, paused: Bool)
         /// A still frame without ink.
         case still(ObjectIdentifier)
         /// Anything else (ink, a transition step, the background): always drawn again.

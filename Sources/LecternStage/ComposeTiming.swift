@@ -41,8 +41,18 @@ struct ComposeTiming: Equatable {
     /// The refresh the composition being presented was meant for.
     private var meantFor: Double?
     /// Lead added after refreshes missed (a loaded board wakes and draws late): doubled at
-    /// each miss, given back slowly while presents land on time.
+    /// each miss, given back slowly while presents land on time. The compose lead's only: a
+    /// held composition's commit follows its own wake-ups (`late`).
     private(set) var extra = 0.0
+    /// How late the loop woke to commit its recent held compositions (seconds past the
+    /// commit point), newest last: the commit lead covers nearly all of them (the 98th
+    /// percentile: one wake-up the scheduler delayed among many on time doesn't move it), so
+    /// a board whose wake-ups are late under load commits earlier (and misses fewer
+    /// refreshes), and a quiet one keeps the least lead (a turn beside a clip waits one
+    /// refresh + 2 ms at most).
+    private var late: [Double] = []
+    /// Wake-ups remembered: two seconds at 60 Hz.
+    static let lateWindow = 120
 
     /// The composition about to be drawn is meant for the refresh at `refresh`.
     mutating func composing(for refresh: Double) { meantFor = refresh }
@@ -72,6 +82,12 @@ struct ComposeTiming: Equatable {
         if draws.count > Self.window { draws.removeFirst(draws.count - Self.window) }
     }
 
+    /// The loop woke `seconds` after the commit point of a held composition (0: on time).
+    mutating func committed(late seconds: Double) {
+        late.append(max(0, seconds))
+        if late.count > Self.lateWindow { late.removeFirst(late.count - Self.lateWindow) }
+    }
+
     /// A change drawn into a held composition (only the panes it changed) took `seconds`.
     mutating func merged(_ seconds: Double) {
         merges.append(max(0, seconds))
@@ -81,11 +97,14 @@ struct ComposeTiming: Equatable {
     /// How long before a refresh a held composition is committed: what most recent changes
     /// drawn into it took (the third quartile, as for `lead`; what whole compositions took
     /// before any was merged) and half of that again, plus 0.5 ms to wake and commit, at
-    /// least `minimumCommitLead`, plus what missed refreshes added (a loaded board commits
-    /// earlier); never more than the compose lead (then nothing is held).
+    /// least `minimumCommitLead`, and at least how late nearly all recent wake-ups to commit
+    /// were and 0.5 ms (a loaded board commits earlier); never more than the compose lead (then nothing is
+    /// held). A missed refresh alone doesn't move it: a held composition missed its refresh
+    /// because the loop woke late, and that lateness is what it follows.
     func commitLead(period: Double) -> Double {
         let typical = Self.thirdQuartile(merges.isEmpty ? draws : merges)
-        return min(lead(period: period), max(Self.minimumCommitLead, typical * 1.5 + 0.0005) + extra)
+        let woke = Self.quantile(late, 0.98) + 0.0005
+        return min(lead(period: period), max(Self.minimumCommitLead, typical * 1.5 + 0.0005, woke))
     }
 
     /// Until when a composition drawn at `now` for the refresh at `refresh` is held open for
@@ -96,9 +115,11 @@ struct ComposeTiming: Equatable {
         return at > now ? at : nil
     }
 
-    private static func thirdQuartile(_ values: [Double]) -> Double {
+    private static func thirdQuartile(_ values: [Double]) -> Double { quantile(values, 0.75) }
+
+    private static func quantile(_ values: [Double], _ q: Double) -> Double {
         let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 3 / 4)]
+        return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
     }
 
     /// How long before a refresh the loop composes: one and a half times what most recent

@@ -61,7 +61,7 @@ public final class DisplayLoop: Sendable {
     final class Shared: Sendable {
         let mailbox = Mailbox<Message>()
         let published: Mutex<StageSnapshot>
-        let counters = Mutex<(turns: Int, presents: Int)>((0, 0))
+        let counters = Mutex<(turns: Int, presents: Int, commitLead: Double)>((0, 0, 0))
         /// An ink change is in the mailbox already (pointer moves come faster than refreshes:
         /// one is enough until the loop drains it).
         let inkPosted = Atomic<Bool>(false)
@@ -117,6 +117,9 @@ public final class DisplayLoop: Sendable {
     public var turns: Int { shared.counters.withLock { $0.turns } }
     /// Compositions presented so far.
     public var presents: Int { shared.counters.withLock { $0.presents } }
+    /// How long before its refresh the last held composition was committed (seconds; 0: none
+    /// held yet): what a change beside a moving source must come before to make that refresh.
+    public var commitLead: Double { shared.counters.withLock { $0.commitLead } }
 }
 
 /// The loop's own state, on its thread alone.
@@ -194,8 +197,10 @@ struct LoopBody {
                 timing.drew(present(c, holdUntil: hold, post: post))
                 let shownAt = MonotonicClock.now()
                 lastPresent = shownAt
+                let lead = hold.map { refresh - $0 }
                 shared.counters.withLock {
                     $0.presents += 1; $0.turns += 1
+                    if let lead { $0.commitLead = lead }
                 }
                 timing.shown(at: shownAt, period: core.mode.frameInterval)
                 for s in taken { sources[s]?.presented(at: shownAt) }

@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternPipeline
 import LecternRender
 
 /// The display loop's present, held open (issue 26's page turn beside a clip): a
@@ -42,7 +43,10 @@ extension LoopBody {
         defer { holding = false }
         while !stopped {
             let now = MonotonicClock.now()
-            guard now < until else { return }
+            guard now < until else {
+                timing.committed(late: now - until)
+                return
+            }
             shared.mailbox.wait(seconds: until - now)
             take(post: post)
             guard !stopped, core.dirty, core.connected, let c = core.compose(now: clock()) else { continue }
@@ -62,7 +66,9 @@ extension LoopBody {
             switch p.content {
             case .video(let serial):
                 moving[serial] = lastVideo[serial]
-                stamps.append(lastVideo[serial] == nil ? .other : .video(serial: serial, take: takes[serial] ?? 0))
+                // A card's panel or a share's ink over it: drawn again each time (as ink over a page).
+                let decorated = p.overlay != nil || ink.hasInk(InkOverlay.Key.share(serial: serial))
+                stamps.append(lastVideo[serial] == nil || decorated ? .other : .video(serial: serial, take: takes[serial] ?? 0, paused: p.paused))
                 stills.append(nil)
             case .frame(let f, let scene, let pageRect) where pageRect == nil || !ink.hasInk(scene):
                 stamps.append(.still(ObjectIdentifier(f)))

@@ -94,10 +94,21 @@ final class ComposeTimingTests: XCTestCase {
         // Changes that took 2 ms to draw in: committed 3.5 ms before.
         for _ in 0..<4 { t.merged(0.002) }
         XCTAssertEqual(try XCTUnwrap(t.commitAt(now: 10.001, refresh: refresh, period: p)), refresh - 0.0035, accuracy: 1e-9)
-        // A miss commits earlier too.
+        // A miss alone doesn't move it (the compose lead grows)...
         t.composing(for: refresh)
         t.shown(at: 10 + 2 * p, period: p)
-        XCTAssertEqual(t.commitLead(period: p), 0.0035 + 0.002, accuracy: 1e-9)
+        XCTAssertEqual(t.commitLead(period: p), 0.0035, accuracy: 1e-9)
+        XCTAssertEqual(t.lead(period: p), ComposeTiming.minimumLead + 0.002, accuracy: 1e-9)
+        // ...late wake-ups to commit do: the lead covers nearly all recent ones and 0.5 ms.
+        for _ in 0..<ComposeTiming.lateWindow { t.committed(late: 0.0001) }
+        XCTAssertEqual(t.commitLead(period: p), 0.0035, accuracy: 1e-9, "on-time wake-ups keep it")
+        t.committed(late: 0.008)
+        XCTAssertEqual(t.commitLead(period: p), 0.0035, accuracy: 1e-9, "one late wake-up among many doesn't move it")
+        for _ in 0..<3 { t.committed(late: 0.004) }
+        XCTAssertEqual(t.commitLead(period: p), 0.0045, accuracy: 1e-9, "several do")
+        // ...until they are forgotten (two seconds of wake-ups on time).
+        for _ in 0..<ComposeTiming.lateWindow { t.committed(late: 0) }
+        XCTAssertEqual(t.commitLead(period: p), 0.0035, accuracy: 1e-9)
         // Never more than the compose lead: changes slower than that hold nothing.
         for _ in 0..<ComposeTiming.window { t.merged(0.010) }
         XCTAssertEqual(t.commitLead(period: p), t.lead(period: p), accuracy: 1e-9)
