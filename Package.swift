@@ -11,8 +11,9 @@
 //                                       compiler checks (MemberImportVisibility)
 //   LecternSystem                       the few things the model leaves to the OS: a file
 //                                       written atomically (fsync, rename), the monotonic clock,
-//                                       libc symbols (dlsym), the page cache threads share (a
-//                                       Mutex). Imports Glibc
+//                                       libc symbols (dlsym), threads' names (pthread_setname_np),
+//                                       the page cache threads share (a Mutex), two thread
+//                                       primitives (ChangeBell, Handoff). Imports Glibc
 //   LecternProtocol                     the wire: messages, codecs, passcode proofs (swift-crypto);
 //                                       values only, Foundation for JSON and text, no I/O
 //   LecternRoom                         the room's state machine: a core that takes events with
@@ -42,10 +43,7 @@
 // Glibc is imported (system calls) by LecternSystem, LecternPipeline, LecternVideo,
 // LecternPhotos, LecternShare, LecternService, LecternTestSupport and lectern-bench; never
 // by LecternModel, LecternProtocol or LecternRoom.
-// Every source module builds in the Swift 6 language mode except LecternService,
-// LecternTestSupport and lectern-bench (issue 30: still Swift 5). Test targets: Swift 6
-// where their entry says so (LecternModelTests, LecternSystemTests, LecternPhotoTests,
-// LecternStageTests, LecternConvertTests), the others Swift 5 (the package's default).
+// Every module, the tests' too, builds in the Swift 6 language mode (the package's default).
 import PackageDescription
 
 let package = Package(
@@ -142,7 +140,7 @@ let package = Package(
 
         // Converted files (issue 29, docs/protocol.md §30): the converters (office documents
         // through LibreOffice in a bubblewrap sandbox, …) behind one `DeckConverter` protocol.
-        .target(name: "LecternConvert", dependencies: ["LecternModel", "CZip"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternConvert", dependencies: ["LecternModel", "LecternSystem", "CZip"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: the frame pipeline, the service and the client
         .target(name: "LecternPipeline", dependencies: ["LecternModel", "LecternSystem", "LecternRender"], swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -182,11 +180,11 @@ let package = Package(
             // Test hooks (PresentStallHook) are compiled into debug builds, which the tests run,
             // and into the image tests' release build (board/image/test-image passes
             // -DLECTERN_TEST_HOOKS); never into what ships (make deb, make image).
-            swiftSettings: [.define("LECTERN_TEST_HOOKS", .when(configuration: .debug))]),
+            swiftSettings: [.define("LECTERN_TEST_HOOKS", .when(configuration: .debug)), .swiftLanguageMode(.v6)]),
         .target(
             name: "LecternClient",
             dependencies: [
-                "LecternModel", "LecternProtocol",
+                "LecternModel", "LecternSystem", "LecternProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -214,7 +212,8 @@ let package = Package(
             dependencies: [
                 "LecternService", "LecternPipeline", "LecternDisplay", "LecternRender", "LecternClient", "LecternProtocol", "LecternRoom", "LecternVideo", "LecternSound",
                 "LecternPhotos", "LecternTestSupport", "LecternShare",
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: tests
         // Small pure helpers for the unit tests (a seeded generator, an assertion on error
@@ -231,7 +230,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternModelTests", dependencies: ["LecternModel"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LecternSystemTests", dependencies: ["LecternSystem", "LecternModel"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
@@ -276,5 +276,5 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

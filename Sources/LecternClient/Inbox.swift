@@ -1,69 +1,87 @@
+import Dispatch
 import Foundation
+import LecternModel
+import LecternSystem
 import LecternProtocol
+import Synchronization
 
-/// Messages received, waiting to be taken by tag.
-///
-/// Sendable unchecked, and why that holds: every stored property is read and written only with
-/// `cond` locked; an `NSCondition` rather than a `Mutex` because readers wait on it with a deadline.
-final class Inbox: @unchecked Sendable {
-    private let cond = NSCondition()
-    private var items: [(tag: UInt16, message: Message)] = []
-    private var closed = false
-    var latestState: Snapshot? { cond.lock(); defer { cond.unlock() }; return _latest }
-    private var _latest: Snapshot?
+/// Messages received, waiting to be taken by tag. The state is behind a `Mutex`; readers
+/// waiting with a deadline wait on `bell`, which rings after every change.
+final class Inbox: Sendable {
+    private struct State {
+        var items: [(tag: UInt16, message: Message)] = []
+        var closed = false
+        var latest: Snapshot?
+        var writable = true
+    }
+    private let state = Mutex(State())
+    private let bell = ChangeBell()
+
+    var latestState: Snapshot? { state.withLock { $0.latest } }
 
     func put(_ m: Message, tag: UInt16) {
-        cond.lock()
-        // A push is always the newest; a reply is newer if its revision is higher, or it comes
-        // from another run of the service (its epoch, §14.1: the revision starts again there).
-        if case .state(let s) = m, tag == 0 || _latest == nil || s.epoch != _latest?.epoch || s.revision > (_latest?.revision ?? 0) { _latest = s }
-        items.append((tag, m))
-        // Nobody may be reading pushes (a long upload): keep only the newest 256 of them.
-        if tag == 0, items.count > 512 {
-            var unsolicited = items.filter { $0.tag == 0 }.count
-            items.removeAll { item in
-                guard item.tag == 0, unsolicited > 256 else { return false }
-                unsolicited -= 1
-                return true
+        state.withLock { s in
+            // A push is always the newest; a reply is newer if its revision is higher, or it comes
+            // from another run of the service (its epoch, §14.1: the revision starts again there).
+            if case .state(let snap) = m, tag == 0 || s.latest == nil || snap.epoch != s.latest?.epoch || snap.revision > (s.latest?.revision ?? 0) {
+                s.latest = snap
+            }
+            s.items.append((tag, m))
+            // Nobody may be reading pushes (a long upload): keep only the newest 256 of them.
+            if tag == 0, s.items.count > 512 {
+                var unsolicited = s.items.filter { $0.tag == 0 }.count
+                s.items.removeAll { item in
+                    guard item.tag == 0, unsolicited > 256 else { return false }
+                    unsolicited -= 1
+                    return true
+                }
             }
         }
-        cond.broadcast()
-        cond.unlock()
+        bell.ring()
     }
 
-    func close() { cond.lock(); closed = true; cond.broadcast(); cond.unlock() }
+    func close() {
+        state.withLock { $0.closed = true }
+        bell.ring()
+    }
 
-    private var writable = true
-    func setWritable(_ w: Bool) { cond.lock(); writable = w; cond.broadcast(); cond.unlock() }
+    func setWritable(_ w: Bool) {
+        state.withLock { $0.writable = w }
+        bell.ring()
+    }
+
+    /// Waits until `found` finds something in the state (or the deadline passes: nil).
+    private func wait<T>(timeout: Double, _ found: (inout State) -> T?) -> T? {
+        let deadline = DispatchTime.now() + max(0, timeout)
+        while true {
+            let seen = bell.generation
+            if let t = state.withLock({ found(&$0) }) { return t }
+            if !bell.wait(after: seen, until: deadline) { return state.withLock { found(&$0) } }
+        }
+    }
 
     /// Waits until the connection takes more data (or is closed); false on time-out or close.
     func waitUntilWritable(timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        cond.lock(); defer { cond.unlock() }
-        while !writable && !closed && Date() < deadline { _ = cond.wait(until: deadline) }
-        return writable && !closed
+        wait(timeout: timeout) { s in s.writable || s.closed ? true : nil } != nil && state.withLock { $0.writable && !$0.closed }
     }
 
     /// Takes the first message with `tag` (and `command`, if given), waiting up to `timeout`.
     func next(tag: UInt16, command: UInt8?, timeout: Double) -> Message? {
-        let deadline = Date().addingTimeInterval(timeout)
-        cond.lock(); defer { cond.unlock() }
-        while true {
-            if let i = items.firstIndex(where: { $0.tag == tag && (command == nil || $0.message.command.rawValue == command) }) {
-                return items.remove(at: i).message
+        let taken: Message?? = wait(timeout: timeout) { s in
+            if let i = s.items.firstIndex(where: { $0.tag == tag && (command == nil || $0.message.command.rawValue == command) }) {
+                return .some(s.items.remove(at: i).message)
             }
-            if closed || Date() >= deadline { return nil }
-            _ = cond.wait(until: deadline)
+            return s.closed ? .some(nil) : nil
         }
+        return taken ?? nil
     }
 
     /// The first error addressed to any of `tags`, taken.
     func firstFailure(tags: [UInt16]) -> LecternError? {
-        cond.lock(); defer { cond.unlock() }
         let set = Set(tags)
-        if let i = items.firstIndex(where: { set.contains($0.tag) && $0.message.error != nil }) {
-            return items.remove(at: i).message.error
+        return state.withLock { s in
+            guard let i = s.items.firstIndex(where: { set.contains($0.tag) && $0.message.error != nil }) else { return nil }
+            return s.items.remove(at: i).message.error
         }
-        return nil
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import LecternModel
+import LecternSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -153,6 +155,7 @@ final class SandboxSpawner: Sendable {
 
     private init() {
         let thread = Thread { [self] in
+            ThreadName.set("lectern.spawner")   // the name the kernel shows (/proc, top -H)
             while true {
                 bell.wait()
                 for r in requests.withLock({ q -> [@Sendable () -> Void] in
@@ -160,7 +163,7 @@ final class SandboxSpawner: Sendable {
                 }) { r() }
             }
         }
-        thread.name = "lectern.convert.spawner"
+        thread.name = "lectern.spawner"
         thread.start()
     }
 

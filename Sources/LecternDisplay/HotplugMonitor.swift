@@ -1,4 +1,6 @@
 import Foundation
+import LecternModel
+import LecternSystem
 
 /// Listens for the kernel's DRM uevents (a netlink socket, as udev does) and calls back when
 /// a display is plugged, unplugged or changed. No udev daemon needed: on the board and on
@@ -33,6 +35,7 @@ public final class HotplugMonitor: Sendable {
         let callback = onChange
         // The thread keeps itself alive while it runs; it ends when deinit shuts the socket.
         let thread = Thread {
+            ThreadName.set("lectern.hotplug")   // the name the kernel shows (/proc, top -H)
             var buf = [UInt8](repeating: 0, count: 8192)
             while true {
                 let n = recv(fd, &buf, buf.count, 0)

@@ -10,10 +10,9 @@ import Synchronization
 /// screen are prerendered in the background (next first, then previous), so turning to a
 /// neighbour needs no rendering.
 ///
-/// Sendable unchecked, and why that holds: every `var` (the idle screen and its frame, the counters,
-/// the prerender generation) is read and written only with `lock` held; the `let`s are
-/// Sendable (the closures `@Sendable`; the caches, `SlowPages` and the workers lock inside).
-public final class Compositor: @unchecked Sendable {
+/// What changes (the idle screen and its frame, the counters, the prerender generation) is
+/// behind `state` (a `Mutex`); the caches, `SlowPages` and the workers lock inside.
+public final class Compositor: Sendable {
     public struct Settings: Equatable, Sendable {
         public var width: Int
         public var height: Int
@@ -46,14 +45,21 @@ public final class Compositor: @unchecked Sendable {
     /// How many pages a stored deck has (from what the store knows, without opening it):
     /// prerendering stops at the deck's ends.
     let pageCount: @Sendable (String) -> Int?
-    private let lock = NSLock()
-    private var idle: IdleScreen
-    private var idleFrame: Frame?
-    private var prerenders = 0
-    private var renders = 0
+    private struct State {
+        var idle: IdleScreen
+        var idleFrame: Frame?
+        var prerenders = 0
+        var renders = 0
+        var prerenderGeneration = 0
+        /// Renders that overran and still run (in-process only: a worker's are killed).
+        var overrunning = 0
+        /// Bounded renders started, and those running now.
+        var attempts = 0
+        var active = 0
+    }
+    private let state: Mutex<State>
     private let prerenderQueue = DispatchQueue(label: "lectern.prerender", qos: .utility)
     private let prerenderGroup = DispatchGroup()
-    private var prerenderGeneration = 0
     /// The render budget: seconds a page may take to draw (nil: no limit, `lectern render`).
     public let budget: Double?
     /// Lets go of an opened document (its render overran: later pages open it afresh).
@@ -65,11 +71,6 @@ public final class Compositor: @unchecked Sendable {
     /// (which can't stop poppler: an overrunning render runs on); else in worker
     /// processes that are killed past it.
     public let workers: RenderWorkers?
-    /// Renders that overran and still run (in-process only: a worker's are killed).
-    private var overrunning = 0
-    /// Bounded renders started, and those running now.
-    private var attempts = 0
-    private var active = 0
 
     typealias Part = PagePart
 
@@ -89,7 +90,7 @@ public final class Compositor: @unchecked Sendable {
         self.settings = settings
         self.workers = workers
         self.slow = slow
-        self.idle = idle
+        self.state = Mutex(State(idle: idle))
         self.cache = PageCache(capacityBytes: cacheBytes)
         self.previewCache = PageCache(capacityBytes: min(cacheBytes, Self.previewCacheBytes))
         self.budget = budget
@@ -145,21 +146,23 @@ public final class Compositor: @unchecked Sendable {
     public func page(for scene: Scene) throws -> RenderedPage {
         switch scene {
         case .idle:
-            lock.lock(); defer { lock.unlock() }
-            if let f = idleFrame { return RenderedPage(frame: f, pageRect: nil) }
-            let f = Frame(width: settings.width, height: settings.height, color: settings.background)
-            idle.draw(into: f, overscanPercent: settings.overscanPercent)
-            idleFrame = f
-            return RenderedPage(frame: f, pageRect: nil)
+            let settings = self.settings
+            return state.withLock { s in
+                if let f = s.idleFrame { return RenderedPage(frame: f, pageRect: nil) }
+                let f = Frame(width: settings.width, height: settings.height, color: settings.background)
+                s.idle.draw(into: f, overscanPercent: settings.overscanPercent)
+                s.idleFrame = f
+                return RenderedPage(frame: f, pageRect: nil)
+            }
         case .blank(let color):
             return RenderedPage(frame: Frame(width: settings.width, height: settings.height, color: color), pageRect: nil)
         case .page(let content, let page):
             return try cachedPage(content, page, settings) {
-                lock.lock(); renders += 1; lock.unlock()
+                state.withLock { $0.renders += 1 }
             }
         case .pagePart(let content, let page, let part):
             return try cachedPage(content, page, settings, part: part) {
-                lock.lock(); renders += 1; lock.unlock()
+                state.withLock { $0.renders += 1 }
             }
         case .card(let card, let base):
             // Drawn on a copy: the cached page stays clean.
@@ -229,19 +232,24 @@ public final class Compositor: @unchecked Sendable {
             return try inWorker(background ? workers.background : workers.wall, content, page, look, part: part, budget: budget)
         }
         let job = RenderJob()
-        lock.lock(); attempts += 1; active += 1; lock.unlock()
+        state.withLock { s in
+            s.attempts += 1; s.active += 1
+        }
         // A thread of its own, not a dispatch queue's: a render that never ends must not
         // take one of the few threads dispatch runs its queues on (two on a 2-core board).
         let thread = Thread { [self, documents] in
+            ThreadName.set("lectern.render")   // the name the kernel shows (/proc, top -H)
             let result = Result { try Self.drawPage(documents(content), page: page, settings: look, part: part) }
             let abandoned = job.finish(result)
             if abandoned, case .success(let f) = result { cache.insert(f, for: key) }   // keep what it made after all
-            lock.lock(); active -= 1; if abandoned { overrunning -= 1 }; lock.unlock()
+            state.withLock { s in
+                s.active -= 1; if abandoned { s.overrunning -= 1 }
+            }
         }
         thread.name = "lectern.render"
         thread.start()
         if let result = job.wait(seconds: budget) { return try result.get() }
-        lock.lock(); overrunning += 1; lock.unlock()
+        state.withLock { $0.overrunning += 1 }
         slow.insert(content: content, page: page)
         forget(content)
         throw ContentError.tooSlow(page: page, seconds: budget)
@@ -251,8 +259,10 @@ public final class Compositor: @unchecked Sendable {
     /// worker is killed (a fresh one takes its place) and the page is marked slow.
     private func inWorker(_ worker: RenderWorker, _ content: String, _ page: Int, _ look: Settings, part: Part, budget: Double) throws -> RenderedPage {
         let path = try locate(content)
-        lock.lock(); attempts += 1; active += 1; lock.unlock()
-        defer { lock.lock(); active -= 1; lock.unlock() }
+        state.withLock { s in
+            s.attempts += 1; s.active += 1
+        }
+        defer { state.withLock { $0.active -= 1 } }
         do {
             return try worker.render(path: path, page: page, settings: look, part: part, budget: budget)
         } catch let e as ContentError {
@@ -274,10 +284,10 @@ public final class Compositor: @unchecked Sendable {
     func isSlow(content: String, page: Int) -> Bool { slow.contains(content: content, page: page) }
 
     /// Renders that overran the budget and are still running.
-    public var overrunningRenders: Int { lock.lock(); defer { lock.unlock() }; return overrunning }
+    public var overrunningRenders: Int { state.withLock { $0.overrunning } }
     /// Renders within the budget started so far, and running now (overrunning or not).
-    public var renderAttempts: Int { lock.lock(); defer { lock.unlock() }; return attempts }
-    public var activeRenders: Int { lock.lock(); defer { lock.unlock() }; return active }
+    public var renderAttempts: Int { state.withLock { $0.attempts } }
+    public var activeRenders: Int { state.withLock { $0.active } }
 
     /// Page `page` of `content` as the output would show it (same background, bars and
     /// overscan), at `width`×`height`: the page rendered at that size by the same pipeline
@@ -299,38 +309,34 @@ public final class Compositor: @unchecked Sendable {
 
     /// Changes what the idle screen says (room renamed, address changed).
     public func setIdle(_ screen: IdleScreen) {
-        lock.lock(); defer { lock.unlock() }
-        if screen != idle { idle = screen; idleFrame = nil }
+        state.withLock { s in if screen != s.idle { s.idle = screen; s.idleFrame = nil } }
     }
 
     public var idleScreen: IdleScreen {
-        lock.lock(); defer { lock.unlock() }
-        return idle
+        state.withLock { $0.idle }
     }
 
     /// Starts rendering the pages next to `page` in the background: next first, then
     /// previous. A newer call supersedes pages an older one had not started yet. The deck
     /// is not opened here for its page count: past the last page, the renderer says so.
     public func prerenderNeighbours(content: String, page: Int, part: PagePart = .whole) {
-        lock.lock()
-        prerenderGeneration += 1
-        let generation = prerenderGeneration
-        lock.unlock()
+        let generation = state.withLock { s in
+            s.prerenderGeneration += 1
+            return s.prerenderGeneration
+        }
         prerenderGroup.enter()
         prerenderQueue.async { [self] in
             defer { prerenderGroup.leave() }
             let last = pageCount(content) ?? Int.max
             for p in [page + 1, page - 1] where p >= 1 && p <= last {
-                lock.lock()
-                let current = generation == prerenderGeneration
-                lock.unlock()
+                let current = state.withLock { generation == $0.prerenderGeneration }
                 guard current else { return }
                 let skip = slow.contains(content: content, page: p)
                 let key = PageCache.Key(content: content, page: p, look: settings.look, part: part)
                 if skip || cache.contains(key) { continue }
                 guard let f = try? bounded(content, p, settings, part: part, key: key, background: true) else { continue }
                 cache.insert(f, for: key)
-                lock.lock(); prerenders += 1; lock.unlock()
+                state.withLock { $0.prerenders += 1 }
             }
         }
     }
@@ -339,9 +345,9 @@ public final class Compositor: @unchecked Sendable {
     public func waitForPrerender() { prerenderGroup.wait() }
 
     /// Pages rendered in the background so far.
-    public var prerenderCount: Int { lock.lock(); defer { lock.unlock() }; return prerenders }
+    public var prerenderCount: Int { state.withLock { $0.prerenders } }
     /// Pages rendered on demand (cache misses) so far.
-    public var renderCount: Int { lock.lock(); defer { lock.unlock() }; return renders }
+    public var renderCount: Int { state.withLock { $0.renders } }
 }
 
 /// The render worker processes of a service: the wall's (the pages the room shows) and

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LecternModel
 import LecternSystem
+import Synchronization
 
 /// A page renderer in a process of its own (`lecternd --render-worker`), so a page that
 /// takes too long or too much can be stopped: the service side of it.
@@ -14,10 +15,10 @@ import LecternSystem
 /// `.overLimits`, and a fresh worker is started at once, so the next render waits for
 /// nothing more than that start.
 ///
-/// Sendable unchecked, and why that holds: every `var` (the process, its socket, the
-/// serial, the flags, the counters, `upkeep`) is read and written only with `lock` held,
-/// never while waiting on the worker; `jobLock` lets one render at a time talk to it.
-public final class RenderWorker: @unchecked Sendable {
+/// The process, its socket, the serial, the flags, the counters and `upkeep` are behind
+/// `state` (a `Mutex`, never held while waiting on the worker); `jobLock` lets one render at
+/// a time talk to it.
+public final class RenderWorker: Sendable {
     public struct Limits: Equatable, Sendable {
         /// The worker's address space (RLIMIT_AS), bytes.
         public var memoryBytes: Int
@@ -45,28 +46,30 @@ public final class RenderWorker: @unchecked Sendable {
     /// One render at a time.
     private let jobLock = NSLock()
     /// The process, the socket and the counters (never held while waiting).
-    private let lock = NSLock()
-    private var pid: pid_t = 0
-    private var socket: Int32 = -1
-    private var serial: UInt32 = 0
-    private var busy = false
-    private var cancelled = false
-    /// Bumped by `cancel()`: a render asked for before it doesn't start after it.
-    private var generation = 0
-    private var _spawns = 0
-    private var _kills = 0
-    private var _deaths = 0
-    private var _recycles = 0
-    private var _retries = 0
-    /// When the worker is replaced, and whether a refused page is tried again.
-    private var upkeep: WorkerUpkeep
+    private struct State {
+        var pid: pid_t = 0
+        var socket: Int32 = -1
+        var serial: UInt32 = 0
+        var busy = false
+        var cancelled = false
+        /// Bumped by `cancel()`: a render asked for before it doesn't start after it.
+        var generation = 0
+        var spawns = 0
+        var kills = 0
+        var deaths = 0
+        var recycles = 0
+        var retries = 0
+        /// When the worker is replaced, and whether a refused page is tried again.
+        var upkeep: WorkerUpkeep
+    }
+    private let state: Mutex<State>
 
     /// `executable` is a lecternd (the service's own: /proc/self/exe).
     public init(name: String, executable: String, limits: Limits) {
         self.name = name
         self.executable = executable
         self.limits = limits
-        self.upkeep = WorkerUpkeep(pageBudgetBytes: limits.memoryBytes, maxPages: limits.maxPages)
+        self.state = Mutex(State(upkeep: WorkerUpkeep(pageBudgetBytes: limits.memoryBytes, maxPages: limits.maxPages)))
     }
 
     deinit { stop() }
@@ -75,7 +78,7 @@ public final class RenderWorker: @unchecked Sendable {
     /// `budget` seconds: the frame, where the page sits in it and the page's transition, all
     /// from the worker's one reply.
     public func render(path: String, page: Int, settings: Compositor.Settings, part: PagePart = .whole, budget: Double) throws -> RenderedPage {
-        let asked = lock.withLock { generation }
+        let asked = state.withLock { $0.generation }
         jobLock.lock(); defer { jobLock.unlock() }
         let request = RenderWire.Request(
             serial: 0, path: path, page: page, width: settings.width, height: settings.height,
@@ -87,13 +90,13 @@ public final class RenderWorker: @unchecked Sendable {
         // tried once more on a fresh one (`WorkerUpkeep`), with a budget of its own.
         var retried = false
         while true {
-            try lock.withLock {
-                if generation != asked { throw Cancelled() }
-                cancelled = false
-                busy = true
+            try state.withLock { s throws(Cancelled) in
+                if s.generation != asked { throw Cancelled() }
+                s.cancelled = false
+                s.busy = true
             }
-            defer { lock.withLock { busy = false } }
-            let before = lock.withLock { upkeep }
+            defer { state.withLock { $0.busy = false } }
+            let before = state.withLock { $0.upkeep }
             let refusal: WorkerUpkeep.Refusal
             let error: ContentError
             do {
@@ -126,7 +129,7 @@ public final class RenderWorker: @unchecked Sendable {
                 throw error
             }
             retried = true
-            lock.withLock { _retries += 1 }
+            state.withLock { $0.retries += 1 }
             if refusal == .memory { recycle() }
         }
     }
@@ -151,11 +154,11 @@ public final class RenderWorker: @unchecked Sendable {
 
     /// The worker finished a page and lives on: replaced now if it has grown too much.
     private func finishedPage() {
-        let p = lock.withLock { pid }
+        let p = state.withLock { $0.pid }
         let footprint = p > 0 ? WorkerFootprint.bytes(pid: p) : nil
-        let action = lock.withLock { upkeep.finishedPage(footprint: footprint) }
+        let action = state.withLock { $0.upkeep.finishedPage(footprint: footprint) }
         if action == .recycle {
-            lock.withLock { _recycles += 1 }
+            state.withLock { $0.recycles += 1 }
             recycle()
         }
     }
@@ -169,21 +172,21 @@ public final class RenderWorker: @unchecked Sendable {
     /// Stops the render in progress, if any (its caller gets `Cancelled`), and any asked
     /// for before now that has not started.
     public func cancel() {
-        lock.withLock {
-            generation += 1
-            if busy, pid > 0 {
-                cancelled = true
-                kill(pid, SIGKILL)
+        state.withLock { s in
+            s.generation += 1
+            if s.busy, s.pid > 0 {
+                s.cancelled = true
+                kill(s.pid, SIGKILL)
             }
         }
     }
 
     /// Ends the worker (the service stops).
     public func stop() {
-        lock.lock()
-        let (p, s) = (pid, socket)
-        pid = 0; socket = -1
-        lock.unlock()
+        let (p, s) = state.withLock { st in
+            defer { st.pid = 0; st.socket = -1 }
+            return (st.pid, st.socket)
+        }
         if p > 0 {
             kill(p, SIGKILL)
             var status: Int32 = 0
@@ -193,22 +196,22 @@ public final class RenderWorker: @unchecked Sendable {
     }
 
     /// Workers started, killed past their budget (or cancelled), and died on their own.
-    public var spawns: Int { lock.withLock { _spawns } }
-    public var kills: Int { lock.withLock { _kills } }
-    public var deaths: Int { lock.withLock { _deaths } }
+    public var spawns: Int { state.withLock { $0.spawns } }
+    public var kills: Int { state.withLock { $0.kills } }
+    public var deaths: Int { state.withLock { $0.deaths } }
     /// Workers replaced between pages for their growth or age, and pages tried again on a
     /// fresh worker after a refusal (`WorkerUpkeep`).
-    public var recycles: Int { lock.withLock { _recycles } }
-    public var retries: Int { lock.withLock { _retries } }
+    public var recycles: Int { state.withLock { $0.recycles } }
+    public var retries: Int { state.withLock { $0.retries } }
     /// Whether a page is being drawn now.
-    public var rendering: Bool { lock.withLock { busy } }
+    public var rendering: Bool { state.withLock { $0.busy } }
     /// The worker's process id now (0: none running).
-    public var processID: pid_t { lock.withLock { pid } }
+    public var processID: pid_t { state.withLock { $0.pid } }
 
     /// Starts the worker if none runs (the first render, or after `stop`).
     public func start() throws {
         jobLock.lock(); defer { jobLock.unlock() }
-        if lock.withLock({ pid }) == 0 { try spawn() }
+        if state.withLock({ $0.pid }) == 0 { try spawn() }
     }
 
     // MARK: the process
@@ -217,10 +220,10 @@ public final class RenderWorker: @unchecked Sendable {
     /// runs, and once more to a fresh one if the worker had died since the last render.
     private func send(_ request: RenderWire.Request, fd: Int32) throws -> (socket: Int32, serial: UInt32) {
         for attempt in 0..<2 {
-            if lock.withLock({ pid }) == 0 { try spawn() }
-            let (s, n) = lock.withLock { () -> (Int32, UInt32) in
-                serial &+= 1
-                return (socket, serial)
+            if state.withLock({ $0.pid }) == 0 { try spawn() }
+            let (s, n) = state.withLock { st -> (Int32, UInt32) in
+                st.serial &+= 1
+                return (st.socket, st.serial)
             }
             var r = request
             r.serial = n
@@ -236,10 +239,10 @@ public final class RenderWorker: @unchecked Sendable {
         while true {
             let left = deadline - MonotonicClock.now()
             if left <= 0 {
-                lock.withLock {
-                    busy = false
-                    if pid > 0 { kill(pid, SIGKILL) }
-                    _kills += 1
+                state.withLock { st in
+                    st.busy = false
+                    if st.pid > 0 { kill(st.pid, SIGKILL) }
+                    st.kills += 1
                 }
                 _ = reap(countAsDeath: false)
                 try? spawn()
@@ -255,9 +258,9 @@ public final class RenderWorker: @unchecked Sendable {
                 // Not busy from here: `cancel()` kills no worker that is done. One it
                 // killed just before (the reply was on its way) is replaced now, so the
                 // next render isn't sent to a dying process.
-                let killed = lock.withLock { () -> Bool in
-                    busy = false
-                    return cancelled
+                let killed = state.withLock { st -> Bool in
+                    st.busy = false
+                    return st.cancelled
                 }
                 if killed {
                     _ = reap(countAsDeath: false)
@@ -266,11 +269,11 @@ public final class RenderWorker: @unchecked Sendable {
                 return reply
             }
             // The worker died: its memory limit, a crash on the file, or `cancel()`.
-            let wasCancelled = lock.withLock { () -> Bool in
-                busy = false
-                return cancelled
+            let wasCancelled = state.withLock { st -> Bool in
+                st.busy = false
+                return st.cancelled
             }
-            if wasCancelled { lock.withLock { _kills += 1 } }
+            if wasCancelled { state.withLock { $0.kills += 1 } }
             _ = reap(countAsDeath: !wasCancelled)
             try? spawn()
             if wasCancelled { throw Cancelled() }
@@ -280,11 +283,13 @@ public final class RenderWorker: @unchecked Sendable {
 
     /// Waits for the (killed or dead) worker to end and closes its socket.
     private func reap(countAsDeath: Bool) -> Int32 {
-        lock.lock()
-        let (p, s) = (pid, socket)
-        pid = 0; socket = -1
-        if countAsDeath { _deaths += 1 }
-        lock.unlock()
+        let (p, s) = state.withLock { st in
+            defer {
+                st.pid = 0; st.socket = -1
+                if countAsDeath { st.deaths += 1 }
+            }
+            return (st.pid, st.socket)
+        }
         var status: Int32 = 0
         if p > 0 {
             kill(p, SIGKILL)
@@ -327,11 +332,11 @@ public final class RenderWorker: @unchecked Sendable {
             close(mine)
             throw SharedFrame.Failed(description: "render worker \(executable): \(String(cString: strerror(rc)))")
         }
-        lock.withLock {
-            pid = child
-            socket = mine
-            _spawns += 1
-            upkeep.started()
+        state.withLock { st in
+            st.pid = child
+            st.socket = mine
+            st.spawns += 1
+            st.upkeep.started()
         }
     }
 }

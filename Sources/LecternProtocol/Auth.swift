@@ -226,7 +226,7 @@ public struct ContentHasher {
 /// that keep trying, the right passcode from an address of its own is checked at the next
 /// slot, within 2.4 s (docs/protocol.md §7.3). Use `attempt(_:role:now:)` for each register
 /// and `recordFailure(_:role:now:)` for each wrong proof.
-public struct AuthThrottle {
+public struct AuthThrottle: Equatable, Sendable {
     public enum Decision: Equatable, Sendable {
         case allowed
         case wait(seconds: Double)
@@ -248,9 +248,17 @@ public struct AuthThrottle {
     private var failures: [String: [Double]] = [:]
     /// Sources told to wait by the room's pace: since when (forgotten once checked, or
     /// after a window without an attempt).
-    private var waiting: [String: (since: Double, last: Double)] = [:]
+    private var waiting: [String: Waiting] = [:]
+    private struct Waiting: Equatable, Sendable {
+        var since: Double
+        var last: Double
+    }
     /// Per role: the budget left and when it was last brought up to date.
-    private var budgets: [Role: (tokens: Double, at: Double)] = [:]
+    private var budgets: [Role: Budget] = [:]
+    private struct Budget: Equatable, Sendable {
+        var tokens: Double
+        var at: Double
+    }
 
     public init(
         freeFailures: Int = 5, window: Double = 60, baseDelay: Double = 2, maxDelay: Double = 60, maxTrackedSources: Int = 4096,
@@ -299,7 +307,7 @@ public struct AuthThrottle {
             waiting[key] = nil
         } else {
             let since = waiting[key].flatMap { now - $0.last < window ? $0.since : nil } ?? now
-            waiting[key] = (since, now)
+            waiting[key] = Waiting(since: since, last: now)
             if waiting.count > maxTrackedSources {
                 waiting = waiting.filter { now - $0.value.last < window }
                 if waiting.count > maxTrackedSources {
@@ -323,7 +331,7 @@ public struct AuthThrottle {
     /// A wrong proof: counted for the source and against the room's budget for `role`.
     public mutating func recordFailure(_ key: String, role: Role, now: Double) {
         recordFailure(key, now: now)
-        budgets[role] = (max(0, budget(role, now) - 1), now)
+        budgets[role] = Budget(tokens: max(0, budget(role, now) - 1), at: now)
     }
 
     public static func key(address: String, role: Role) -> String { "\(address)/\(role)" }

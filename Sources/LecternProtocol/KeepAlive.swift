@@ -6,7 +6,7 @@
 /// received for `timeout` (6 s). While the caller still has outbound bytes queued for
 /// the peer (a peer receiving a large message answers pings late), the silence clock
 /// does not run.
-public struct KeepAlive: Sendable {
+public struct KeepAlive: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case none
         /// Send `ping` with this nonce.

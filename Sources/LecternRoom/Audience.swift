@@ -5,7 +5,7 @@ import LecternProtocol
 /// given) and their device identity (the resume token a viewer gets at register and
 /// brings back on a reconnect). Pure; owned by `RoomCore`. A viewer is not a floor device:
 /// it has no device id and never appears in the state's `devices`.
-public struct Audience: Sendable {
+public struct Audience: Equatable, Sendable {
     public struct Viewer: Equatable, Sendable {
         public let number: Int
         public var name: String

@@ -8,7 +8,7 @@ import LecternProtocol
 ///
 /// The tokens of expired devices are kept in memory only (a restart forgets them), the
 /// newest `limit` of them, and each is told once.
-struct AwayHolders {
+struct AwayHolders: Equatable, Sendable {
     /// What an away device was keeping: the floor, a pane (its index), or both.
     struct Held: Equatable {
         var floor = false
@@ -25,7 +25,11 @@ struct AwayHolders {
     static let limit = 8
     private(set) var away: [DeviceID: Away] = [:]
     /// Tokens of devices whose grace period ran out, with what they lost, oldest first.
-    private(set) var expired: [(token: ResumeToken, held: Held)] = []
+    private(set) var expired: [Expired] = []
+    struct Expired: Equatable, Sendable {
+        var token: ResumeToken
+        var held: Held
+    }
 
     /// The floor's devices after a step: who is away (in the grace period) now, and what
     /// each keeps (`held`: the room's answer for a device).
@@ -45,7 +49,7 @@ struct AwayHolders {
     mutating func left(_ id: DeviceID, now: Double, pane: Int? = nil) {
         guard var a = away.removeValue(forKey: id), now >= a.deadline else { return }
         if let pane { a.held.pane = pane }
-        expired.append((a.token, a.held))
+        expired.append(Expired(token: a.token, held: a.held))
         if expired.count > Self.limit { expired.removeFirst(expired.count - Self.limit) }
     }
 

@@ -3,7 +3,7 @@
 /// came last has it; every other clip plays muted. A pause keeps it (the holder is silent
 /// while paused); when the holder ends or is stopped, the sound goes to the clip whose
 /// latest play or resume is now the newest. Data only: `RoomCore+Clips` drives it.
-struct ClipSoundRule: Equatable {
+struct ClipSoundRule: Equatable, Sendable {
     /// The order of each clip's latest play or resume, by play serial.
     private var stamps: [Int: Int] = [:]
     private var counter = 0

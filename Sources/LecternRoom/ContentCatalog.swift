@@ -46,7 +46,7 @@ public struct ContentEntry: Equatable, Sendable {
 
 /// The files in the content store, kept in memory so the core never reads the disk: the
 /// shell lists the store at start, and every stored upload is added.
-public struct ContentCatalog: Sendable {
+public struct ContentCatalog: Equatable, Sendable {
     private var entries: [ContentID: ContentEntry] = [:]
 
     public init(_ entries: [ContentEntry] = []) {

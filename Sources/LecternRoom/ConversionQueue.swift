@@ -6,7 +6,7 @@ import LecternProtocol
 /// `maxWaiting`), each with a wall-clock budget from the moment it starts. Pure: no I/O, no
 /// threads, no clock of its own — the room hands it what happened with the time and
 /// carries out the actions it returns (the shell converts, and stops a conversion when told).
-public struct ConversionQueue: Sendable {
+public struct ConversionQueue: Equatable, Sendable {
     public struct Limits: Equatable, Sendable {
         /// Conversions running at once (1 or 2 on a small board).
         public var slots: Int

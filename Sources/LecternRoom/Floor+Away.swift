@@ -8,7 +8,7 @@ extension Floor {
     /// After a restart: puts back a device the service saved (a pane's driver), away, in its
     /// grace period, as `restoreAbsentHolder` does for the holder but without the floor.
     /// Nothing happens when its id is taken or there is no grace period.
-    public func restoreAbsentDevice(id: DeviceID, name: String, role: Role, resumeToken: ResumeToken, now: Double) {
+    public mutating func restoreAbsentDevice(id: DeviceID, name: String, role: Role, resumeToken: ResumeToken, now: Double) {
         guard devices[id] == nil, id >= 1, id <= DeviceID(config.seats), config.gracePeriod > 0 else { return }
         guard !devices.values.contains(where: { $0.resumeToken == resumeToken }) else { return }
         devices[id] = Device(
@@ -19,7 +19,7 @@ extension Floor {
     /// A device away in its grace period that has nothing left to come back to (its pane was
     /// handed to someone else or dropped) leaves the room now, as an absent holder does
     /// when its floor ends. Nothing for a connected device, the holder or the delegate.
-    public func release(absent id: DeviceID, now: Double) -> [FloorEvent] {
+    public mutating func release(absent id: DeviceID, now: Double) -> [FloorEvent] {
         var ev = expireInto(now: now)
         if let d = devices[id], !d.isConnected, holder != id, delegate != id { remove(id, by: 0, into: &ev) }
         return finish(ev)

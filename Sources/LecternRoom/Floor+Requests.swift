@@ -5,7 +5,7 @@ import LecternProtocol
 /// and control signals (which need the floor to drive the screen).
 extension Floor {
     /// floor-request (0x06).
-    public func requestFloor(by id: DeviceID, now: Double) throws(LecternError) -> FloorRequestResult {
+    public mutating func requestFloor(by id: DeviceID, now: Double) throws(LecternError) -> FloorRequestResult {
         var ev = expireInto(now: now)
         let d = try requireDevice(id)
         if holder == id { return FloorRequestResult(ack: .holder, events: finish(ev)) }
@@ -24,7 +24,7 @@ extension Floor {
 
     /// floor-release (0x0A): the holder gives the floor up (screen goes idle), a delegate
     /// gives it back to the holder, a queued device leaves the queue.
-    public func releaseFloor(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func releaseFloor(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         _ = try requireDevice(id)
         if holder == id {
@@ -41,7 +41,7 @@ extension Floor {
     }
 
     /// floor-moderate (0x0B).
-    public func moderate(_ action: FloorAction, target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func moderate(_ action: FloorAction, target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         switch action {
         case .grant: return try grant(target, by: id, now: now)
         case .withdraw: return try withdraw(target == 0 ? nil : target, by: id, now: now)
@@ -53,7 +53,7 @@ extension Floor {
     }
 
     /// Moderator: give the floor to `target` (queued or not); the holder loses it.
-    public func grant(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func grant(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         try requireModerator(id)
         try requireConnectedTarget(target)
@@ -64,7 +64,7 @@ extension Floor {
 
     /// Moderator: take the floor away from `target` (nil: from whoever has it). From the
     /// holder: the floor ends. From a delegate: the hand-over ends.
-    public func withdraw(_ target: DeviceID?, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func withdraw(_ target: DeviceID?, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         try requireModerator(id)
         guard let h = holder else { throw .floorFree }
@@ -84,7 +84,7 @@ extension Floor {
     }
 
     /// Moderator: remove `target` from the queue.
-    public func reject(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func reject(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         try requireModerator(id)
         guard let i = queue.firstIndex(of: target) else { throw .notQueued(target) }
@@ -95,7 +95,7 @@ extension Floor {
     }
 
     /// Moderator: remove a device from the room now (no grace period, token void).
-    public func kick(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func kick(_ target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         try requireModerator(id)
         guard target != id else { throw .invalidTarget(target, "You can't remove yourself — disconnect instead.") }
@@ -108,7 +108,7 @@ extension Floor {
     /// The meeting ended (docs/protocol.md §27): every device but `keeping` (wall views)
     /// leaves now, told why, with no grace period and its token void; the queue and
     /// do-not-disturb go with them, the screen goes idle.
-    public func endMeeting(keeping: Set<DeviceID>, now: Double) -> [FloorEvent] {
+    public mutating func endMeeting(keeping: Set<DeviceID>, now: Double) -> [FloorEvent] {
         var ev = expireInto(now: now)
         for d in devices.values.sorted(by: { $0.id < $1.id }) where !keeping.contains(d.id) {
             if let c = d.connection { ev.append(.closeConnection(c, .meetingEnded)) }
@@ -122,7 +122,7 @@ extension Floor {
     }
 
     /// Moderator: do-not-disturb refuses new floor requests (the queue stays).
-    public func setDoNotDisturb(_ on: Bool, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func setDoNotDisturb(_ on: Bool, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         try requireModerator(id)
         if doNotDisturb != on { doNotDisturb = on; ev.append(.stateChanged) }
@@ -131,7 +131,7 @@ extension Floor {
 
     /// Hand-over (signal 0xFD): the holder (or a moderator) lends the floor to `target`,
     /// who drives the screen until the hand-over ends.
-    public func handOver(to target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func handOver(to target: DeviceID, by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         let d = try requireDevice(id)
         guard let h = holder else { throw d.role == .moderator ? .floorFree : .noFloor }
@@ -148,7 +148,7 @@ extension Floor {
 
     /// Take back (signal 0xFE) and return (0xFF): the hand-over ends and the holder drives
     /// again. Accepted from the holder, the delegate and any moderator.
-    public func endHandOver(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
+    public mutating func endHandOver(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] {
         var ev = expireInto(now: now)
         let d = try requireDevice(id)
         guard let h = holder else { throw .floorFree }
@@ -158,10 +158,10 @@ extension Floor {
         return finish(ev)
     }
 
-    public func takeBack(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] { try endHandOver(by: id, now: now) }
-    public func returnFloor(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] { try endHandOver(by: id, now: now) }
+    public mutating func takeBack(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] { try endHandOver(by: id, now: now) }
+    public mutating func returnFloor(by id: DeviceID, now: Double) throws(LecternError) -> [FloorEvent] { try endHandOver(by: id, now: now) }
 
-    private func endHandOver(by id: DeviceID, into ev: inout [FloorEvent]) {
+    private mutating func endHandOver(by id: DeviceID, into ev: inout [FloorEvent]) {
         guard let del = delegate else { return }
         if del != id { ev.append(.floorWithdrawn(from: del, reason: .handOverEnded, by: id)) }
         delegate = nil
@@ -171,7 +171,7 @@ extension Floor {
 
     /// control (0x0C): floor signals are applied here; screen signals are checked for
     /// permission and handed back for the service to apply.
-    public func control(_ signal: ControlSignal, by id: DeviceID, now: Double) throws(LecternError) -> ControlOutcome {
+    public mutating func control(_ signal: ControlSignal, by id: DeviceID, now: Double) throws(LecternError) -> ControlOutcome {
         switch signal {
         case .handOver(let target): return .floor(try handOver(to: target, by: id, now: now))
         case .takeBack, .returnFloor: return .floor(try endHandOver(by: id, now: now))

@@ -76,8 +76,8 @@ public enum ControlOutcome: Equatable, Sendable {
 /// hand-over and the grace period. A pure state machine: no clock, no I/O, no threads. Every method takes `now` (seconds of a
 /// monotonic clock), first expires grace periods that ran out, and returns the events
 /// the service must carry out; a refused action throws the `LecternError` to answer
-/// with and changes nothing. Not thread-safe: confine it to one event loop.
-public final class Floor {
+/// with and changes nothing. A value: the room's core holds it and mutates it in place.
+public struct Floor: Equatable, Sendable {
     public struct Device: Equatable, Sendable {
         public let id: DeviceID
         public var name: String
@@ -98,11 +98,9 @@ public final class Floor {
     /// Waiting for the floor (moderated mode), first in line first.
     public internal(set) var queue: [DeviceID] = []
     public internal(set) var doNotDisturb = false
-    private let makeToken: () -> ResumeToken
 
-    public init(config: FloorConfig, tokenGenerator: @escaping () -> ResumeToken = ResumeToken.random) {
+    public init(config: FloorConfig) {
         self.config = config
-        self.makeToken = tokenGenerator
     }
 
     /// Who drives the screen: the delegate during a hand-over, else the holder.
@@ -122,11 +120,14 @@ public final class Floor {
 
     // MARK: - registration
 
-    /// Registers an authenticated connection (verify the proof first). With a resume token
+    /// Registers an authenticated connection (verify the proof first). `newToken` draws a
+    /// newcomer's resume token (the room's generator; tests give their own). With a resume token
     /// of a device still in the room and the same role: the same id back, and the floor if
     /// it had it; a connection still open for that device is closed (`.replaced`). Any
     /// other token is ignored: a fresh id, no floor.
-    public func register(connection: ConnectionID, name: String, role: Role, resumeToken: ResumeToken?, now: Double) throws(LecternError) -> Registration {
+    public mutating func register(
+        connection: ConnectionID, name: String, role: Role, resumeToken: ResumeToken?, now: Double, newToken: () -> ResumeToken
+    ) throws(LecternError) -> Registration {
         guard deviceID(forConnection: connection) == nil else { throw .alreadyRegistered }
         guard DeviceName.isValid(name) else { throw .invalidName }
         var ev = expireInto(now: now)
@@ -145,8 +146,8 @@ public final class Floor {
         }
 
         let id = try freeSeat(for: role)
-        var token = makeToken()
-        while devices.values.contains(where: { $0.resumeToken == token }) { token = makeToken() }
+        var token = newToken()
+        while devices.values.contains(where: { $0.resumeToken == token }) { token = newToken() }
         devices[id] = Device(id: id, name: name, role: role, resumeToken: token, connection: connection, graceDeadline: nil)
         ev.append(.stateChanged)
         return Registration(deviceID: id, role: role, resumeToken: token, resumed: false, floorRestored: false, events: finish(ev))
@@ -168,7 +169,7 @@ public final class Floor {
     /// After a restart: puts back the floor holder the service saved, as a device that is
     /// away, in its grace period. It gets its id and the floor back when it reconnects with
     /// its resume token before `now + gracePeriod`; after that, the usual expiry applies.
-    public func restoreAbsentHolder(id: DeviceID, name: String, role: Role, resumeToken: ResumeToken, now: Double) {
+    public mutating func restoreAbsentHolder(id: DeviceID, name: String, role: Role, resumeToken: ResumeToken, now: Double) {
         guard holder == nil, devices[id] == nil, id >= 1, id <= DeviceID(config.seats), config.gracePeriod > 0 else { return }
         devices[id] = Device(
             id: id, name: name, role: role, resumeToken: resumeToken, connection: nil,
@@ -186,7 +187,7 @@ public final class Floor {
     /// The connection closed without unregister. The floor holder keeps the floor for the
     /// grace period (its content stays on screen), and so does a device the room keeps a
     /// place for (`keep`: it drives a pane of the wall, §9.7); everyone else leaves the room.
-    public func disconnect(connection: ConnectionID, now: Double, keep: (DeviceID) -> Bool = { _ in false }) -> [FloorEvent] {
+    public mutating func disconnect(connection: ConnectionID, now: Double, keep: (DeviceID) -> Bool = { _ in false }) -> [FloorEvent] {
         var ev = expireInto(now: now)
         guard let id = deviceID(forConnection: connection) else { return finish(ev) }
         if (holder == id || keep(id)) && config.gracePeriod > 0 {
@@ -200,16 +201,16 @@ public final class Floor {
     }
 
     /// unregister (0x04): leave for good, no grace period. Answer unregister-ok, then close.
-    public func unregister(connection: ConnectionID, now: Double) -> [FloorEvent] {
+    public mutating func unregister(connection: ConnectionID, now: Double) -> [FloorEvent] {
         var ev = expireInto(now: now)
         if let id = deviceID(forConnection: connection) { remove(id, by: id, into: &ev) }
         return finish(ev)
     }
 
     /// Ends grace periods that ran out: the holder leaves, the screen goes idle.
-    public func expire(now: Double) -> [FloorEvent] { finish(expireInto(now: now)) }
+    public mutating func expire(now: Double) -> [FloorEvent] { finish(expireInto(now: now)) }
 
-    func expireInto(now: Double) -> [FloorEvent] {
+    mutating func expireInto(now: Double) -> [FloorEvent] {
         var ev: [FloorEvent] = []
         for d in devices.values.sorted(by: { $0.id < $1.id }) {
             if let deadline = d.graceDeadline, deadline <= now { remove(d.id, by: 0, into: &ev) }
@@ -218,7 +219,7 @@ public final class Floor {
     }
 
     /// Removes a device from the room; floor consequences included.
-    func remove(_ id: DeviceID, by: DeviceID, into ev: inout [FloorEvent]) {
+    mutating func remove(_ id: DeviceID, by: DeviceID, into ev: inout [FloorEvent]) {
         guard devices[id] != nil else { return }
         devices[id] = nil
         queue.removeAll { $0 == id }
@@ -234,7 +235,7 @@ public final class Floor {
 
     /// The floor ends: nobody has it, the screen goes idle. The holder is not told (it
     /// acted itself or is told by the caller); a delegate is.
-    func endFloor(by: DeviceID, into ev: inout [FloorEvent]) {
+    mutating func endFloor(by: DeviceID, into ev: inout [FloorEvent]) {
         if let d = delegate, d != by { ev.append(.floorWithdrawn(from: d, reason: .ownerLostFloor, by: by)) }
         let old = holder
         holder = nil
@@ -246,7 +247,7 @@ public final class Floor {
     }
 
     /// `newHolder` gets the floor; the previous holder and delegate lose it.
-    func giveFloor(to newHolder: DeviceID, grant: FloorGrantReason, loss: FloorLossReason, by: DeviceID, into ev: inout [FloorEvent]) {
+    mutating func giveFloor(to newHolder: DeviceID, grant: FloorGrantReason, loss: FloorLossReason, by: DeviceID, into ev: inout [FloorEvent]) {
         let oldHolder = holder, oldDelegate = delegate
         if let h = oldHolder, h != newHolder, h != by, devices[h]?.isConnected == true {
             ev.append(.floorWithdrawn(from: h, reason: loss, by: by))
@@ -265,7 +266,7 @@ public final class Floor {
 
     /// After every step: without a connected moderator, do-not-disturb switches off and a
     /// free floor in a moderated room goes to the first in the queue.
-    func finish(_ events: [FloorEvent]) -> [FloorEvent] {
+    mutating func finish(_ events: [FloorEvent]) -> [FloorEvent] {
         var ev = events
         if !hasConnectedModerator {
             if doNotDisturb { doNotDisturb = false; ev.append(.stateChanged) }

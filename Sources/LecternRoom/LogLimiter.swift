@@ -4,11 +4,11 @@ import Logging
 /// text with other numbers and other quoted names (a throttled guess from each address) —
 /// are written at most `perWindow` times a `window`; the first line after a quiet window
 /// says how many were left out. Pure: the caller passes the time.
-struct LogLimiter {
+struct LogLimiter: Equatable, Sendable {
     var perWindow = 10
     var window: Double = 60
 
-    private struct Count {
+    private struct Count: Equatable, Sendable {
         var start: Double
         var written: Int
         var suppressed: Int

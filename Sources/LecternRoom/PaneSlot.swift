@@ -22,7 +22,7 @@ extension RoomCore {
 
     /// Changes the screen queue of `slot`.
     @discardableResult
-    func withQueue<T>(_ slot: PaneSlot, _ body: (inout ScreenQueue) -> T) -> T {
+    mutating func withQueue<T>(_ slot: PaneSlot, _ body: (inout ScreenQueue) -> T) -> T {
         switch slot {
         case .main: return body(&screen)
         case .pane(let i):

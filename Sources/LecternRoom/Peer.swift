@@ -1,8 +1,16 @@
 import LecternProtocol
 
 /// One connection as the room sees it (a device once registered): its hello challenge,
-/// keep-alive, registration and uploads. Owned by `RoomCore`.
-final class Peer {
+/// keep-alive, registration and uploads. A value in `RoomCore.peers`, changed in place
+/// there (`peers[id]?.field = x`): a `Peer` passed to a handler is the peer as it was
+/// when the handler began, so what may have changed since is read from `peers` again.
+struct Peer: Equatable, Sendable {
+    /// A screenshot or page preview being made for the peer, and the bytes it counts (§13).
+    struct Picture: Equatable, Sendable {
+        var tag: UInt16
+        var cost: Int
+    }
+
     let id: ConnectionID
     let address: String
     let challenge: [UInt8]
@@ -29,7 +37,7 @@ final class Peer {
     /// Error replies sent while unregistered (a few, and the connection is closed).
     var unregisteredErrors = 0
     /// Screenshots and page previews being made for this peer (tag, bytes counted).
-    var pictures: [(tag: UInt16, cost: Int)] = []
+    var pictures: [Picture] = []
     var picturesInFlight: Int { pictures.count }
     /// Bytes of pictures sent and maybe still waiting in its output, and since when (§13).
     var pictureBytesSent = 0

@@ -4,7 +4,7 @@ import LecternProtocol
 /// join again for `seconds` (config `remove_cooldown`; 0: no cool-down): a removal isn't
 /// undone 0.4 s later by a page that simply joins again. Moderators are never held back.
 /// Pure data; at most `capacity` entries (the oldest-ending go first), expired ones pruned.
-struct RemovalCooldown {
+struct RemovalCooldown: Equatable, Sendable {
     struct Key: Hashable {
         let address: String
         let name: String

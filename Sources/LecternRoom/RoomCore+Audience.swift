@@ -1,73 +1,12 @@
 import LecternModel
 import LecternProtocol
 
-/// What the room keeps of the audience (§24): who is watching, the polls, the questions,
-/// the navigation lock and download permission, and since when nobody is in the room.
-struct AudienceRoom {
-    var viewers = Audience()
-    var polls = PollBook()
-    var questions = AudienceQuestions()
-    var navigation = ViewerNavigation()
-    /// Polls prepared with decks (§24.3): deck material, kept when the meeting ends.
-    var prepared = PreparedPolls()
-    /// New identities per address (§24.1); set from the config by the core.
-    var joins = AudienceJoinBudget(burst: AudienceLimits.newViewersPerAddress, refillSeconds: AudienceLimits.newViewerSeconds)
-    /// Live results: pushed at most every `resultsInterval` (a burst of answers costs a few
-    /// pushes, not one each); one owed is sent by the next tick.
-    var lastResultsPush = -Double.infinity
-    var resultsPushOwed = false
-    static let resultsInterval = 0.25
-    /// When owed live results go out (the room wakes for them, not only at the next tick).
-    var resultsOwedAt: Double? { resultsPushOwed ? lastResultsPush + Self.resultsInterval : nil }
-    /// The pointer to viewers, paced.
-    var pointer = ViewerPointerPacer()
-
-    var count: Int { viewers.count }
-
-    /// Whether there is anything the end of a meeting would clear.
-    var hasMeeting: Bool { !polls.polls.isEmpty || !questions.questions.isEmpty || navigation != ViewerNavigation() }
-
-    var saved: AudienceSaved? {
-        guard hasMeeting || !viewers.savedTokens.isEmpty || !prepared.isEmpty else { return nil }
-        return AudienceSaved(polls: polls, questions: questions, navigation: navigation, viewers: viewers.savedTokens, prepared: prepared)
-    }
-
-    mutating func restore(_ s: AudienceSaved, now: Double) {
-        polls = s.polls
-        questions = s.questions
-        navigation = s.navigation
-        viewers.restore(tokens: s.viewers)
-        prepared = s.prepared ?? PreparedPolls()
-    }
-
-    /// The meeting ended (§27, `RoomCore.endMeeting`): polls, answers, questions, the lock,
-    /// the download offer and device identities go.
-    mutating func endMeeting() {
-        polls = PollBook()
-        questions = AudienceQuestions()
-        navigation = ViewerNavigation()
-        viewers.forgetIdentities()
-    }
-}
-
-/// The audience as `state.json` keeps it: no names with answers (answers are keyed by a
-/// hash of the device's token), cleared when the meeting ends.
-public struct AudienceSaved: Codable, Equatable, Sendable {
-    public var polls: PollBook
-    public var questions: AudienceQuestions
-    public var navigation: ViewerNavigation
-    /// Viewer tokens (hex) → guest number, so a phone that reconnects after a restart is the same device.
-    public var viewers: [String: Int]
-    /// Polls prepared with decks (§24.3); absent in files from before they existed.
-    public var prepared: PreparedPolls?
-}
-
 /// The audience in the room: viewers register, follow the state, answer polls and ask
 /// questions; the floor's driver or the moderator runs polls, questions and the lock.
 extension RoomCore {
     // MARK: registration
 
-    func registerViewer(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
+    mutating func registerViewer(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
         let req = Command.register.rawValue
         if keys.audienceMode == .off { return fail(p, tag: tag, .roleUnavailable(.viewer), request: req) }
         if keys.audienceMode == .passcode {
@@ -102,14 +41,18 @@ extension RoomCore {
             }
         }
         do {
-            let (v, resumed) = try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: random.token)
-            p.viewer = v
+            // A copy of the generator draws while the audience changes (put back at once).
+            var random = self.random
+            let joined = Result { () throws(LecternError) in try audience.viewers.join(p.id, name: r.name, token: r.resumeToken, fresh: { random.token() }) }
+            self.random = random
+            let (v, resumed) = try joined.get()
+            peers[p.id]?.viewer = v
             emit(.registered(p.id))
             screenCodeRegistered(p.id)
             send(.registerOK(RegisterOK(deviceID: ProtocolLimits.unregisteredID, role: .viewer, resumed: resumed, floorRestored: false, resumeToken: v.token)), to: p, tag: tag)
             log(.debug, "viewer '\(v.name)' joined from \(p.address)\(resumed ? " (again)" : "")")
             send(.state(viewerSnapshot(now: now)), to: p, tag: 0)
-            p.statePacer.sent(now: now)
+            peers[p.id]?.statePacer.sent(now: now)
             pushState(viewers: false)
             if !resumed { persist() }
         } catch {
@@ -117,17 +60,17 @@ extension RoomCore {
         }
     }
 
-    func viewerLeft(_ p: Peer) {
+    mutating func viewerLeft(_ p: Peer) {
         guard p.viewer != nil else { return }
         audience.viewers.leave(p.id)
-        p.viewer = nil
+        peers[p.id]?.viewer = nil
         pushState(viewers: false)
     }
 
     // MARK: requests
 
     /// What a viewer may send: state-request, poll answers, questions and votes.
-    func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
+    mutating func viewerRequest(_ message: Message, command: UInt8, from p: Peer, viewer v: Audience.Viewer, tag: UInt16) throws {
         switch message {
         case .stateRequest: send(.state(viewerSnapshot(now: now)), to: p, tag: tag)
         case .audienceFetch(let f): try audienceFetch(f, privileged: false, peer: p, tag: tag)
@@ -152,7 +95,7 @@ extension RoomCore {
     /// A viewer's picture of the slide: only the deck on the wall, not while it is blanked;
     /// the live page while locked, any page of it once unlocked; never the notes half.
     /// Rendered at the device's size by the same pipeline, from the page cache when there.
-    func viewerPage(_ r: PagePreviewRequest, peer p: Peer, tag: UInt16) throws {
+    mutating func viewerPage(_ r: PagePreviewRequest, peer p: Peer, tag: UInt16) throws {
         let live = screen.committed
         guard let c = live.content, c.id == r.content, c.kind == .pdf, live.blank == .none, screen.clip == nil else {
             throw LecternError(.notYourContent, message: "Viewers see the slide on the wall, and only while it is shown.")
@@ -169,7 +112,7 @@ extension RoomCore {
 
     /// A page of what the state only summarises (§24.6): questions (viewers: not the hidden
     /// ones), or a poll's open-text answers (the presenters and moderator only).
-    func audienceFetch(_ f: AudienceFetch, privileged: Bool, peer p: Peer, tag: UInt16) throws {
+    mutating func audienceFetch(_ f: AudienceFetch, privileged: Bool, peer p: Peer, tag: UInt16) throws {
         let count = Int(f.count == 0 ? UInt16(AudienceLimits.maxFetch) : min(f.count, UInt16(AudienceLimits.maxFetch)))
         let page: AudiencePage
         switch f.what {
@@ -193,7 +136,7 @@ extension RoomCore {
     /// The audience's requests from anyone registered (`voter`: the device's identity).
     /// Returns false when `message` is not one of them.
     @discardableResult
-    func audienceRequest(_ message: Message, from p: Peer, voter: String, name: String, tag: UInt16) throws -> Bool {
+    mutating func audienceRequest(_ message: Message, from p: Peer, voter: String, name: String, tag: UInt16) throws -> Bool {
         if case .audienceSet(.endMeeting) = message, let me = p.deviceID {
             // The whole room's meeting ends (§27), answered before everyone is let go.
             try endMeetingRequest(by: me, peer: p, tag: tag)
@@ -252,7 +195,7 @@ extension RoomCore {
         guard floor.canDriveScreen(me) else { throw .audienceOnly }
     }
 
-    private func audienceSet(_ s: AudienceSetting, by me: DeviceID) throws(LecternError) {
+    private mutating func audienceSet(_ s: AudienceSetting, by me: DeviceID) throws(LecternError) {
         switch s {
         case .lock: audience.navigation.locked = true
         case .unlock: audience.navigation.locked = false
@@ -287,7 +230,7 @@ extension RoomCore {
     }
 
     /// Puts the card on the wall, or takes it off, when it changed.
-    func updateWallCard() {
+    mutating func updateWallCard() {
         let card = wallCard
         recordPoll(card)
         guard card != screen.committed.card || screen.running != nil else { return }
@@ -328,30 +271,30 @@ extension RoomCore {
     }
 
     /// The newest state for this peer: a viewer never gets the presenters' copy.
-    func stateBytes(for p: Peer) -> [UInt8] {
+    mutating func stateBytes(for p: Peer) -> [UInt8] {
         if let own = paneStateBytes(for: p) { return own }
         guard p.viewer != nil else {
-            if stateStale || latestState.isEmpty {
-                latestState = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
-                stateStale = false
+            if pushes.stale || pushes.latest.isEmpty {
+                pushes.latest = Message.state(snapshot(now: now)).encode(tag: 0, deviceID: 0)
+                pushes.stale = false
             }
-            return latestState
+            return pushes.latest
         }
-        if viewerStateStale || latestViewerState.isEmpty {
-            latestViewerState = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
-            viewerStateStale = false
+        if pushes.viewerStale || pushes.latestViewer.isEmpty {
+            pushes.latestViewer = Message.state(viewerSnapshot(now: now)).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
+            pushes.viewerStale = false
         }
-        return latestViewerState
+        return pushes.latestViewer
     }
 
-    func pushResults() {
+    mutating func pushResults() {
         audience.lastResultsPush = now
         audience.resultsPushOwed = false
         pushState(viewers: false)
     }
 
     /// Every tick: live results owed go out. (The meeting's idle end: `meetingTick`, §27.)
-    func audienceTick() {
+    mutating func audienceTick() {
         if audience.resultsPushOwed { pushResults() }
     }
 }

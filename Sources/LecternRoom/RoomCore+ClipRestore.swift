@@ -20,7 +20,7 @@ extension RoomCore {
     }
 
     /// Opens the saved clip again in `slot` (no one asked: no reply); `clipOpened` seeks and pauses it.
-    func restoreClip(_ saved: SavedClip, in slot: PaneSlot = .main) {
+    mutating func restoreClip(_ saved: SavedClip, in slot: PaneSlot = .main) {
         guard let (id, start) = saved.resolve(in: catalog), let item = catalog[id] else {
             log(.info, "the clip that was playing is no longer in the store")
             return
@@ -32,7 +32,7 @@ extension RoomCore {
 /// How often a playing clip's position (and the volume) reaches `state.json`: a save at most every
 /// `interval` seconds for progress alone (a pause, resume, start or end saves at once), and
 /// one owed is made at the next tick, so the file is at most `interval` + a tick behind.
-struct ClipSaveThrottle: Equatable {
+struct ClipSaveThrottle: Equatable, Sendable {
     static let interval = 0.4
     private var last = -Double.infinity
     private var owed = false

@@ -7,12 +7,11 @@ import LecternProtocol
 /// sound (`ClipSoundRule`, §23.1). A clip is one more thing a pane shows: the wall's plan
 /// carries it as `PaneContent.clip`, and anything else shown in the pane ends it.
 extension RoomCore {
-    func newClipSerial() -> Int {
-        clipSerials += 1
-        return clipSerials
+    mutating func newClipSerial() -> Int {
+        clips.newSerial()
     }
 
-    func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func playClip(_ content: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let slot = drivenSlot(me)
         if slot == .main { try floor.checkCanDrive(me) }
         let item = try storedEntry(content)
@@ -27,7 +26,7 @@ extension RoomCore {
     }
 
     /// Opens a clip for `slot`, ending the one it plays; played once opened (`clipOpened`).
-    func startClip(_ content: ContentSnapshot, looping: Bool, in slot: PaneSlot, reply: ScreenReply?, start: Double = 0, paused: Bool = false) {
+    mutating func startClip(_ content: ContentSnapshot, looping: Bool, in slot: PaneSlot, reply: ScreenReply?, start: Double = 0, paused: Bool = false) {
         endClip(in: slot)
         switch slot {   // a clip going up in a pane ends a share there (§29)
         case .main: mainScreenChanging()
@@ -45,7 +44,7 @@ extension RoomCore {
     /// plan no longer shows it, its report of the end is only logged. With `opening`, the
     /// clips being opened there are dropped too (answered, never played): a pane cleared,
     /// or handed to someone else, never starts the previous driver's clip.
-    func endClip(in slot: PaneSlot, opening: Bool = false) {
+    mutating func endClip(in slot: PaneSlot, opening: Bool = false) {
         if let c = queue(slot).clip {
             emit(.steerClip(serial: c.serial, .stop))
             // The wall showed the clip: the change that ends it is shown even if the screen
@@ -54,7 +53,7 @@ extension RoomCore {
                 $0.clip = nil
                 $0.outputChanged()
             }
-            clipSound.gone(c.serial)
+            clips.sound.gone(c.serial)
             settleSound()
         }
         guard opening else { return }
@@ -69,7 +68,7 @@ extension RoomCore {
         }
     }
 
-    func clipOpened(_ serial: Int, _ result: Result<ClipFacts, LecternError>) {
+    mutating func clipOpened(_ serial: Int, _ result: Result<ClipFacts, LecternError>) {
         guard let slot = slot(ofClip: serial), let o = withQueue(slot, { $0.opening.removeValue(forKey: serial) }) else {
             if case .success = result { emit(.discardClip(serial: serial)) }
             return
@@ -85,7 +84,7 @@ extension RoomCore {
                     progress: ClipProgress(position: o.start), asked: o.paused ? .paused : nil)
             }
             if o.reply != nil, slot == .main { recordClip(o.content, duration: facts.duration) }
-            clipSound.took(serial)
+            clips.sound.took(serial)
             settleSound()
             answer(o.reply, nil)
             pushState()
@@ -102,16 +101,16 @@ extension RoomCore {
         }
     }
 
-    func clipProgressed(_ serial: Int, _ progress: ClipProgress) {
+    mutating func clipProgressed(_ serial: Int, _ progress: ClipProgress) {
         guard let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return }
         let wasPaused = queue(slot).clip?.progress.state == .paused
         withQueue(slot) { $0.clip?.progress = progress }
         pushState()
-        clipSave.owe()
-        if wasPaused != (progress.state == .paused) || clipSave.due(now: now) { persist() }
+        clips.save.owe()
+        if wasPaused != (progress.state == .paused) || clips.save.due(now: now) { persist() }
     }
 
-    func clipEnded(_ serial: Int, _ ending: ClipEnding) {
+    mutating func clipEnded(_ serial: Int, _ ending: ClipEnding) {
         switch ending.how {
         case .failed(let why): log(.warning, "clip ended early: \(why)")
         case .ended, .stopped:
@@ -119,7 +118,7 @@ extension RoomCore {
         }
         guard let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return }   // stopped by the room already
         withQueue(slot) { $0.clip = nil }
-        clipSound.gone(serial)
+        clips.sound.gone(serial)
         settleSound()
         clipChanged(in: slot)
         if slot == .main { recordWall() }   // the page beneath is on the wall again (its ink may change)
@@ -129,13 +128,13 @@ extension RoomCore {
 
     /// A clip started or ended in `slot`: the wall's plan says so. (A change of the pane being
     /// shown is older than the clip: any change ends the clip. This show carries both.)
-    func clipChanged(in slot: PaneSlot) {
+    mutating func clipChanged(in slot: PaneSlot) {
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp()))
         recordWall()   // a wall of several panes: its record page has the clip in its pane (§26.1)
     }
 
-    func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func steerClip(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let slot = drivenSlot(me)
         if slot == .main { try floor.checkCanDrive(me) }
         guard let c = queue(slot).clip else { throw LecternError.noClip }
@@ -146,7 +145,7 @@ extension RoomCore {
         case .clipResume:
             emit(.steerClip(serial: c.serial, .resume)); send(.clipResumeOK, to: p, tag: tag)
             // A resume takes the sound (§23.1), even of a clip that was playing.
-            clipSound.took(c.serial)
+            clips.sound.took(c.serial)
             if settleSound() { pushState() }
             clipAsked(.playing, in: slot)
         case .clipStop: emit(.steerClip(serial: c.serial, .stop)); send(.clipStopOK, to: p, tag: tag)
@@ -168,15 +167,15 @@ extension RoomCore {
             send(.clipSeekOK, to: p, tag: tag)
             withQueue(slot) { $0.clip?.progress.position = Double(ms) / 1000 }   // a seek gets its own push, paused or not
             pushState()
-            clipSave.owe()
-            if clipSave.due(now: now) { persist() }
+            clips.save.owe()
+            if clips.save.due(now: now) { persist() }
         default: break
         }
     }
 
     /// Pause and resume show in the state at once (a push after the ok), whatever the
     /// player reports meanwhile.
-    private func clipAsked(_ state: ClipProgress.State, in slot: PaneSlot) {
+    private mutating func clipAsked(_ state: ClipProgress.State, in slot: PaneSlot) {
         let before = Self.screenState(queue(slot))
         withQueue(slot) { $0.clip?.asked = state }
         if Self.screenState(queue(slot)) != before {
@@ -187,15 +186,15 @@ extension RoomCore {
 
     /// Tells the shell which clip has the sound when that changed (§23.1); true if it did.
     @discardableResult
-    func settleSound() -> Bool {
-        guard let h = clipSound.change() else { return false }
+    mutating func settleSound() -> Bool {
+        guard let h = clips.sound.change() else { return false }
         emit(.clipSound(serial: h))
         return true
     }
 
     /// The pane whose clip has the sound (the state's `layout.soundPane`), if any.
     var soundPane: Int? {
-        guard let serial = clipSound.holder, let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return nil }
+        guard let serial = clips.sound.holder, let slot = slot(ofClip: serial), queue(slot).clip?.serial == serial else { return nil }
         return paneIndex(slot)
     }
 

@@ -2,7 +2,7 @@ import LecternProtocol
 
 /// Connections: hello, keep-alive, writability, closing; sending and failing.
 extension RoomCore {
-    func opened(_ id: ConnectionID, address: String, challenge: [UInt8]) {
+    mutating func opened(_ id: ConnectionID, address: String, challenge: [UInt8]) {
         let p = Peer(id: id, address: address, challenge: challenge, now: now, keepAliveTimeout: config.keepaliveTimeout)
         peers[id] = p
         let hello = Hello(
@@ -14,10 +14,11 @@ extension RoomCore {
         log(.debug, "connection \(id) from \(address)")
     }
 
-    func closed(_ id: ConnectionID) {
-        guard let p = peers.removeValue(forKey: id) else { return }
+    mutating func closed(_ id: ConnectionID) {
+        guard var p = peers.removeValue(forKey: id) else { return }
         picturesDrained(p, force: true)
-        if !p.pictures.isEmpty { gonePictures[id] = p }
+        p.pictureBytesSent = 0   // drained above; kept only for the pictures still being made
+        if !p.pictures.isEmpty { pictures.gone[id] = p }
         uploadsClosed(of: p)
         conversions.forget(id)
         if p.deviceID != nil {
@@ -31,10 +32,11 @@ extension RoomCore {
 
     /// Over its output budget the peer is not read from (it can't add to what waits for
     /// it); back under, it is read again and gets the newest state it missed.
-    func writable(_ id: ConnectionID, _ on: Bool) {
-        guard let p = live(id) else { return }
-        p.writable = on
-        p.unwritableSince = on ? nil : (p.unwritableSince ?? now)
+    mutating func writable(_ id: ConnectionID, _ on: Bool) {
+        guard live(id) != nil else { return }
+        peers[id]!.writable = on
+        if on { peers[id]!.unwritableSince = nil } else if peers[id]!.unwritableSince == nil { peers[id]!.unwritableSince = now }
+        let p = peers[id]!
         updateReading(p)
         if on {
             picturesDrained(p, force: true)
@@ -43,17 +45,20 @@ extension RoomCore {
     }
 
     /// Reads from the peer unless an upload waits for the disk or its output is over budget.
-    func updateReading(_ p: Peer) {
+    mutating func updateReading(_ peer: Peer) {
+        guard let p = live(peer.id) else { return }
         let want = p.readingPausedBy == nil && p.writable
-        guard want != p.reading, !p.closing else { return }
-        p.reading = want
+        guard want != p.reading else { return }
+        peers[p.id]?.reading = want
         emit(.setReading(p.id, want))
     }
 
     /// Every half second: the register deadline and the keep-alive of every connection.
-    func tick() {
-        if clipSave.due(now: now) { persist() }
-        for p in peers.values.sorted(by: { $0.id < $1.id }) where !p.closing {
+    mutating func tick() {
+        if clips.save.due(now: now) { persist() }
+        for id in peers.keys.sorted() {
+            // Each step below may change or close the peer: read it again before each.
+            guard let p = live(id) else { continue }
             if !p.isRegistered, now - p.connectedAt > ProtocolLimits.registerTimeoutSeconds {
                 fail(p, tag: 0, .timedOut(seconds: ProtocolLimits.registerTimeoutSeconds), request: Command.error.rawValue)
                 continue
@@ -66,9 +71,10 @@ extension RoomCore {
             }
             sendPendingState(p)
             picturesDrained(p)
+            guard let p = live(id) else { continue }
             // The record being sent to it is output waiting too (its pong waits behind it).
             let sendingRecord = recordMaking.map { $0.sending && $0.peer == p.id } ?? false
-            switch p.keepAlive.poll(now: now, outboundPending: !p.writable || sendingRecord) {
+            switch peers[id]!.keepAlive.poll(now: now, outboundPending: !p.writable || sendingRecord) {
             case .none: break
             case .sendPing(let n): send(.ping(nonce: n), to: p, tag: 0)
             case .timedOut:
@@ -92,36 +98,36 @@ extension RoomCore {
 
     // MARK: sending
 
-    func send(_ m: Message, to p: Peer, tag: UInt16, device: UInt8? = nil) {
-        send(bytes: m.encode(tag: tag, deviceID: device ?? p.deviceID ?? ProtocolLimits.unregisteredID), to: p)
+    mutating func send(_ m: Message, to p: Peer, tag: UInt16, device: UInt8? = nil) {
+        send(bytes: m.encode(tag: tag, deviceID: device ?? peers[p.id]?.deviceID ?? ProtocolLimits.unregisteredID), to: p)
     }
 
-    func send(bytes: [UInt8], to p: Peer) {
-        guard !p.closing else { return }
+    mutating func send(bytes: [UInt8], to p: Peer) {
+        guard live(p.id) != nil else { return }
         emit(.send(p.id, bytes))
-        p.keepAlive.noteSent(now: now)
+        peers[p.id]!.keepAlive.noteSent(now: now)
     }
 
-    func sendPieces(_ pieces: [ScreenshotChunk], to p: Peer, tag: UInt16) {
+    mutating func sendPieces(_ pieces: [ScreenshotChunk], to p: Peer, tag: UInt16) {
         for piece in pieces { send(.screenshotData(piece), to: p, tag: tag) }
     }
 
     /// Answers `request` with `error`; closes the connection when the error says so, or
     /// when an unregistered peer has earned a few.
-    func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
+    mutating func fail(_ p: Peer, tag: UInt16, _ error: LecternError, request: UInt8) {
         var error = error
-        if !p.isRegistered {
-            p.unregisteredErrors += 1
+        if let live = live(p.id), !live.isRegistered {
+            peers[p.id]!.unregisteredErrors += 1
             // The error's flag says the connection closes (C49: clients go by the flag).
-            if p.unregisteredErrors >= ProtocolLimits.unregisteredErrorLimit { error.closesConnection = true }
+            if live.unregisteredErrors + 1 >= ProtocolLimits.unregisteredErrorLimit { error.closesConnection = true }
         }
         send(.failure(replyingTo: request, error), to: p, tag: tag)
         if error.closesConnection { close(p) }
     }
 
-    func close(_ p: Peer) {
-        guard !p.closing else { return }
-        p.closing = true
+    mutating func close(_ p: Peer) {
+        guard live(p.id) != nil else { return }
+        peers[p.id]!.closing = true
         emit(.close(p.id))
     }
 }

@@ -5,7 +5,7 @@ import LecternProtocol
 /// by its label and step, its deck's notes layout, the talk timer. Never notes: those are
 /// in RoomCore+Notes, the slides by label in RoomCore+Slides, the timer in RoomCore+Timer.
 extension RoomCore {
-    func consoleSnapshot() -> ConsoleSnapshot {
+    func consoleSnapshot(wall: Double) -> ConsoleSnapshot {
         let committed = screen.committed
         var slide: SlideSnapshot?
         var layout = NotesLayout.none
@@ -18,6 +18,6 @@ extension RoomCore {
         }
         return ConsoleSnapshot(
             slide: slide, notesLayout: layout, hasNotes: hasNotes, notesRevision: notesRevision, wrap: config.wrapAround,
-            timer: timer.snapshot(at: wallTime))
+            timer: timer.snapshot(at: wall))
     }
 }

@@ -21,7 +21,7 @@ extension RoomCore {
     func deckEntry(_ content: ContentID) -> ContentEntry? { catalog[content] ?? conversions[content]?.early }
 
     /// A stored original to convert. `waiter`: the request answered once it is converted.
-    func convertStored(_ entry: ContentEntry, uploader: DeviceID?, waiter: ConversionQueue.Waiter?) {
+    mutating func convertStored(_ entry: ContentEntry, uploader: DeviceID?, waiter: ConversionQueue.Waiter?) {
         let format = entry.convertedFrom ?? "file"
         do {
             let ahead = conversions.jobs.count - conversions.running.count
@@ -45,7 +45,7 @@ extension RoomCore {
         }
     }
 
-    func conversionProgressed(_ content: ContentID, done: Int, total: Int) {
+    mutating func conversionProgressed(_ content: ContentID, done: Int, total: Int) {
         guard let job = conversions[content], job.stopping == nil else { return }
         conversions.progressed(content, done: done, total: total)
         tellWaiters(content)
@@ -55,14 +55,14 @@ extension RoomCore {
     /// Its first page is ready (§30.8): it may be presented while the rest converts. Those
     /// waiting for it are told (conversion-progress, stage 3); their upload-finish is still
     /// answered once, when the whole deck exists or why not.
-    func conversionFirstPage(_ content: ContentID, _ entry: ContentEntry, pagesInAll: Int) {
+    mutating func conversionFirstPage(_ content: ContentID, _ entry: ContentEntry, pagesInAll: Int) {
         guard conversions.firstPage(content, entry, pagesInAll: pagesInAll) else { return }
         log(.info, "page 1 of \(entry.name) ready: it may be shown while the rest converts")
         tellWaiters(content)
         pushState(viewers: false)
     }
 
-    func conversionEnded(_ content: ContentID, _ result: Result<ContentEntry, LecternError>) {
+    mutating func conversionEnded(_ content: ContentID, _ result: Result<ContentEntry, LecternError>) {
         let (ended, actions) = conversions.finished(content, now: now)
         guard let job = ended else { return }
         switch (result, job.stopping) {
@@ -106,7 +106,7 @@ extension RoomCore {
     /// The deck shown by its first page is whole (§30.8): every screen showing it (the
     /// room's, the panes') has all its pages now, on the same page, nothing drawn again;
     /// the neighbours of that page are drawn ahead.
-    private func deckCompleted(_ entry: ContentEntry) {
+    private mutating func deckCompleted(_ entry: ContentEntry) {
         let id = entry.id
         if screen.deckCompleted(id, pages: entry.pages) { prerender(screen.running?.target ?? screen.committed) }
         for i in wall.panes.indices where wall.withQueue(i, { $0.deckCompleted(id, pages: entry.pages) }) == true {
@@ -116,7 +116,7 @@ extension RoomCore {
         pushState()
     }
 
-    private func prerender(_ shown: CommittedScreen) {
+    private mutating func prerender(_ shown: CommittedScreen) {
         guard let c = shown.content, shown.page >= 1 else { return }
         emit(.prerender(content: c.id.hex, page: shown.page, part: shown.part))
     }
@@ -124,7 +124,7 @@ extension RoomCore {
     /// A deck shown by its first page couldn't be converted whole: it is gone, and every
     /// screen showing it (or about to) goes back to the idle screen (its uploader is told
     /// why by the answer to the upload).
-    private func clearScreens(showing id: ContentID) {
+    private mutating func clearScreens(showing id: ContentID) {
         func shows(_ q: ScreenQueue) -> Bool { q.committed.content?.id == id || q.running?.target?.content?.id == id }
         if shows(screen) { changeScreen(.idle, reply: nil) }
         for i in wall.panes.indices {
@@ -133,7 +133,7 @@ extension RoomCore {
     }
 
     /// conversion-cancel (0x3F): the uploader (or a moderator) stops a conversion.
-    func conversionCancel(_ content: ContentID, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func conversionCancel(_ content: ContentID, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         guard let job = conversions[content] else { throw LecternError.notConverting }
         let moderator = floor.role(of: me) == .moderator
         guard moderator || job.uploader == me || ledger.isOwner(me, of: content) else { throw LecternError.notYourContent }
@@ -152,7 +152,7 @@ extension RoomCore {
 
     /// Stops every conversion (the meeting ended): waiting ones go at once, running ones
     /// when their converter has stopped. Returns how many there were.
-    func stopConversions(_ why: String) -> Int {
+    mutating func stopConversions(_ why: String) -> Int {
         // Waiting ones first (last first), so that none starts only to be stopped.
         let all = conversions.jobs
         for job in all.reversed() {
@@ -169,12 +169,12 @@ extension RoomCore {
     }
 
     /// Every tick: conversions past their budget are stopped.
-    func conversionsTick() { run(conversions.expire(now: now)) }
+    mutating func conversionsTick() { run(conversions.expire(now: now)) }
 
     /// The state's `conversions` (presenters and the moderator; viewers get null).
     var conversionsSnapshot: [ConversionSnapshot] { conversions.snapshot(now: now) }
 
-    private func run(_ actions: [ConversionQueue.Action]) {
+    private mutating func run(_ actions: [ConversionQueue.Action]) {
         for a in actions {
             switch a {
             case .start(let entry, let format):
@@ -185,7 +185,7 @@ extension RoomCore {
         }
     }
 
-    private func tellWaiters(_ content: ContentID) {
+    private mutating func tellWaiters(_ content: ContentID) {
         guard let job = conversions[content], let progress = conversions.progress(content, now: now) else { return }
         for w in job.waiters { if let p = live(w.connection) { send(.conversionProgress(progress), to: p, tag: w.beginTag) } }
     }
@@ -203,7 +203,7 @@ extension RoomCore {
 extension RoomCore {
     /// After a restart: the stored originals whose PDF didn't exist are converted again
     /// (nobody waits for them; their uploaders see them in the state's `conversions`).
-    func resumeConversions() {
+    mutating func resumeConversions() {
         let pending = unconverted
         unconverted = []
         for entry in pending { convertStored(entry, uploader: nil, waiter: nil) }

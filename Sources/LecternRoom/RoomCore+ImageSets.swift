@@ -6,7 +6,7 @@ import LecternProtocol
 /// SHA-256 is the new deck's content id) and converts it like any upload — the queue, the
 /// budget, conversion-progress with the request's tag, and upload-stored once the deck exists.
 extension RoomCore {
-    func imagesDeck(_ d: ImagesDeck, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func imagesDeck(_ d: ImagesDeck, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         guard FileName.isValid(d.name) else { throw LecternError.invalidFileName }
         let limit = config.convert.imageMaxCount
         guard d.images.count <= limit else { throw LecternError.tooManyImages(count: d.images.count, limit: limit) }
@@ -37,7 +37,7 @@ extension RoomCore {
     }
 
     /// The set is on disk (or couldn't be written): it is converted like an upload.
-    func imageSetStored(_ id: ConnectionID, tag: UInt16, _ set: ImageSetToStore, _ result: Result<ContentEntry, LecternError>) {
+    mutating func imageSetStored(_ id: ConnectionID, tag: UInt16, _ set: ImageSetToStore, _ result: Result<ContentEntry, LecternError>) {
         let content = set.content
         switch result {
         case .success(let item):

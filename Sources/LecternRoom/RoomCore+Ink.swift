@@ -23,7 +23,7 @@ extension RoomCore {
         InkBoard.Who(device: device, lead: isLead(device), everyoneDraws: config.inkEveryone)
     }
 
-    func inkRequest(_ m: InkMessage, command: UInt8, from p: Peer, device me: DeviceID, tag: UInt16) throws {
+    mutating func inkRequest(_ m: InkMessage, command: UInt8, from p: Peer, device me: DeviceID, tag: UInt16) throws {
         switch m {
         case .pointer(let point, let lifted):
             guard isLead(me) else { throw LecternError.leadOnly }
@@ -97,22 +97,22 @@ extension RoomCore {
     }
 
     /// A page's ink changed for good: the wall redraws it, devices see the counts, it is saved.
-    func inkChanged(_ page: InkPageRef) {
+    mutating func inkChanged(_ page: InkPageRef) {
         showInk(on: page)
         pushState()
         persist()
     }
 
     /// Tells the wall what to draw on `page`.
-    func showInk(on page: InkPageRef) { emit(.inkPage(page, ink.layer(for: page))) }
+    mutating func showInk(on page: InkPageRef) { emit(.inkPage(page, ink.layer(for: page))) }
 
     /// Every page's ink, for the wall (after a restart).
-    func showAllInk() {
+    mutating func showAllInk() {
         for page in ink.pages.keys.sorted() { showInk(on: page) }
     }
 
     /// A device left the room: its stroke in progress is kept, its colour and permission go.
-    func inkDeviceLeft(_ id: DeviceID) {
+    mutating func inkDeviceLeft(_ id: DeviceID) {
         let page = ink.openPage(of: id)
         let hadPermission = ink.allowed.contains(id) || ink.slots.contains(id)
         ink.forget(id)

@@ -10,7 +10,7 @@ import LecternProtocol
 extension RoomCore {
     /// Layout requests, and the screen requests of a device that drives a pane other than
     /// the main one. False: not handled here (the request goes on as before layouts).
-    func layoutRequest(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws -> Bool {
+    mutating func layoutRequest(_ message: Message, by me: DeviceID, peer p: Peer, tag: UInt16) throws -> Bool {
         switch message {
         case .layoutSet(let l):
             try requireWallModerator(me)
@@ -80,7 +80,7 @@ extension RoomCore {
 
     // MARK: pane-set
 
-    private func paneSet(_ r: PaneRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    private mutating func paneSet(_ r: PaneRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try requireWallModerator(me)
         let i = Int(r.pane)
         try checkPane(i)
@@ -149,7 +149,7 @@ extension RoomCore {
 
     /// The moderator plays a clip in a pane (§9.7): any clip of the store, in any pane, over
     /// what the pane shows; its driver (if any) steers it. Answered clip-play-ok once it plays.
-    private func panePlay(_ i: Int, _ c: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    private mutating func panePlay(_ i: Int, _ c: ContentID, looping: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try requireWallModerator(me)
         try checkPane(i)
         let item = try storedEntry(c)
@@ -163,7 +163,7 @@ extension RoomCore {
     /// An open room's presenter (or a moderator) adds a page beside what the wall shows
     /// (§9.7): into the pane the sender drives, else the wall alone when it shows nothing,
     /// else the first free pane, growing the layout (full → split → quad) when none is free.
-    private func wallAdd(_ c: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    private mutating func wallAdd(_ c: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let moderator = floor.role(of: me) == .moderator
         guard moderator || config.floor == .open else { throw LecternError.wallModerated }
         let model = try paneModel(c, page: page, by: me)
@@ -182,7 +182,7 @@ extension RoomCore {
         changePane(i, .page(model), reply: reply)
     }
 
-    private func grownFreePane() -> Int? {
+    private mutating func grownFreePane() -> Int? {
         guard let l = wall.grown else { return nil }
         applyLayout(l)
         return wall.freePane
@@ -191,14 +191,14 @@ extension RoomCore {
     // MARK: the arrangement
 
     /// A new layout; the changes waiting in panes it has no room for are answered.
-    private func applyLayout(_ l: WallLayout) {
+    private mutating func applyLayout(_ l: WallLayout) {
         guard l != wall.layout else { return }
         for var q in wall.setLayout(l).compactMap(\.queue) {
             for op in q.abandonAll() { answer(op.reply, Self.overtaken(op)) }
             // Its clip stops with it (and one being opened is never played).
             if let c = q.clip {
                 emit(.steerClip(serial: c.serial, .stop))
-                clipSound.gone(c.serial)
+                clips.sound.gone(c.serial)
             }
             for (_, o) in q.opening.sorted(by: { $0.key < $1.key }) {
                 answer(o.reply, LecternError(.nothingOnScreen, message: "The pane was taken off the wall before \(o.content.name) started; it was not played."))
@@ -210,16 +210,16 @@ extension RoomCore {
 
     /// The arrangement changed: the wall shows it, every device is told (with the floor's
     /// change, if one is waiting for the idle screen it caused: one push, §14.1).
-    private func wallChanged() {
+    private mutating func wallChanged() {
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp()))
         recordWall()
         persist()
-        if !statePushOwed { pushState(prompt: true) }
+        if !pushes.owed { pushState(prompt: true) }
     }
 
     /// A device left the room: the pane it drove goes idle, driven by nobody.
-    func paneDriverLeft(_ d: DeviceID) {
+    mutating func paneDriverLeft(_ d: DeviceID) {
         guard let i = wall.pane(drivenBy: d) else { return }
         wall.setDriver(nil, of: i)
         changePane(i, .idle, reply: nil)
@@ -237,7 +237,7 @@ extension RoomCore {
 
     /// What puts the wall on the output: the whole plan, every pane as it is, or as it is
     /// being changed to (one path for one pane or several).
-    func wallEffect(op: Int) -> RoomEffect {
+    mutating func wallEffect(op: Int) -> RoomEffect {
         wall.shows.asked(op)
         let panes = wall.panes.indices.map { paneContent($0) }
         var plan = WallPlan(layout: wall.layout, panes: panes)
@@ -250,7 +250,7 @@ extension RoomCore {
 
     /// Queues a change of pane `i` (not the main one); a clear or blank goes first, as on
     /// the main pane (`changeScreen`).
-    func changePane(_ i: Int, _ change: ScreenQueue.Change, reply: ScreenReply?) {
+    mutating func changePane(_ i: Int, _ change: ScreenQueue.Change, reply: ScreenReply?) {
         let q = queue(.pane(i))
         if let why = Self.pageTurnWithNoSlides(change, clipPlaying: q.clip != nil, settled: q.running == nil, under: q.committed) {
             return answer(reply, why)
@@ -265,7 +265,7 @@ extension RoomCore {
         runPaneQueue(i)
     }
 
-    private func runPaneQueue(_ i: Int) {
+    private mutating func runPaneQueue(_ i: Int) {
         while let op = wall.withQueue(i, { $0.startNext() }) ?? nil, let q = wall.panes[i].queue {
             let target: CommittedScreen
             do {
@@ -293,7 +293,7 @@ extension RoomCore {
 
     /// Op ids are one increasing sequence over the main queue, the panes' queues and the
     /// wall's own changes: the stage sees them in the order they were asked for.
-    func syncOpIDs() {
+    mutating func syncOpIDs() {
         let next = max(screen.nextID, wall.nextOpID)
         screen.nextID = next
         wall.setNextOpID(next)
@@ -302,7 +302,7 @@ extension RoomCore {
     /// The stage's report on op `id` (settled by `WallShows`), if it is one a pane's queue
     /// runs (true). Any other op is the main queue's, or one nothing waits for (a wall op,
     /// a pane since dropped).
-    func paneShown(op id: Int, error: LecternError?) -> Bool {
+    mutating func paneShown(op id: Int, error: LecternError?) -> Bool {
         guard let i = wall.pane(runningOp: id), let op = wall.withQueue(i, { $0.finishRunning(commit: error == nil) }) ?? nil else {
             return false
         }
@@ -349,7 +349,7 @@ extension RoomCore {
 
     /// The state push for a device that drives a pane other than the main one (encoded for
     /// it alone: its `screen` differs); nil for everyone else (they share one encoding).
-    func paneStateBytes(for p: Peer) -> [UInt8]? {
+    mutating func paneStateBytes(for p: Peer) -> [UInt8]? {
         guard p.viewer == nil, let d = p.deviceID, wall.pane(drivenBy: d) != nil else { return nil }
         return Message.state(snapshot(now: now, for: d)).encode(tag: 0, deviceID: 0)
     }

@@ -11,7 +11,7 @@ import LecternProtocol
 /// prepared polls are the file's: they stay while the file does.
 extension RoomCore {
     /// A fresh meeting id: 16 random bytes, hex.
-    func newMeetingID() -> String { random.hex(16) }
+    mutating func newMeetingID() -> String { random.hex(16) }
 
     /// The device ids of the connections that declared themselves wall displays.
     var wallDevices: Set<DeviceID> { Set(peers.values.filter { $0.isWall && !$0.closing }.compactMap(\.deviceID)) }
@@ -31,7 +31,7 @@ extension RoomCore {
 
     /// Every tick: a meeting starts with its first person, and ends once the room has had
     /// nobody in it for `audience_idle_minutes`.
-    func meetingTick() {
+    mutating func meetingTick() {
         let step = meeting.occupancy(
             people: peopleInRoom, leftovers: meetingLeftovers, now: now, wallClock: wallTime,
             idleSeconds: Double(config.audienceIdleMinutes) * 60)
@@ -46,15 +46,15 @@ extension RoomCore {
     }
 
     /// wall-view (§27): this connection shows the wall; it is no person in the room.
-    func declareWall(_ p: Peer, tag: UInt16) {
-        p.isWall = true
+    mutating func declareWall(_ p: Peer, tag: UInt16) {
+        peers[p.id]?.isWall = true
         send(.ok, to: p, tag: tag)
         log(.debug, "connection \(p.id) is a wall view")
     }
 
     /// End meeting (audience-set 5): the moderator's; in a room without a moderator
     /// passcode, whoever drives the screen. Answered ok, then the meeting ends.
-    func endMeetingRequest(by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func endMeetingRequest(by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         if keys.moderator != nil {
             guard floor.role(of: me) == .moderator else { throw LecternError.moderatorOnly }
         } else {
@@ -67,7 +67,7 @@ extension RoomCore {
     /// The meeting ends: every person's connection is told (`meetingEnded`) and closed, a
     /// wall view stays and shows the idle screen; everything of the meeting is dropped and
     /// the saved state written without it; the next meeting has a new id.
-    func endMeeting(why: String) {
+    mutating func endMeeting(why: String) {
         // What belonged to the meeting goes first, so no push or save after this has it.
         audience.endMeeting()
         record.clear()
@@ -84,7 +84,7 @@ extension RoomCore {
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.viewer != nil && !p.closing {
             send(.error(.meetingEnded), to: p, tag: 0)
             audience.viewers.leave(p.id)
-            p.viewer = nil
+            peers[p.id]?.viewer = nil
             close(p)
         }
         apply(floor.endMeeting(keeping: wallDevices, now: now))
@@ -97,7 +97,7 @@ extension RoomCore {
     }
 
     /// Typed notes are their presenter's, for the meeting; a `.pdfpc` file's stay with the deck.
-    private func clearTypedNotes() {
+    private mutating func clearTypedNotes() {
         for e in catalog.all where e.kind == .pdf && e.deck.notes.typed != nil {
             var notes = e.deck.notes
             notes.typed = nil
@@ -109,7 +109,7 @@ extension RoomCore {
 
     /// Presenters' uploads, as `uploads_kept` says: all of them ("meeting"), or those
     /// stored on an earlier day (UTC) than today ("day"). Returns how many went.
-    private func removeMeetingUploads() -> Int {
+    private mutating func removeMeetingUploads() -> Int {
         let today = (wallTime / 86_400).rounded(.down)
         var n = 0
         for e in catalog.all where Whiteboard.background(e.id.hex) == nil {

@@ -35,7 +35,7 @@ extension RoomCore {
         return item
     }
 
-    func notesRequest(_ r: NotesRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func notesRequest(_ r: NotesRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let item = try deck(r.content, for: me)
         let page = Int(r.page)
         guard page <= item.pages else { throw LecternError.pageOutOfRange(page: r.page, pageCount: UInt32(item.pages)) }
@@ -49,7 +49,7 @@ extension RoomCore {
         send(reply, to: p, tag: tag)
     }
 
-    func notesEdit(_ e: NotesEdit, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func notesEdit(_ e: NotesEdit, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let item = try deck(e.content, for: me, changing: true)
         let page = Int(e.page)
         guard page >= 1, page <= item.pages else { throw LecternError.pageOutOfRange(page: e.page, pageCount: UInt32(item.pages)) }
@@ -66,7 +66,7 @@ extension RoomCore {
         pushState()
     }
 
-    func notesFile(_ content: ContentID, _ file: [UInt8], by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func notesFile(_ content: ContentID, _ file: [UInt8], by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let item = try deck(content, for: me, changing: true)
         let read = try PdfpcFile.read(file, for: item.deck.facts.numbering)
         // The file's notes (and the talk's facts) are replaced; the typed notes of others
@@ -95,7 +95,7 @@ extension RoomCore {
 
     /// A beamer deck's notes side, chosen by hand (nil: as detected). The wall changes at
     /// once when the deck is on screen.
-    func notesLayout(_ content: ContentID, _ layout: NotesLayout?, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func notesLayout(_ content: ContentID, _ layout: NotesLayout?, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let item = try deck(content, for: me, changing: true)
         var notes = item.deck.notes
         notes.layout = layout
@@ -111,7 +111,7 @@ extension RoomCore {
         }
     }
 
-    private func keepNotes(_ notes: DeckNotes, for item: ContentEntry, from me: DeviceID, author: String? = nil) throws {
+    private mutating func keepNotes(_ notes: DeckNotes, for item: ContentEntry, from me: DeviceID, author: String? = nil) throws {
         let bytes = author.map { notes.textBytes(for: $0) } ?? notes.textBytes
         guard bytes <= ConsoleLimits.maxDeckNotesBytes else { throw LecternError.notesTooLarge(limit: ConsoleLimits.maxDeckNotesBytes) }
         if catalog[item.id] != nil { catalog.setNotes(notes, for: item.id) } else { conversions.setEarlyNotes(notes, for: item.id) }

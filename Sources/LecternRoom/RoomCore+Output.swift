@@ -6,7 +6,7 @@ import LecternProtocol
 extension RoomCore {
     /// Every device hears at once when the projector goes away or comes back: the state is
     /// pushed, and the log says so.
-    func outputChanged(_ status: OutputSnapshot) {
+    mutating func outputChanged(_ status: OutputSnapshot) {
         var s = status
         s.losses = output.losses + (output.connected && !status.connected && output.width != 0 ? 1 : 0)
         guard s != output else { return }
@@ -24,7 +24,7 @@ extension RoomCore {
 
     /// Control signal 0x10 from whoever drives the screen: the cross-fade for pages without
     /// `/Trans` (0 off), for the room until changed again or the service restarts.
-    func setFallbackFade(_ ms: UInt32, by p: Peer, tag: UInt16) {
+    mutating func setFallbackFade(_ ms: UInt32, by p: Peer, tag: UInt16) {
         send(.controlOK, to: p, tag: tag)
         guard ms != fallbackFadeMs else { return }
         fallbackFadeMs = ms

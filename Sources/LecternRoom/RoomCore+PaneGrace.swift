@@ -14,14 +14,16 @@ extension RoomCore {
     }
 
     /// After every floor step: who is away now, and what each keeps.
-    func noteAway() {
-        awayHolders.note(floor.devices) { held(by: $0) }
+    mutating func noteAway() {
+        // What each keeps, from copies of the floor and the wall (not `self`, being changed).
+        let floor = self.floor, wall = self.wall
+        awayHolders.note(floor.devices) { AwayHolders.Held(floor: floor.holder == $0 || floor.delegate == $0, pane: wall.pane(drivenBy: $0)) }
     }
 
     /// A device away in its grace period that has nothing left to come back to (its pane
     /// was handed to someone else, or dropped from the layout) leaves the room now: its
     /// place is not kept for nothing.
-    func releaseStrandedAway() {
+    mutating func releaseStrandedAway() {
         for id in floor.away.keys.sorted() where held(by: id).isEmpty {
             apply(floor.release(absent: id, now: now))
         }
@@ -29,7 +31,7 @@ extension RoomCore {
 
     /// A device back after its grace period ran out is told what it lost, once, after the
     /// state that shows it: the floor (`floorExpired`) if it held it, else its pane.
-    func tellExpired(_ lost: AwayHolders.Held, to p: Peer, name: String) {
+    mutating func tellExpired(_ lost: AwayHolders.Held, to p: Peer, name: String) {
         if lost.floor {
             send(.error(.floorExpired(gracePeriod: config.gracePeriod)), to: p, tag: 0)
             log(.info, "'\(name)' came back after the grace period: told the floor was released")

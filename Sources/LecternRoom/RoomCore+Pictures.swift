@@ -6,7 +6,7 @@ extension RoomCore {
     /// A page of an upload as the output would show it, small (the web remote's "next
     /// slide"). For those who may present the file: its uploaders and the moderator —
     /// the audience sees slides when they are shown, not before.
-    func pagePreview(_ r: PagePreviewRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func pagePreview(_ r: PagePreviewRequest, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         let item = try storedEntry(r.content)
         if floor.devices[me]?.role != .moderator && !ledger.isOwner(me, of: r.content) {
             throw LecternError(.notYourContent, message: "Only the person who uploaded it or the moderator can preview its pages.")
@@ -32,7 +32,7 @@ extension RoomCore {
     /// A few pictures per connection are made at once; asking for more is refused at once
     /// (each is a PNG of up to the output's size waiting to be sent). And the room's
     /// `PictureBudget`: a picture is made only if its bytes fit (counted before it is made).
-    func takePictureSlot(_ p: Peer, tag: UInt16, maxWidth: Int, maxHeight: Int) throws {
+    mutating func takePictureSlot(_ p: Peer, tag: UInt16, maxWidth: Int, maxHeight: Int) throws {
         guard p.picturesInFlight < ProtocolLimits.picturesInFlight else {
             throw LecternError(
                 .busy, detail: UInt64(ProtocolLimits.picturesInFlight),
@@ -41,58 +41,64 @@ extension RoomCore {
         let outW = output.width > 0 ? Int(output.width) : 1920, outH = output.height > 0 ? Int(output.height) : 1080
         let size = Fit.previewSize(width: outW, height: outH, maxWidth: maxWidth, maxHeight: maxHeight)
         let cost = PictureBudget.cost(width: size.width, height: size.height)
-        guard pictureBudget.admit(cost: cost) else {
-            log(.debug, "picture of \(size.width)×\(size.height) for \(p.address) refused: \(pictureBudget.bytes >> 20) MiB of pictures being made")
+        guard pictures.budget.admit(cost: cost) else {
+            log(.debug, "picture of \(size.width)×\(size.height) for \(p.address) refused: \(pictures.budget.bytes >> 20) MiB of pictures being made")
             var e = LecternError.slowDown(retryAfter: PictureBudget.retryAfterSeconds)
             e.message = "The appliance is making other pictures — ask again in a second."
             throw e
         }
-        p.pictures.append((tag, cost))
+        peers[p.id]?.pictures.append(Peer.Picture(tag: tag, cost: cost))
     }
 
     /// The picture for `tag` is done: its bytes count on as sent until the peer reads them.
-    private func pictureDone(_ id: ConnectionID, tag: UInt16, sent: Bool) {
-        guard let p = peers[id] ?? gonePictures[id], let i = p.pictures.firstIndex(where: { $0.tag == tag }) else { return }
-        defer { if p.pictures.isEmpty { gonePictures[id] = nil } }
+    private mutating func pictureDone(_ id: ConnectionID, tag: UInt16, sent: Bool) {
+        let gone = peers[id] == nil
+        guard var p = peers[id] ?? pictures.gone[id], let i = p.pictures.firstIndex(where: { $0.tag == tag }) else { return }
         let cost = p.pictures.remove(at: i).cost
         let sent = sent && !p.closing
-        pictureBudget.made(cost: cost, sent: sent)
+        pictures.budget.made(cost: cost, sent: sent)
         if sent {
             p.pictureBytesSent += cost
             p.pictureSentAt = now
             let at = now + PictureBudget.settleSeconds
-            pictureSettleAt = min(pictureSettleAt ?? at, at)
+            pictures.settle(at: at)
+        }
+        if !gone {
+            peers[id] = p
+        } else {
+            pictures.gone[id] = p.pictures.isEmpty ? nil : p
         }
     }
 
     /// The peer's output drained (it reads again, or `settleSeconds` passed with it still
     /// writable): the pictures sent to it no longer count.
-    func picturesDrained(_ p: Peer, force: Bool = false) {
+    mutating func picturesDrained(_ peer: Peer, force: Bool = false) {
+        // The peer as it is now (a connection just closed: as it was when it closed).
+        let p = peers[peer.id] ?? peer
         guard p.pictureBytesSent > 0, force || (p.writable && now >= p.pictureSentAt + PictureBudget.settleSeconds) else { return }
-        pictureBudget.drained(bytes: p.pictureBytesSent)
-        p.pictureBytesSent = 0
+        pictures.budget.drained(bytes: p.pictureBytesSent)
+        peers[p.id]?.pictureBytesSent = 0
     }
 
     /// At the wake: sent pictures whose connections are still writable are settled.
-    func settlePictures() {
-        guard let at = pictureSettleAt, now >= at else { return }
-        pictureSettleAt = nil
-        for p in peers.values where p.pictureBytesSent > 0 {
-            picturesDrained(p)
-            if p.pictureBytesSent > 0, p.writable {
+    mutating func settlePictures() {
+        guard pictures.takeSettling(now: now) else { return }
+        for id in peers.keys where peers[id]!.pictureBytesSent > 0 {
+            picturesDrained(peers[id]!)
+            if let p = peers[id], p.pictureBytesSent > 0, p.writable {
                 let next = p.pictureSentAt + PictureBudget.settleSeconds
-                pictureSettleAt = min(pictureSettleAt ?? next, next)
+                pictures.settle(at: next)
             }
         }
     }
 
-    func screenshotTaken(_ id: ConnectionID, tag: UInt16, _ pieces: [ScreenshotChunk]) {
+    mutating func screenshotTaken(_ id: ConnectionID, tag: UInt16, _ pieces: [ScreenshotChunk]) {
         let p = live(id)
         pictureDone(id, tag: tag, sent: p != nil)
         if let p { sendPieces(pieces, to: p, tag: tag) }
     }
 
-    func previewRendered(_ id: ConnectionID, tag: UInt16, _ result: Result<[ScreenshotChunk], LecternError>) {
+    mutating func previewRendered(_ id: ConnectionID, tag: UInt16, _ result: Result<[ScreenshotChunk], LecternError>) {
         let p = live(id)
         if case .success = result { pictureDone(id, tag: tag, sent: p != nil) } else { pictureDone(id, tag: tag, sent: false) }
         guard let p else { return }

@@ -25,7 +25,7 @@ extension RoomCore {
 
     /// After every change the wall committed: a new page (the one before leaves with its
     /// ink), a wall of several panes as it looks now (RoomCore+RecordWall), or the idle screen.
-    func recordWall() {
+    mutating func recordWall() {
         guard config.record else { return }
         let at = wallTime
         if !wall.isSinglePane {
@@ -48,21 +48,23 @@ extension RoomCore {
     /// A poll's results going on the wall (or new counts for them): the card as the wall
     /// will show it. (Decided when the card is put up: by the time the wall has drawn it
     /// the poll may be off the wall again.) An audience question on the wall is not recorded.
-    func recordPoll(_ card: WallCard?) {
+    mutating func recordPoll(_ card: WallCard?) {
         guard config.record, let card, audience.polls.onWall != nil, audience.questions.wallQuestion == nil else { return }
-        recordBetween { $0.pollShown(card, presenter: recordPresenter, at: wallTime) }
+        let presenter = recordPresenter, at = wallTime
+        recordBetween { $0.pollShown(card, presenter: presenter, at: at) }
     }
 
     /// A clip started playing (not one put back after a restart: it is on the record already).
-    func recordClip(_ content: ContentSnapshot, duration: Double) {
+    mutating func recordClip(_ content: ContentSnapshot, duration: Double) {
         guard config.record else { return }
-        recordBetween { $0.clipPlayed(content: content.id.hex, name: content.name, duration: duration, presenter: recordPresenter, at: wallTime) }
+        let presenter = recordPresenter, at = wallTime
+        recordBetween { $0.clipPlayed(content: content.id.hex, name: content.name, duration: duration, presenter: presenter, at: at) }
     }
 
     /// Puts something over the page on the wall into the record after the page as it is
     /// now; the page goes on (a change to its ink after that is a new page of the record,
     /// the same page unchanged is not).
-    private func recordBetween(_ body: (inout MeetingRecord) -> Void) {
+    private mutating func recordBetween(_ body: (inout MeetingRecord) -> Void) {
         let onWall = record.onWall
         record.left(strokes: recordStrokes)
         body(&record)
@@ -73,18 +75,19 @@ extension RoomCore {
     var recordFramesDirectory: String { config.dataDir + "/record-frames" }
 
     /// A share went on the wall: its picture a second later is the record's "started".
-    func recordShareStarted(_ s: ShareBoard.Share) {
+    mutating func recordShareStarted(_ s: ShareBoard.Share) {
         guard config.record else { return }
         emit(.shareRecordFrame(serial: s.serial, path: recordFramesDirectory + "/" + recordFrames(s) + "-start.jpg", after: 1))
     }
 
     /// A share leaves the wall (before its decoder stops): its last picture, and its page
     /// of the record after the page it was over.
-    func recordShareEnded(_ s: ShareBoard.Share) {
+    mutating func recordShareEnded(_ s: ShareBoard.Share) {
         guard config.record, let since = s.liveSince else { return }
         emit(.shareRecordFrame(serial: s.serial, path: recordFramesDirectory + "/" + recordFrames(s) + "-end.jpg", after: 0))
         let at = wallTime - max(0, now - since)
-        recordBetween { $0.shareShown(name: s.name, source: s.config.source.name, duration: max(0, now - since), frames: recordFrames(s), at: at) }
+        let frames = recordFrames(s), duration = max(0, now - since)
+        recordBetween { $0.shareShown(name: s.name, source: s.config.source.name, duration: duration, frames: frames, at: at) }
     }
 
     /// The name of a share's pictures: the meeting's and the share's own.
@@ -100,7 +103,7 @@ extension RoomCore {
 
     /// record-request: the moderator's (or, with `record_presenters`, any presenter's; in
     /// a room without a moderator passcode, whoever leads).
-    func recordRequest(from p: Peer, device me: DeviceID, tag: UInt16) throws {
+    mutating func recordRequest(from p: Peer, device me: DeviceID, tag: UInt16) throws {
         guard config.record else { throw LecternError.recordOff }
         let allowed = floor.role(of: me) == .moderator || config.recordPresenters || (keys.moderator == nil && floor.isLead(me))
         guard allowed else { throw LecternError.recordNotAllowed }
@@ -135,12 +138,12 @@ extension RoomCore {
         emit(.makeRecord(p.id, tag: tag, job))
     }
 
-    func recordProgressed(_ id: ConnectionID, tag: UInt16, _ progress: RecordProgress) {
+    mutating func recordProgressed(_ id: ConnectionID, tag: UInt16, _ progress: RecordProgress) {
         guard recordMaking?.peer == id, let p = live(id) else { return }
         send(.recordProgress(progress), to: p, tag: tag)
     }
 
-    func recordMade(_ id: ConnectionID, tag: UInt16, _ result: Result<RecordPDF, LecternError>) {
+    mutating func recordMade(_ id: ConnectionID, tag: UInt16, _ result: Result<RecordPDF, LecternError>) {
         guard let making = recordMaking, making.peer == id, making.tag == tag, !making.sending else { return }
         guard let p = live(id) else {
             recordMaking = nil
@@ -152,7 +155,7 @@ extension RoomCore {
             // Busy until the shell says the last piece is out (or the connection is gone).
             recordMaking?.sending = true
             emit(.sendRecord(p.id, tag: tag, device: p.deviceID ?? ProtocolLimits.unregisteredID, pages: making.pages, pdf))
-            p.keepAlive.noteSent(now: now)
+            peers[p.id]?.keepAlive.noteSent(now: now)
         case .failure(let e):
             recordMaking = nil
             log(.warning, "meeting record not made: \(e.message)")
@@ -160,7 +163,7 @@ extension RoomCore {
         }
     }
 
-    func recordSent(_ id: ConnectionID, tag: UInt16) {
+    mutating func recordSent(_ id: ConnectionID, tag: UInt16) {
         guard let making = recordMaking, making.peer == id, making.tag == tag, making.sending else { return }
         recordMaking = nil
     }

@@ -3,7 +3,7 @@ import LecternProtocol
 /// Registration: version, role, the passcode proof behind the throttle, the floor's
 /// register (a resume gets its device and floor back); unregister.
 extension RoomCore {
-    func register(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
+    mutating func register(_ r: RegisterRequest, from p: Peer, tag: UInt16) {
         let req = Command.register.rawValue
         guard !p.isRegistered else { return fail(p, tag: tag, .alreadyRegistered, request: req) }
         guard r.version == lecternProtocolVersion else {
@@ -29,8 +29,14 @@ extension RoomCore {
         }
         throttle.recordSuccess(tkey, now: now)
         do {
-            let reg = try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now)
-            p.deviceID = reg.deviceID
+            // A copy of the generator draws while the floor changes (put back at once).
+            var random = self.random
+            let registered = Result { () throws(LecternError) in
+                try floor.register(connection: p.id, name: r.name, role: r.role, resumeToken: r.resumeToken, now: now, newToken: { random.token() })
+            }
+            self.random = random
+            let reg = try registered.get()
+            peers[p.id]?.deviceID = reg.deviceID
             emit(.registered(p.id))
             screenCodeRegistered(p.id)
             send(reg.reply, to: p, tag: tag)
@@ -44,10 +50,10 @@ extension RoomCore {
         }
     }
 
-    func unregister(_ p: Peer, tag: UInt16) {
+    mutating func unregister(_ p: Peer, tag: UInt16) {
         send(.unregisterOK, to: p, tag: tag)
         let events = p.deviceID != nil ? floor.unregister(connection: p.id, now: now) : []
-        p.deviceID = nil
+        peers[p.id]?.deviceID = nil
         viewerLeft(p)
         close(p)
         apply(events)

@@ -3,8 +3,8 @@ import LecternProtocol
 /// The request switch: decodes a frame, checks the device byte and registration, and
 /// hands each request to the part of the room that answers it.
 extension RoomCore {
-    func received(_ frame: WireFrame, from p: Peer) {
-        p.keepAlive.noteReceived(now: now)
+    mutating func received(_ frame: WireFrame, from p: Peer) {
+        peers[p.id]?.keepAlive.noteReceived(now: now)
         let h = frame.header
         let message: Message
         do { message = try Message.decode(header: h, body: frame.body, sentBy: .client) } catch {
@@ -40,7 +40,7 @@ extension RoomCore {
         }
     }
 
-    private func request(_ message: Message, command: UInt8, from p: Peer, device me: DeviceID, tag: UInt16) throws {
+    private mutating func request(_ message: Message, command: UInt8, from p: Peer, device me: DeviceID, tag: UInt16) throws {
         if try layoutRequest(message, by: me, peer: p, tag: tag) { return }
         switch message {
         case .stateRequest:

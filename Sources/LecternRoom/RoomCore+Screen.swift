@@ -5,7 +5,7 @@ import LecternProtocol
 /// The main pane's screen queue: present, signals, clear, the floor's idle screen (its
 /// clip: RoomCore+Clips.swift).
 extension RoomCore {
-    func present(_ content: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func present(_ content: ContentID, page: UInt32, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
         let item = try storedEntry(content)
         try floor.checkCanPresent(me, isUploader: ledger.isOwner(me, of: content) || Whiteboard.background(content.hex) != nil)
@@ -30,7 +30,7 @@ extension RoomCore {
     /// blank also drops a clip still being opened). A clear or a blank goes first: the change being shown (a page
     /// perhaps still rendering) and those waiting are dropped and answered that they were
     /// overtaken, so the moderator never waits behind a slow page.
-    func changeScreen(_ change: ScreenQueue.Change, reply: ScreenReply?) {
+    mutating func changeScreen(_ change: ScreenQueue.Change, reply: ScreenReply?) {
         if let why = Self.pageTurnWithNoSlides(change, clipPlaying: screen.clip != nil, settled: screen.running == nil, under: screen.committed) {
             return answer(reply, why)
         }
@@ -78,7 +78,7 @@ extension RoomCore {
         return LecternError(.nothingOnScreen, message: "The screen was cleared or blanked before \(what) was shown; it was not shown.")
     }
 
-    private func runScreenQueue() {
+    private mutating func runScreenQueue() {
         while let op = screen.startNext() {
             let committed = screen.committed
             let target: CommittedScreen
@@ -107,18 +107,18 @@ extension RoomCore {
 
     /// The stage's report on op `id`, with those it settles (`WallShows`): each goes to the
     /// pane whose queue runs it, or to the main queue.
-    func shown(op id: Int, error: LecternError?) {
+    mutating func shown(op id: Int, error: LecternError?) {
         for (op, e) in wall.shows.reported(id, error: error) where !paneShown(op: op, error: e) { mainShown(op: op, error: e) }
     }
 
-    private func mainShown(op id: Int, error: LecternError?) {
+    private mutating func mainShown(op id: Int, error: LecternError?) {
         guard let op = screen.running, op.id == id else { return }
         _ = screen.finishRunning(commit: error == nil)
         if error == nil { screen.outputKnown() }
         if let error {
             log(.warning, "screen change not shown: \(error.message)")
             answer(op.reply, error)
-            if statePushOwed { pushState(prompt: true) }
+            if pushes.owed { pushState(prompt: true) }
         } else {
             recordWall()
             persist()
@@ -128,7 +128,7 @@ extension RoomCore {
         runScreenQueue()
     }
 
-    func answer(_ reply: ScreenReply?, _ error: LecternError?) {
+    mutating func answer(_ reply: ScreenReply?, _ error: LecternError?) {
         guard let r = reply, let p = live(r.peer) else { return }
         if let error { fail(p, tag: r.tag, error, request: r.request.rawValue) } else { send(r.ok, to: p, tag: r.tag) }
     }

@@ -5,10 +5,11 @@ import LecternProtocol
 /// the keys for it off the loop (`.newScreenCode`) and shows it once they are in force.
 extension RoomCore {
     /// On each tick: a new code when a meeting ended or the old one's time is up.
-    func screenCodeTick() {
+    mutating func screenCodeTick() {
         guard var code = screenCode else { return }
-        let random = self.random
+        var random = self.random
         let changed = code.check(now: now, devices: floor.devices.count, random: { UInt32(truncatingIfNeeded: random.word()) })
+        self.random = random
         screenCode = code
         guard changed else { return }
         emit(.newScreenCode(code.code))
@@ -16,7 +17,8 @@ extension RoomCore {
     }
 
     /// Connection `id` registered: a floor device starts a meeting, a viewer doesn't.
-    func screenCodeRegistered(_ id: ConnectionID) {
-        screenCode?.registered(floorDevice: isFloorDevice(id))
+    mutating func screenCodeRegistered(_ id: ConnectionID) {
+        let floorDevice = isFloorDevice(id)
+        screenCode?.registered(floorDevice: floorDevice)
     }
 }

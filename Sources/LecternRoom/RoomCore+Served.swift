@@ -27,7 +27,7 @@ extension RoomCore {
     /// After each event: an effect for each served fact that changed since it was last told,
     /// ahead of the event's other effects (a revoked download or page is refused before
     /// the replies and pushes that tell of it go out).
-    func announceServed() {
+    mutating func announceServed() {
         let now = ServedFacts(downloadOffer: downloadOffer, pageImageAccess: pageImageAccess, joining: joiningCount)
         guard now != served else { return }
         var told: [RoomEffect] = []

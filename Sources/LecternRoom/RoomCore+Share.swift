@@ -6,7 +6,7 @@ import LecternProtocol
 /// stops, and ends when its pane is no longer its sharer's. The media frames themselves never
 /// come here: the shell routes them to the share's decoder (`RoomEffect.shareRoute`).
 extension RoomCore {
-    func shareRequest(_ m: ShareMessage, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func shareRequest(_ m: ShareMessage, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         switch m {
         case .begin(let c): try shareBegin(c, by: me, peer: p, tag: tag)
         case .frame, .audio:
@@ -25,7 +25,7 @@ extension RoomCore {
 
     /// A viewer's picture of the share in the main pane (what it follows, as it follows the
     /// slide there, §29.8): only that one, only while it is on the wall.
-    func viewerSharePicture(of d: DeviceID, maxWidth: Int, maxHeight: Int, peer p: Peer, tag: UInt16) throws {
+    mutating func viewerSharePicture(of d: DeviceID, maxWidth: Int, maxHeight: Int, peer p: Peer, tag: UInt16) throws {
         guard let s = shares[d], sharePane(s) == wall.mainIndex else {
             throw LecternError(.shareNoPicture, message: "Viewers see the share on the wall, and only while it is shown.")
         }
@@ -35,7 +35,7 @@ extension RoomCore {
 
     // MARK: share-begin
 
-    private func shareBegin(_ c: ShareConfig, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    private mutating func shareBegin(_ c: ShareConfig, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         if let e = c.check(ShareLimits(config.share)) { throw e }
         if var s = shares[me] {
             // Again, on this connection (a new size or codec) or after a reconnect: the same
@@ -62,7 +62,7 @@ extension RoomCore {
 
     /// Where a new share of `me` goes, by the floor's rules (§29.3); nil: it waits for the
     /// moderator. The floor and the panes change here as they would for present/wall-add.
-    private func shareSlot(for me: DeviceID, placement: SharePlacement) throws -> ShareBoard.Slot? {
+    private mutating func shareSlot(for me: DeviceID, placement: SharePlacement) throws -> ShareBoard.Slot? {
         let moderator = floor.role(of: me) == .moderator
         if wall.pane(drivenBy: me) != nil { return .driven }
         if placement == .beside, moderator || config.floor == .open {
@@ -80,7 +80,7 @@ extension RoomCore {
 
     /// The main pane for `me`'s share: a moderator's takes it from another share (ended as
     /// replaced); the floor's driver finds it taken only by a moderator's share.
-    private func mainSlot(for me: DeviceID) throws -> ShareBoard.Slot {
+    private mutating func mainSlot(for me: DeviceID) throws -> ShareBoard.Slot {
         if let other = shares.main, other.device != me {
             guard floor.role(of: me) == .moderator else {
                 throw LecternError.shareBusy(pane: wall.mainIndex, by: other.name)
@@ -92,14 +92,14 @@ extension RoomCore {
 
     /// A pane of its own for `me` beside what the wall shows (as wall-add, §9.7): the first
     /// free pane, the layout growing when none is. False: the wall is full.
-    private func placeBeside(_ me: DeviceID) throws -> Bool {
+    private mutating func placeBeside(_ me: DeviceID) throws -> Bool {
         guard let i = wall.freePane ?? grownPaneForShare() else { throw LecternError.wallFull }
         wall.setDriver(me, of: i)
         changePane(i, .idle, reply: nil)
         return true
     }
 
-    private func grownPaneForShare() -> Int? {
+    private mutating func grownPaneForShare() -> Int? {
         guard let l = wall.grown else { return nil }
         for var q in wall.setLayout(l).compactMap(\.queue) {
             for op in q.abandonAll() { answer(op.reply, Self.overtaken(op)) }
@@ -111,7 +111,7 @@ extension RoomCore {
 
     /// The share goes on the wall in `slot`: a clip in the main pane stops (anything else on
     /// the screen ends a clip), the wall shows it.
-    private func goLive(_ share: ShareBoard.Share, in slot: ShareBoard.Slot) -> ShareBoard.Share {
+    private mutating func goLive(_ share: ShareBoard.Share, in slot: ShareBoard.Slot) -> ShareBoard.Share {
         var s = share
         s.slot = slot
         s.liveSince = now
@@ -129,7 +129,7 @@ extension RoomCore {
 
     // MARK: share-control, share-moderate
 
-    private func shareControl(_ a: ShareAction, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    private mutating func shareControl(_ a: ShareAction, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         guard var s = shares[me] else { throw LecternError.noShare }
         switch a {
         case .pause, .resume:
@@ -145,7 +145,7 @@ extension RoomCore {
         }
     }
 
-    private func shareModerate(_ d: DeviceID, _ action: ShareModeration, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    private mutating func shareModerate(_ d: DeviceID, _ action: ShareModeration, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         guard floor.role(of: me) == .moderator else { throw LecternError.moderatorOnly }
         guard let s = shares[d] else { throw LecternError.noShare }
         switch action {
@@ -179,7 +179,7 @@ extension RoomCore {
     /// under it (§29.4); the sharer hears why unless it stopped the share itself (nil).
     /// `push` false: the floor change that ends it pushes the state (one transition, one
     /// snapshot, §14.1).
-    func endShare(_ device: DeviceID, telling why: LecternError?, push: Bool = true) {
+    mutating func endShare(_ device: DeviceID, telling why: LecternError?, push: Bool = true) {
         guard let s = shares.remove(device) else { return }
         recordShareEnded(s)
         emit(.shareStop(serial: s.serial))
@@ -196,18 +196,18 @@ extension RoomCore {
 
     /// A screen change in the main pane (a page, a clear, the idle screen of a floor change)
     /// ends the share there, as it ends a clip.
-    func mainScreenChanging() {
+    mutating func mainScreenChanging() {
         if let s = shares.main { endShare(s.device, telling: .shareReplaced, push: false) }
     }
 
     /// The same for pane `i` other than the main one.
-    func paneScreenChanging(_ i: Int) {
+    mutating func paneScreenChanging(_ i: Int) {
         guard let d = wall.panes[i].driver, let s = shares[d], s.slot == .driven else { return }
         endShare(d, telling: .shareReplaced)
     }
 
     /// The stream of share `serial` failed: it ends, and its sharer is told why.
-    func shareFailed(serial: Int, _ error: LecternError) {
+    mutating func shareFailed(serial: Int, _ error: LecternError) {
         guard let s = shares.share(serial: serial) else { return }
         log(.warning, "\(s.name)'s share failed: \(error.message)")
         endShare(s.device, telling: error)
@@ -216,7 +216,7 @@ extension RoomCore {
     /// The sharer's connection closed: a device still in the room (the floor holder in its
     /// grace period, §9.6) keeps its share on the wall, held on its last picture and marked
     /// paused, until it comes back (and begins again) or leaves.
-    func shareConnectionClosed(_ id: ConnectionID) {
+    mutating func shareConnectionClosed(_ id: ConnectionID) {
         guard var s = shares.share(connection: id) else { return }
         s.connection = nil
         shares[s.device] = s
@@ -231,11 +231,11 @@ extension RoomCore {
     }
 
     /// The device left the room: its share ends.
-    func shareDeviceLeft(_ d: DeviceID) { endShare(d, telling: nil) }
+    mutating func shareDeviceLeft(_ d: DeviceID) { endShare(d, telling: nil) }
 
     /// After every event: a share whose pane is no longer its sharer's (the floor changed
     /// hands, the pane was dropped or handed to someone else) ends.
-    func reconcileShares() {
+    mutating func reconcileShares() {
         for s in shares.ordered where s.slot != nil && sharePane(s) == nil {
             endShare(s.device, telling: .shareReplaced)
         }
@@ -262,7 +262,7 @@ extension RoomCore {
     }
 
     /// A share came, went or changed: the wall shows it (`s` nil: a share left the wall).
-    func shareWallChanged(_ s: ShareBoard.Share?) {
+    mutating func shareWallChanged(_ s: ShareBoard.Share?) {
         if let s, s.slot == nil { return }
         syncOpIDs()
         emit(wallEffect(op: wall.nextWallOp()))

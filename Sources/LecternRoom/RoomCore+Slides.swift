@@ -16,7 +16,7 @@ extension RoomCore {
     }
 
     /// To the first step of the slide with that label in the deck on screen.
-    func gotoLabel(_ label: String, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func gotoLabel(_ label: String, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
         guard screen.clip == nil, let c = screen.committed.content, c.kind == .pdf, let item = deckEntry(c.id) else {
             throw LecternError.nothingOnScreen

@@ -5,9 +5,9 @@ import LecternProtocol
 /// in the state, kept across a restart, carried out by the shell (`setSound`).
 extension RoomCore {
     /// The shell's sound device (nil: clips play silent), for the state.
-    public func setSoundDevice(_ device: String?) { sound.device = device }
+    public mutating func setSoundDevice(_ device: String?) { sound.device = device }
 
-    func setSound(_ s: SoundSetting, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func setSound(_ s: SoundSetting, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
         var next = sound
         if s.level != SoundSetting.unchanged {
@@ -23,11 +23,11 @@ extension RoomCore {
         pushState()
         // Saved at the same bounded rate as a clip's position: a client sliding the volume
         // (or flooding sound-set) costs at most a write every 0.4 s, the last one kept.
-        clipSave.owe()
-        if clipSave.due(now: now) { persist() }
+        clips.save.owe()
+        if clips.save.due(now: now) { persist() }
     }
 
-    func restoreSound(_ saved: SavedSound) {
+    mutating func restoreSound(_ saved: SavedSound) {
         sound.level = UInt8(max(0, min(100, saved.level)))
         sound.muted = saved.muted
         emit(.setSound(level: Int(sound.level), muted: sound.muted))

@@ -14,41 +14,39 @@ extension RoomCore {
     /// results, a viewer coming or going) is not pushed to the audience.
     /// `prompt`: a change the floor's devices must see at once (the screen, the floor):
     /// sent to them past their window; viewers stay paced.
-    func pushState(viewers: Bool = true, prompt: Bool = false) {
-        statePushOwed = false
-        revision += 1
+    mutating func pushState(viewers: Bool = true, prompt: Bool = false) {
+        pushes.changed(viewers: viewers)
         timerWarned = timer.warning(at: wallTime)
-        stateStale = true
-        if viewers { viewerStateStale = true }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.isRegistered && !p.closing && (viewers || p.viewer == nil) {
             offerState(to: p, prompt: prompt && p.viewer == nil)
         }
     }
 
     /// The newest state to `p` now, or owed to it (when its window ends or it reads again).
-    func offerState(to p: Peer, prompt: Bool = false) {
-        if p.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: statePushInterval) {
+    mutating func offerState(to peer: Peer, prompt: Bool = false) {
+        guard let p = live(peer.id) else { return }
+        if peers[p.id]!.statePacer.offer(now: now, writable: p.writable, prompt: prompt, interval: pushes.interval) {
             send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
-            stateDueAt = min(stateDueAt ?? due, due)
+        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: pushes.interval) {
+            pushes.owe(at: due)
         }
     }
 
     /// Owed pushes whose window has ended go out (with the newest state).
-    func sendOwedStates() {
-        guard let due = stateDueAt, now >= due else { return }
-        stateDueAt = nil
+    mutating func sendOwedStates() {
+        guard pushes.takeDue(now: now) else { return }
         for p in peers.values.sorted(by: { $0.id < $1.id }) where p.statePacer.owed && !p.closing {
             sendPendingState(p)
         }
     }
 
     /// `p`'s owed state, if its window allows (else its due time is remembered).
-    func sendPendingState(_ p: Peer) {
-        if p.statePacer.poll(now: now, writable: p.writable, interval: statePushInterval) {
+    mutating func sendPendingState(_ peer: Peer) {
+        guard let p = live(peer.id) else { return }
+        if peers[p.id]!.statePacer.poll(now: now, writable: p.writable, interval: pushes.interval) {
             send(bytes: stateBytes(for: p), to: p)
-        } else if p.writable, let due = p.statePacer.dueAt(interval: statePushInterval) {
-            stateDueAt = min(stateDueAt ?? due, due)
+        } else if p.writable, let due = peers[p.id]!.statePacer.dueAt(interval: pushes.interval) {
+            pushes.owe(at: due)
         }
     }
 }

@@ -6,11 +6,11 @@ import LecternProtocol
 extension RoomCore {
     /// Every half second: a timer entering (or leaving) its warning pushes the state, so
     /// every device changes colour at once.
-    func timerTick() {
+    mutating func timerTick() {
         if timer.warning(at: wallTime) != timerWarned { pushState() }
     }
 
-    func timerCommand(_ c: TimerCommand, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func timerCommand(_ c: TimerCommand, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
         try timer.apply(c, at: wallTime)
         send(.ok, to: p, tag: tag)

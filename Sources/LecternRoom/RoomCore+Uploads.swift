@@ -3,7 +3,7 @@ import LecternProtocol
 /// Uploads: begin (a stored file proved instead of sent, a partial one resumed, the newest
 /// begin taking a part file over), chunks with back-pressure, finish, and the quota.
 extension RoomCore {
-    func uploadBegin(_ b: UploadBegin, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+    mutating func uploadBegin(_ b: UploadBegin, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
         if p.uploads[b.content] == nil {
             // Each upload holds a file open: a few per connection, a few dozen in all.
             let mine = p.uploads.values.filter { !$0.failed }.count
@@ -30,7 +30,7 @@ extension RoomCore {
         start(b, peer: p, tag: tag, from: min(stored, b.size))
     }
 
-    func proofChecked(_ id: ConnectionID, tag: UInt16, _ b: UploadBegin, matches: Bool) {
+    mutating func proofChecked(_ id: ConnectionID, tag: UInt16, _ b: UploadBegin, matches: Bool) {
         guard let p = live(id), let me = p.deviceID else { return }
         if matches, let item = catalog[b.content] {
             ledger.addOwner(me, of: b.content)
@@ -44,19 +44,19 @@ extension RoomCore {
         }
     }
 
-    private func startWhenFree(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
+    private mutating func startWhenFree(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
         if partIsFree(b, peer: p, tag: tag) { start(b, peer: p, tag: tag, from: offset) }
     }
 
     /// True when nobody writes the part file of `b`'s content. Otherwise the newest begin
     /// takes it over (a device that reconnected): the writer lets go of it, the old
     /// upload's later chunks are dropped, and `b` runs again once the file is free.
-    private func partIsFree(_ b: UploadBegin, peer p: Peer, tag: UInt16) -> Bool {
+    private mutating func partIsFree(_ b: UploadBegin, peer p: Peer, tag: UInt16) -> Bool {
         guard let part = ledger.parts[b.content], !part.isFree else { return true }
         if let w = part.writer, let writer = ledger.writers[w] {
             if let other = peers[writer.connection], other.uploads[b.content]?.writer == w {
-                other.uploads[b.content]?.failed = true
-                other.uploads[b.content]?.takenOver = true
+                peers[other.id]?.uploads[b.content]?.failed = true
+                peers[other.id]?.uploads[b.content]?.takenOver = true
             }
             ledger.release(b.content, writer: w, leaving: true)
             emit(.closePart(b.content, writer: w))
@@ -65,21 +65,21 @@ extension RoomCore {
         return false
     }
 
-    private func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
+    private mutating func start(_ b: UploadBegin, peer p: Peer, tag: UInt16, from offset: UInt64) {
         if offset == 0 { emit(.prepareConverter(fileName: b.name)) }
         let w = ledger.openWriter(b.content, connection: p.id, tag: tag, offset: offset, now: now)
-        p.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
+        peers[p.id]?.uploads[b.content] = UploadLedger.Upload(session: UploadSession(begin: b, alreadyStored: offset), writer: w, beginTag: tag)
         emit(.openPart(b.content, writer: w, offset: offset, hashing: offset == 0))
     }
 
-    func partOpened(_ content: ContentID, writer w: Int, failure: String?) {
+    mutating func partOpened(_ content: ContentID, writer w: Int, failure: String?) {
         guard let writer = ledger.writers[w] else { return }
         let p = live(writer.connection)
         if let failure {
             log(.error, "can't open the upload file of \(content.hex.prefix(12)): \(failure)")
             ledger.release(content, writer: w, leaving: false)
             _ = ledger.writerLeft(content, writer: w, size: ledger.parts[content]?.size)
-            if p?.uploads[content]?.writer == w { p?.uploads[content] = nil }
+            if let p, p.uploads[content]?.writer == w { peers[p.id]?.uploads[content] = nil }
             if let p {
                 fail(
                     p, tag: writer.beginTag, .storageFailed,
@@ -90,12 +90,12 @@ extension RoomCore {
         }
     }
 
-    func uploadChunk(_ ch: UploadChunk, peer p: Peer) throws {
+    mutating func uploadChunk(_ ch: UploadChunk, peer p: Peer) throws {
         guard var u = p.uploads[ch.content] else { throw LecternError.noUpload }
         if u.failed {
             guard u.takenOver, !u.toldTakenOver else { return }
             u.toldTakenOver = true
-            p.uploads[ch.content] = u
+            peers[p.id]?.uploads[ch.content] = u
             throw LecternError.uploadTakenOver
         }
         do {
@@ -109,37 +109,37 @@ extension RoomCore {
             let progress = try u.session.accept(offset: ch.offset, count: ch.data.count)
             ledger.queue(ch.data.count, progress: progress, on: u.writer, now: now)
             emit(.writeChunk(ch.content, writer: u.writer, ch.data))
-            p.uploads[ch.content] = u
+            peers[p.id]?.uploads[ch.content] = u
             if p.readingPausedBy == nil, let queued = ledger.writers[u.writer]?.queued, queued > UploadLedger.highWater {
                 // The disk is slower than the network: stop reading until the queue drains.
-                p.readingPausedBy = u.writer
+                peers[p.id]?.readingPausedBy = u.writer
                 updateReading(p)
             }
         } catch {
             u.failed = true
-            p.uploads[ch.content] = u
+            peers[p.id]?.uploads[ch.content] = u
             throw error
         }
     }
 
-    func chunkWritten(_ content: ContentID, writer w: Int, bytes: Int, failure: String?) {
+    mutating func chunkWritten(_ content: ContentID, writer w: Int, bytes: Int, failure: String?) {
         guard let (writer, progress) = ledger.written(on: w, failure: failure), let p = live(writer.connection) else { return }
         if let progress { send(.uploadProgress(content: content, stored: progress), to: p, tag: writer.beginTag) }
         if p.readingPausedBy == w, writer.queued < UploadLedger.lowWater {
-            p.readingPausedBy = nil
+            peers[p.id]?.readingPausedBy = nil
             updateReading(p)
         }
     }
 
-    func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
+    mutating func uploadFinish(_ content: ContentID, peer p: Peer, device me: DeviceID, tag: UInt16) throws {
         if p.uploads[content]?.takenOver == true {
-            p.uploads[content] = nil
+            peers[p.id]?.uploads[content] = nil
             throw LecternError.uploadTakenOver
         }
         guard let u = p.uploads[content], !u.failed || u.session.isComplete else { throw LecternError.noUpload }
         try u.session.checkFinish()
-        p.uploads[content] = nil
-        p.finishing[content] = u.beginTag
+        peers[p.id]?.uploads[content] = nil
+        peers[p.id]?.finishing[content] = u.beginTag
         ledger.release(content, writer: u.writer, leaving: true)
         let s = u.session
         emit(
@@ -150,13 +150,13 @@ extension RoomCore {
                     uploader: floor.devices[me]?.name ?? "", size: s.size)))
     }
 
-    func uploadFinished(
+    mutating func uploadFinished(
         _ id: ConnectionID, tag: UInt16, writer w: Int, _ upload: UploadToStore,
         _ result: Result<ContentEntry, UploadRefusal>
     ) {
         let content = upload.content, me = upload.device
         let p = live(id)
-        let beginTag = p?.finishing.removeValue(forKey: content) ?? 0
+        let beginTag = p == nil ? 0 : peers[id]?.finishing.removeValue(forKey: content) ?? 0
         switch result {
         case .success(let item) where item.awaitsConversion:
             // Stored as it came (on disk, its bytes in the quota once); upload-stored waits for its PDF.
@@ -195,13 +195,13 @@ extension RoomCore {
         runWaiting(ledger.writerLeft(content, writer: w, size: kept))
     }
 
-    func partClosed(_ content: ContentID, writer w: Int, size: UInt64) {
+    mutating func partClosed(_ content: ContentID, writer w: Int, size: UInt64) {
         runWaiting(ledger.writerLeft(content, writer: w, size: size))
         if size == 0 && ledger.parts[content] == nil { emit(.removePart(content)) }   // nothing in it to resume
     }
 
     /// Once a minute: part files that made no progress for a day are given up.
-    func sweepParts() {
+    mutating func sweepParts() {
         guard now - lastPartSweep >= 60 else { return }
         lastPartSweep = now
         for content in ledger.removeStale(before: now - UploadLedger.staleSeconds, now: now) {
@@ -210,7 +210,7 @@ extension RoomCore {
         }
     }
 
-    private func runWaiting(_ begins: [UploadLedger.WaitingBegin]) {
+    private mutating func runWaiting(_ begins: [UploadLedger.WaitingBegin]) {
         for w in begins {
             guard let p = live(w.connection), let me = p.deviceID else { continue }
             do { try uploadBegin(w.begin, peer: p, device: me, tag: w.tag) } catch {
@@ -220,7 +220,7 @@ extension RoomCore {
     }
 
     /// The connection is gone: what arrived is stored, and the upload resumes from it.
-    func uploadsClosed(of p: Peer) {
+    mutating func uploadsClosed(of p: Peer) {
         for (content, u) in p.uploads where ledger.parts[content]?.writer == u.writer {
             ledger.release(content, writer: u.writer, leaving: true)
             emit(.closePart(content, writer: u.writer))

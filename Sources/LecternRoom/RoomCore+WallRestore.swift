@@ -24,7 +24,7 @@ extension RoomCore {
     /// After a restart: the saved layout and panes again, as the stage already shows them;
     /// each pane's driver is put back away, in its grace period, owning what its pane shows;
     /// a pane's clip plays again from where it was.
-    func restoreWall(_ saved: SavedWall?, whiteboards: [Int]?) {
+    mutating func restoreWall(_ saved: SavedWall?, whiteboards: [Int]?) {
         guard let saved else { return }
         guard saved.isWellFormed else {
             log(.warning, "the saved wall (\(saved.layout), \(saved.panes.count) panes) is not one this service writes: one full pane")

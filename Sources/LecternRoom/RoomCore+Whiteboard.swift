@@ -5,7 +5,7 @@ import LecternProtocol
 /// meeting's white or black boards and shows it; the boards stay with the meeting (and a
 /// restart) like a deck, with their ink.
 extension RoomCore {
-    func newWhiteboard(black: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
+    mutating func newWhiteboard(black: Bool, by me: DeviceID, peer p: Peer, tag: UInt16) throws {
         try floor.checkCanDrive(me)
         let n = whiteboardCount(black: black) + 1
         guard n <= Whiteboard.maxBoards else { throw LecternError.tooManyWhiteboards(limit: Whiteboard.maxBoards) }
@@ -21,14 +21,14 @@ extension RoomCore {
 
     /// The boards of one colour, as a deck in the catalogue.
     @discardableResult
-    func setWhiteboards(black: Bool, count: Int) -> ContentEntry {
+    mutating func setWhiteboards(black: Bool, count: Int) -> ContentEntry {
         let entry = ContentEntry(id: ContentID(hex: Whiteboard.hex(black: black))!, name: Whiteboard.name(black: black), kind: .pdf, size: 0, pages: count)
         catalog.set(entry)
         return entry
     }
 
     /// Boards of an earlier run (`SavedState.whiteboards`: white, black).
-    func restoreWhiteboards(_ counts: [Int]?) {
+    mutating func restoreWhiteboards(_ counts: [Int]?) {
         guard let counts, counts.count == 2 else { return }
         for (i, n) in counts.enumerated() where n > 0 { setWhiteboards(black: i == 1, count: min(n, Whiteboard.maxBoards)) }
     }

@@ -6,10 +6,12 @@ import Logging
 /// (`Floor`), the screen queue with the clip, the upload ledger and state pushes. Pure:
 /// no I/O, no threads, no clock of its own. It takes `RoomEvent`s, each with the time, and
 /// returns the `RoomEffect`s the shell (`Room`) carries out; slow work comes back as
-/// events. Every decision of the room is made here.
-public final class RoomCore {
+/// events. Every decision of the room is made here. A value: a test may copy a room,
+/// apply an event to the copy and compare (RoomValueTests); the shell owns one and
+/// mutates it in place.
+public struct RoomCore: Equatable, Sendable {
     /// The passcodes in force, as the server keeps them.
-    public struct Keys: Sendable {
+    public struct Keys: Equatable, Sendable {
         public typealias AudienceMode = LecternModel.AudienceMode
         public var presenter: PasscodeHash
         public var moderator: PasscodeHash?
@@ -30,55 +32,40 @@ public final class RoomCore {
     var keys: Keys
     /// What hello names as the server ("lecternd 0.1.0").
     let serverName: String
-    public let floor: Floor
+    public internal(set) var floor: Floor
     var throttle = AuthThrottle()
     var removals: RemovalCooldown
     var peers: [ConnectionID: Peer] = [:]
     var catalog: ContentCatalog
     var ledger: UploadLedger
     var screen = ScreenQueue()
-    /// Clips' play serials, one sequence over every pane (RoomCore+Clips).
-    var clipSerials = 0
-    /// Which clip has the sound (§23.1).
-    var clipSound = ClipSoundRule()
+    /// The clips' serials, sound and saving (RoomClips.swift).
+    var clips = RoomClips()
     /// The wall's panes besides the main one (RoomCore+Layout, §9.7).
     var wall = WallArrangement()
     /// Every page's strokes and who may draw (RoomCore+Ink).
     var ink = InkBoard()
     /// Where the page sits on the output (from the stage), for the state's `ink.box`.
     var pageBox: InkSnapshot.Box?
-    var revision: UInt64 = 0
-    /// This run of the service (§14.1): `revision` starts again from 0 at every start, so
+    /// This run of the service (§14.1): the revision starts again from 0 at every start, so
     /// the state carries the run it counts in, and clients compare that first.
     public let epoch: String
-    /// The newest state push, encoded once for everyone when first sent after a change
-    /// (`stateStale`): a burst of changes costs one encoding per paced push, not one each.
-    var latestState: [UInt8] = []
-    var stateStale = true
-    /// The same for viewers (§24.6: what they may see of polls and questions).
-    var latestViewerState: [UInt8] = []
-    var viewerStateStale = true
+    /// The state pushes: revision, the encoded newest state, what is owed (StatePushes.swift).
+    var pushes = StatePushes()
     /// Seconds between two state pushes to one client (§14.1, `StatePacer`); the core's
     /// table tests set 0 to see every push.
-    public var statePushInterval = StatePacer.interval
-    /// Bytes of pictures being made or waiting to be sent, room-wide (§13), and the
-    /// connections gone with pictures still being made (their bytes free when made).
-    var pictureBudget = PictureBudget()
-    var gonePictures: [ConnectionID: Peer] = [:]
-    /// When sent pictures' bytes may be settled (nil: none waits).
-    var pictureSettleAt: Double?
-    /// The earliest time a paced push owed to some client may go (nil: none owed).
-    var stateDueAt: Double?
+    public var statePushInterval: Double {
+        get { pushes.interval }
+        set { pushes.interval = newValue }
+    }
+    /// Pictures being made or waiting to be sent, room-wide (§13, RoomPictures.swift).
+    var pictures = RoomPictures()
     var wakeAt: Double?
     var lastPartSweep = -Double.infinity
     var logLimiter = LogLimiter()
-    /// A floor change whose push waits for the screen change it caused (see `apply`).
-    var statePushOwed = false
     /// Effects of the event being handled, in order.
     var out: [RoomEffect] = []
     var now: Double = 0
-    /// When a playing clip's position was last saved, and whether a newer one is owed.
-    var clipSave = ClipSaveThrottle()
     /// The room's volume and mute (§23), and the device the shell plays clips' sound on.
     public internal(set) var sound = SoundSnapshot()
     /// The wall clock (seconds since 1970) of the event being handled, given with it: the
@@ -87,7 +74,7 @@ public final class RoomCore {
     var wallTime: Double = 0
     var wallOffset: Double = 0
     /// Where tokens and ids are drawn (RoomRandom.swift), given by the shell.
-    let random: RoomRandom
+    var random: RoomRandom
     /// The talk timer every device shows (§20.4).
     var timer: TalkTimer
     /// Whether the last state push had the timer warning (a change pushes the state).
@@ -96,7 +83,7 @@ public final class RoomCore {
     var notesRevision: UInt64 = 0
     /// The output's state and the room's cross-fade (RoomCore+Output.swift, §21).
     var output = OutputSnapshot()
-    lazy var fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
+    var fallbackFadeMs: UInt32
     /// Viewers, polls, questions, the navigation lock (§24).
     var audience = AudienceRoom()
     /// The meeting record (§26, RoomCore+Record.swift) and the download being made.
@@ -124,14 +111,15 @@ public final class RoomCore {
         config: Config, keys: Keys, serverName: String, catalog: ContentCatalog,
         parts: [ContentID: UInt64] = [:], storeBytes: UInt64 = 0, unconverted: [ContentEntry] = [],
         epoch: String? = nil, screenCode: ScreenCode? = nil,
-        random: any RandomNumberGenerator
+        random: RoomRandom
     ) {
         self.screenCode = screenCode
-        let random = RoomRandom(random)
-        self.random = random
+        var random = random
         self.config = config
+        fallbackFadeMs = UInt32(clamping: config.crossfadeMs)
         self.epoch = epoch ?? StateEpoch.make(random.word())
         meeting = Meeting(id: random.hex(16))
+        self.random = random
         timer = TalkTimer(warnMinutes: config.timerWarningMinutes)
         self.keys = keys
         self.serverName = serverName
@@ -144,13 +132,12 @@ public final class RoomCore {
         floor = Floor(
             config: FloorConfig(
                 floorMode: config.floor,
-                gracePeriod: config.gracePeriod, capacity: config.maxClients),
-            tokenGenerator: random.token)
+                gracePeriod: config.gracePeriod, capacity: config.maxClients))
     }
 
     /// Handles one event at time `now` (monotonic seconds) and wall time `wall` (seconds
     /// since 1970) and returns what to do.
-    public func handle(_ event: RoomEvent, now: Double, wall: Double) -> [RoomEffect] {
+    public mutating func handle(_ event: RoomEvent, now: Double, wall: Double) -> [RoomEffect] {
         setTime(now: now, wall: wall)
         switch event {
         case .opened(let id, let address, let challenge): opened(id, address: address, challenge: challenge)
@@ -219,7 +206,7 @@ public final class RoomCore {
     /// A reloaded config: the room name applies to the next state push; what can't change
     /// while running was already kept by the caller. New passcodes apply to new
     /// registrations once their keys are derived (`.keysDerived`).
-    public func reload(_ config: Config) {
+    public mutating func reload(_ config: Config) {
         self.config = config
         removals.seconds = config.removeCooldown
         if !config.record { record.clear() }   // turned off: nothing kept
@@ -227,7 +214,7 @@ public final class RoomCore {
 
     /// After a restart: the screen the stage already shows again, and the floor holder
     /// waiting (in the grace period) to resume with their token.
-    public func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double, wall: Double) -> [RoomEffect] {
+    public mutating func restore(_ saved: SavedState, screen model: CommittedScreen?, now: Double, wall: Double) -> [RoomEffect] {
         setTime(now: now, wall: wall)
         restoreWhiteboards(saved.whiteboards)
         if let model { screen.restore(model) }
@@ -257,7 +244,7 @@ public final class RoomCore {
         return out
     }
 
-    private func setTime(now: Double, wall: Double) {
+    private mutating func setTime(now: Double, wall: Double) {
         self.now = now
         wallTime = wall
         wallOffset = wall - now
@@ -266,14 +253,11 @@ public final class RoomCore {
     /// The state as a device would get it at `now`, the wall clock moved on from the last
     /// event's by as much as `now` (an event brings it back in step).
     public func snapshot(now: Double) -> Snapshot {
-        let wall = wallTime
-        wallTime = now + wallOffset
-        defer { wallTime = wall }
-        var s = floor.snapshot(room: config.room, revision: revision, screen: screenState, now: now)
+        var s = floor.snapshot(room: config.room, revision: pushes.revision, screen: screenState, now: now)
         s.epoch = epoch
         s.sound = sound
         s.ink = inkSnapshot
-        s.console = consoleSnapshot()
+        s.console = consoleSnapshot(wall: now + wallOffset)
         s.output = output
         s.transitions = TransitionsSnapshot(fallbackFadeMs: fallbackFadeMs)
         s.audience = audienceSnapshot(privileged: true)
@@ -289,16 +273,16 @@ public final class RoomCore {
 
     // MARK: effects
 
-    func emit(_ e: RoomEffect) { out.append(e) }
+    mutating func emit(_ e: RoomEffect) { out.append(e) }
 
     /// Logs `message` as one line (peer-supplied text escaped), unless lines like it are
     /// being left out (`LogLimiter`).
-    func log(_ level: Logger.Level, _ message: String) {
+    mutating func log(_ level: Logger.Level, _ message: String) {
         for line in logLimiter.admit(message.loggable, now: now) { emit(.log(level, line)) }
     }
 
-    func persist() {
-        clipSave.saved(now: now)
+    mutating func persist() {
+        clips.save.saved(now: now)
         var state = SavedState(screen: screen.committed, floor: floor, timer: timer, ink: ink.saved, whiteboards: whiteboardCounts, clip: savedClip)
         state.sound = SavedSound(level: Int(sound.level), muted: sound.muted)
         state.audience = audience.saved
@@ -308,8 +292,8 @@ public final class RoomCore {
         emit(.persist(state))
     }
 
-    private func scheduleWake() {
-        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, stateDueAt, pictureSettleAt, conversions.nextDeadline].compactMap { $0 }.min()
+    private mutating func scheduleWake() {
+        let next = [floor.nextDeadline, audience.pointer.owedAt, audience.resultsOwedAt, pushes.dueAt, pictures.settleAt, conversions.nextDeadline].compactMap { $0 }.min()
         if next != wakeAt {
             wakeAt = next
             emit(.wake(at: next))
@@ -321,7 +305,7 @@ public final class RoomCore {
 
     // MARK: floor events
 
-    func apply(_ events: [FloorEvent]) {
+    mutating func apply(_ events: [FloorEvent]) {
         var screenGoingIdle = false
         for e in events {
             switch e {
@@ -347,7 +331,7 @@ public final class RoomCore {
                 // One transition, one snapshot: while the idle screen is being shown the
                 // push waits for it (`shown` pushes), so no snapshot has the floor free and
                 // the old slide still up.
-                if screenGoingIdle { statePushOwed = true } else { pushState(prompt: true) }
+                if screenGoingIdle { pushes.owed = true } else { pushState(prompt: true) }
                 persist()
             }
         }

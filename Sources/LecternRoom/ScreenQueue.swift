@@ -4,9 +4,9 @@ import LecternProtocol
 /// Screen changes, one at a time, and the clip over the slide. A change is computed from
 /// the committed screen when its turn comes, shown by the stage, and committed once shown;
 /// the next waits until then. Data only: `RoomCore` drives it.
-struct ScreenQueue {
+struct ScreenQueue: Equatable, Sendable {
     /// What a queued change does to the committed screen.
-    enum Change: Equatable {
+    enum Change: Equatable, Sendable {
         /// Show this page.
         case page(CommittedScreen)
         /// Apply a screen signal (next, prev, goto, blank, unblank).
@@ -17,7 +17,7 @@ struct ScreenQueue {
         case card(WallCard?)
     }
 
-    struct Op {
+    struct Op: Equatable, Sendable {
         let id: Int
         var change: Change
         let reply: ScreenReply?
@@ -26,7 +26,7 @@ struct ScreenQueue {
     }
 
     /// The clip playing over the slide, if any.
-    struct Clip {
+    struct Clip: Equatable, Sendable {
         let serial: Int
         let content: ContentSnapshot
         let duration: Double
@@ -38,7 +38,7 @@ struct ScreenQueue {
     }
 
     /// A clip asked for and being opened.
-    struct OpeningClip {
+    struct OpeningClip: Equatable, Sendable {
         let content: ContentSnapshot
         let loop: Bool
         /// Nil for a clip the room plays again after a restart.
@@ -125,7 +125,7 @@ struct ScreenQueue {
 }
 
 /// Whom a screen change answers, and with what when it worked.
-struct ScreenReply: Equatable {
+struct ScreenReply: Equatable, Sendable {
     let peer: ConnectionID
     let tag: UInt16
     let request: Command

@@ -9,7 +9,7 @@ import LecternProtocol
 /// layout or the floor changing hands moves or ends the share without any index to keep
 /// in step; two shares can't be in one pane because a pane has one driver (and the main
 /// pane one share).
-struct ShareBoard {
+struct ShareBoard: Equatable, Sendable {
     enum Slot: Equatable {
         /// The main pane: the sharer drives it (the floor), or is a moderator.
         case main

@@ -4,7 +4,7 @@ import LecternProtocol
 /// part file of each partial upload and the writer filling it, the bytes on disk (the
 /// quota), and begins waiting for a part file to be let go of. Data only: `RoomCore`
 /// drives it, the shell's writers do the I/O.
-struct UploadLedger {
+struct UploadLedger: Equatable, Sendable {
     /// Past this many bytes queued on one writer the room stops reading from the uploader
     /// (the disk is slower than the network); below `lowWater` it reads again.
     static let highWater = 8 << 20
@@ -13,7 +13,7 @@ struct UploadLedger {
     static let staleSeconds: Double = 24 * 3600
 
     /// One connection's upload of one file.
-    struct Upload {
+    struct Upload: Equatable, Sendable {
         var session: UploadSession
         /// The writer storing its chunks.
         let writer: Int
@@ -28,19 +28,25 @@ struct UploadLedger {
     }
 
     /// A writer of a part file (in the shell), from open until it let go of the file.
-    struct Writer {
+    /// A chunk queued on a writer: its bytes, and the upload-progress due once it is written.
+    struct Chunk: Equatable, Sendable {
+        var bytes: Int
+        var progress: UInt64?
+    }
+
+    struct Writer: Equatable, Sendable {
         let content: ContentID
         let connection: ConnectionID
         let beginTag: UInt16
         /// Chunks handed over and not yet written, oldest first: their size and the
         /// upload-progress due once each is in the file.
-        var chunks: [(bytes: Int, progress: UInt64?)] = []
+        var chunks: [Chunk] = []
         var queued = 0
         var failure: String?
     }
 
     /// A partial upload's file under the upload area.
-    struct Part {
+    struct Part: Equatable, Sendable {
         /// Bytes in the file once the queued chunks are written.
         var size: UInt64
         /// The writer filling it now, if any.
@@ -55,7 +61,7 @@ struct UploadLedger {
         var isFree: Bool { writer == nil && leaving.isEmpty }
     }
 
-    struct WaitingBegin {
+    struct WaitingBegin: Equatable, Sendable {
         let connection: ConnectionID
         let tag: UInt16
         let begin: UploadBegin
@@ -126,7 +132,7 @@ struct UploadLedger {
     }
 
     mutating func queue(_ bytes: Int, progress: UInt64?, on writer: Int, now: Double) {
-        writers[writer]?.chunks.append((bytes, progress))
+        writers[writer]?.chunks.append(Chunk(bytes: bytes, progress: progress))
         writers[writer]?.queued += bytes
         if let content = writers[writer]?.content {
             parts[content]?.size += UInt64(bytes)

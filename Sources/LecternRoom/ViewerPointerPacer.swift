@@ -33,20 +33,22 @@ struct ViewerPointerPacer: Equatable {
 
 extension RoomCore {
     /// Someone with the floor points: the viewers see it (paced).
-    func pointToViewers(page: Int, _ point: InkPoint, lifted: Bool) {
+    mutating func pointToViewers(page: Int, _ point: InkPoint, lifted: Bool) {
         guard audience.count > 0 else { return }
         if let p = audience.pointer.offer(ViewerPointer(page: UInt32(clamping: page), point: point, lifted: lifted), now: now) { sendToViewers(p) }
     }
 
     /// At a wake: the owed position, if its turn has come; live results owed, once theirs has.
-    func audienceWake() {
+    mutating func audienceWake() {
         if let p = audience.pointer.due(now: now) { sendToViewers(p) }
         if let at = audience.resultsOwedAt, now >= at - 1e-9 { pushResults() }
     }
 
     /// Encoded once for all; a viewer that isn't reading misses it (the next one supersedes it).
-    private func sendToViewers(_ p: ViewerPointer) {
+    private mutating func sendToViewers(_ p: ViewerPointer) {
         let bytes = Message.viewerPointer(p).encode(tag: 0, deviceID: ProtocolLimits.unregisteredID)
-        for peer in peers.values where peer.viewer != nil && peer.writable && !peer.closing { send(bytes: bytes, to: peer) }
+        // Chosen first: sending updates each peer in place, which iterating `peers` would copy.
+        let viewers = peers.values.filter { $0.viewer != nil && $0.writable && !$0.closing }
+        for peer in viewers { send(bytes: bytes, to: peer) }
     }
 }

@@ -9,8 +9,8 @@ import LecternProtocol
 /// Every other pane has its own `ScreenQueue` (changes one at a time, committed once shown)
 /// and a driver chosen by the moderator or by wall-add, or none. A device drives at most one
 /// pane besides the main one.
-struct WallArrangement {
-    struct Pane {
+struct WallArrangement: Equatable, Sendable {
+    struct Pane: Equatable, Sendable {
         /// Nil for the main pane: its screen is the room's.
         var queue: ScreenQueue?
         var driver: DeviceID?

@@ -11,15 +11,19 @@ import LecternProtocol
 /// - a failure with a newer show still out: nothing yet, it waits for the newer one;
 /// - a failure with no newer show out: the failures waiting before it, then it.
 /// A report of a show not (or no longer) out is passed on as it is.
-struct WallShows {
+struct WallShows: Equatable, Sendable {
     /// Shows out, oldest first, each with its failure if it failed (waiting for a newer one).
-    private(set) var out: [(op: Int, failed: LecternError?)] = []
+    private(set) var out: [Out] = []
+    struct Out: Equatable, Sendable {
+        var op: Int
+        var failed: LecternError?
+    }
     /// At most this many shows are remembered (a show the stage never reports, such as a
     /// plan of a clip alone on the old stage, must not pile up).
     static let limit = 64
 
     mutating func asked(_ op: Int) {
-        out.append((op, nil))
+        out.append(Out(op: op, failed: nil))
         if out.count > Self.limit { out.removeFirst(out.count - Self.limit) }
     }
 

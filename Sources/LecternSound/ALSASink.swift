@@ -16,11 +16,14 @@ public final class ALSASink {
     public let name: String
     public let latency: Double
     private var pcm: OpaquePointer?
+    /// The first write's time, on the writing thread (the one that owns this sink).
     private var firstWrite: Double?
+    /// The same, published for other threads: a bench or test measuring sync reads it while
+    /// the sink plays on its own thread, and keeps this (Sendable) instead of the sink.
+    public let start = SoundStart()
     /// Monotonic time of the first write since the device was opened or last dropped: with a
     /// device that doesn't block, when that sample was played (tests measure sync from it).
-    public var startedAt: Double? { lock.withLock { firstWrite } }
-    private let lock = NSLock()
+    public var startedAt: Double? { start.time }
     private var written = 0
     private let rate = Double(AudioDecoder.sampleRate)
 
@@ -55,7 +58,10 @@ public final class ALSASink {
     public func write(_ samples: ArraySlice<Int16>) throws {
         guard let pcm else { return }
         let frames = samples.count / AudioDecoder.channels
-        if firstWrite == nil { lock.withLock { firstWrite = MonotonicClock.now() } }
+        if firstWrite == nil {
+            firstWrite = MonotonicClock.now()
+            start.set(firstWrite)
+        }
         // A device that doesn't block: keep to real time.
         let ahead = Double(written) / rate - (MonotonicClock.now() - firstWrite!)
         if ahead > latency { MonotonicClock.sleep(until: MonotonicClock.now() + ahead - latency) }
@@ -88,7 +94,8 @@ public final class ALSASink {
         guard let pcm else { return }
         snd_pcm_drop(pcm)
         snd_pcm_prepare(pcm)
-        lock.withLock { firstWrite = nil }
+        firstWrite = nil
+        start.set(nil)
         written = 0
     }
 }

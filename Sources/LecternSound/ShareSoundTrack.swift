@@ -11,10 +11,9 @@ import Synchronization
 /// each piece it knows when the sound captured at a moment is heard (`heard(capture:)`:
 /// the capture time plus an offset, smoothed), which the share's pictures are held to.
 ///
-/// Sendable unchecked, and why that holds: its mutable state is behind `state` (a
-/// `Mutex`); `sink`, which is not thread-safe, is used only by the sound thread (`run`),
-/// whose end `stop` waits for.
-public final class ShareSoundTrack: ShareSoundSink, @unchecked Sendable {
+/// The device (`ALSASink`, not thread-safe) is handed to the sound thread at the start and
+/// is that thread's alone; the rest of the state is behind `state` (a `Mutex`).
+public final class ShareSoundTrack: ShareSoundSink, Sendable {
     struct State {
         var queue: [(samples: ArraySlice<Int16>, capture: Double)] = []
         var queuedFrames = 0
@@ -31,17 +30,19 @@ public final class ShareSoundTrack: ShareSoundSink, @unchecked Sendable {
     public static let maxQueued = 0.3
     static let rate = Double(AudioDecoder.sampleRate)
 
-    private let sink: ALSASink
     private let level: SoundLevel
     private let state = Mutex(State())
     private let bell = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(sink: ALSASink, level: SoundLevel) {
-        self.sink = sink
+    public init(sink: sending ALSASink, level: SoundLevel) {
         self.level = level
-        let t = Thread { [self] in run() }
-        t.name = "lectern.share.sound"
+        let device = Handoff(sink)
+        let t = Thread { [self] in
+            ThreadName.set("lectern.shsound")   // the name the kernel shows (/proc, top -H)
+            if let sink = device.take() { run(sink) }
+        }
+        t.name = "lectern.shsound"
         t.qualityOfService = .userInteractive
         t.start()
     }
@@ -75,7 +76,7 @@ public final class ShareSoundTrack: ShareSoundSink, @unchecked Sendable {
     public var dropped: Int { state.withLock { $0.dropped } }
     public var failure: String? { state.withLock { $0.failure } }
 
-    private func run() {
+    private func run(_ sink: ALSASink) {
         defer {
             sink.drop()
             sink.close()

@@ -2,6 +2,7 @@ import Foundation
 import LecternModel
 import LecternSystem
 import LecternVideo
+import Synchronization
 
 /// A clip's sound playing on an ALSA device, on a thread of its own: decodes and
 /// resamples (`AudioDecoder`), applies the room's volume (`SoundLevel`), writes to the
@@ -10,84 +11,89 @@ import LecternVideo
 /// A device that fails mid-clip ends the sound (the picture goes on with its own time);
 /// `failure` says why, for the log.
 ///
-/// Sendable unchecked, and why that holds: every `var` is read and written only with
-/// `cond` held (its waits and broadcasts are what the playback loop and the sound thread
-/// say to each other, which a `Mutex` can't do); `decoder` and `sink`, which are not
-/// thread-safe, are used only by the sound thread (`run`), whose end `stop` waits for.
-public final class SoundTrack: ClipSound, @unchecked Sendable {
-    private let decoder: AudioDecoder
-    private let sink: ALSASink
+/// The decoder and the device, which are not thread-safe, are handed to the sound thread
+/// at the start and are that thread's alone; the rest of the state is behind `state` (a
+/// `Mutex`), and `bell` rings after each change the sound thread waits for.
+public final class SoundTrack: ClipSound, Sendable {
+    private struct State {
+        var clock = AudioClock()
+        var startFrom: Double?
+        var active = false
+        var paused = false
+        var dropOwed = false
+        var stopped = false
+        var ended = false
+        var failure: String?
+    }
     private let level: SoundLevel
-    private let cond = NSCondition()
-    private var clock = AudioClock()
-    private var startFrom: Double?
-    private var active = false
-    private var paused = false
-    private var dropOwed = false
-    private var stopped = false
-    private var ended = false
-    private var _failure: String?
+    private let state = Mutex(State())
+    private let bell = ChangeBell()
     private let finished = DispatchSemaphore(value: 0)
     /// Frames per piece written: 20 ms.
     static let piece = AudioDecoder.sampleRate / 50
 
-    public init(decoder: AudioDecoder, sink: ALSASink, level: SoundLevel) {
-        self.decoder = decoder
-        self.sink = sink
+    public init(decoder: sending AudioDecoder, sink: sending ALSASink, level: SoundLevel) {
         self.level = level
-        let t = Thread { [self] in run() }
+        let parts = Handoff((decoder, sink))
+        let t = Thread { [self] in
+            ThreadName.set("lectern.sound")   // the name the kernel shows (/proc, top -H)
+            if let (decoder, sink) = parts.take() { run(decoder, sink) }
+        }
         t.name = "lectern.sound"
         t.qualityOfService = .userInteractive
         t.start()
     }
 
-    public var failure: String? { cond.withLock { _failure } }
+    public var failure: String? { state.withLock { $0.failure } }
 
     public func play(from seconds: Double) {
-        cond.withLock {
-            startFrom = seconds
-            paused = false
-            ended = false
-            clock.resume()
-            cond.broadcast()
+        state.withLock { s in
+            s.startFrom = seconds
+            s.paused = false
+            s.ended = false
+            s.clock.resume()
         }
+        bell.ring()
     }
 
     public func pause() {
-        cond.withLock {
-            guard !paused else { return }
+        let changed = state.withLock { s -> Bool in
+            guard !s.paused else { return false }
             let now = MonotonicClock.now()
-            clock.pause(at: now)
-            paused = true
-            dropOwed = true
-            cond.broadcast()
+            s.clock.pause(at: now)
+            s.paused = true
+            s.dropOwed = true
+            return true
         }
+        if changed { bell.ring() }
     }
 
     public func resume() {
-        cond.withLock {
-            guard paused else { return }
-            paused = false
+        let changed = state.withLock { s -> Bool in
+            guard s.paused else { return false }
+            s.paused = false
             // The device's queue was dropped: go on from what was heard.
-            if active || startFrom == nil, let at = clock.position(at: MonotonicClock.now()) { startFrom = at }
-            clock.resume()
-            cond.broadcast()
+            if s.active || s.startFrom == nil, let at = s.clock.position(at: MonotonicClock.now()) { s.startFrom = at }
+            s.clock.resume()
+            return true
         }
+        if changed { bell.ring() }
     }
 
     public func stop() {
-        let first: Bool = cond.withLock {
-            defer { stopped = true; cond.broadcast() }
-            return !stopped
+        let first = state.withLock { s -> Bool in
+            defer { s.stopped = true }
+            return !s.stopped
         }
+        bell.ring()
         if first { finished.wait() }
     }
 
     public func origin(at now: Double) -> Double? {
-        cond.withLock { ended || paused ? nil : clock.origin(at: now) }
+        state.withLock { s in s.ended || s.paused ? nil : s.clock.origin(at: now) }
     }
 
-    private func run() {
+    private func run(_ decoder: AudioDecoder, _ sink: ALSASink) {
         var pending: ArraySlice<Int16> = []
         var pendingTime = 0.0
         defer {
@@ -97,29 +103,39 @@ public final class SoundTrack: ClipSound, @unchecked Sendable {
             finished.signal()
         }
         while true {
-            cond.lock()
-            if dropOwed {
-                dropOwed = false
-                cond.unlock()
-                sink.drop()
-                cond.lock()
+            let dropOwed = state.withLock { s in
+                defer { s.dropOwed = false }
+                return s.dropOwed
             }
-            while !stopped && (paused || (!active && startFrom == nil)) { cond.wait() }
-            if stopped { cond.unlock(); return }
-            let from = startFrom
-            startFrom = nil
-            cond.unlock()
+            if dropOwed { sink.drop() }
+            // Wait while paused, or before the first start; note the bell before each look.
+            var start: (stopped: Bool, from: Double?)
+            while true {
+                let seen = bell.generation
+                let next = state.withLock { s -> (stopped: Bool, from: Double?)? in
+                    if s.stopped { return (true, nil) }
+                    if s.paused || (!s.active && s.startFrom == nil) { return nil }
+                    defer { s.startFrom = nil }
+                    return (false, s.startFrom)
+                }
+                if let next {
+                    start = next
+                    break
+                }
+                bell.wait(after: seen)
+            }
+            if start.stopped { return }
 
-            if let from {
+            if let from = start.from {
                 sink.drop()
                 decoder.seek(to: from)
                 pending = []
-                cond.withLock { active = true }
+                state.withLock { $0.active = true }
             }
             if pending.isEmpty {
                 guard let chunk = decoder.next() else {
-                    cond.withLock {
-                        ended = true; active = false
+                    state.withLock { s in
+                        s.ended = true; s.active = false
                     }
                     continue
                 }
@@ -134,8 +150,8 @@ public final class SoundTrack: ClipSound, @unchecked Sendable {
                 piece = ArraySlice(piece.map { Int16(clamping: Int((Double($0) * gain).rounded())) })
             }
             do { try sink.write(piece) } catch {
-                cond.withLock {
-                    _failure = "\(error)"; ended = true; active = false
+                state.withLock { s in
+                    s.failure = "\(error)"; s.ended = true; s.active = false
                 }
                 pending = []
                 continue
@@ -143,9 +159,9 @@ public final class SoundTrack: ClipSound, @unchecked Sendable {
             pending = pending.dropFirst(n)
             pendingTime += Double(frames) / Double(AudioDecoder.sampleRate)
             let queued = sink.queued
-            cond.withLock {
+            state.withLock { s in
                 // A pause or a new start meanwhile: this report is about sound that was dropped.
-                if !paused && startFrom == nil { clock.report(end: pendingTime, queued: queued, at: MonotonicClock.now()) }
+                if !s.paused && s.startFrom == nil { s.clock.report(end: pendingTime, queued: queued, at: MonotonicClock.now()) }
             }
         }
     }

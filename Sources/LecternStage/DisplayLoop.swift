@@ -62,11 +62,11 @@ public final class DisplayLoop: Sendable {
     final class Shared: Sendable {
         let mailbox = Mailbox<Message>()
         let published: Mutex<StageSnapshot>
-        let counters = Mutex<(turns: Int, presents: Int)>((0, 0))
+        let counters = Mutex<(turns: Int, presents: Int, commitLead: Double)>((0, 0, 0))
         /// An ink change is in the mailbox already (pointer moves come faster than refreshes:
         /// one is enough until the loop drains it).
         let inkPosted = Atomic<Bool>(false)
-        let renders = RenderPool(name: "lectern.stage.render", width: DisplayLoop.renderThreads)
+        let renders = RenderPool(name: "lectern.pages", width: DisplayLoop.renderThreads)
         init(_ s: StageSnapshot) { published = Mutex(s) }
     }
     private let shared: Shared
@@ -82,6 +82,7 @@ public final class DisplayLoop: Sendable {
         self.shared = shared
         nonisolated(unsafe) let owned = output   // from here on, touched by the loop's thread alone
         let thread = Thread {
+            ThreadName.set("lectern.display")   // the name the kernel shows (/proc, top -H)
             var body = LoopBody(output: owned, core: core, ink: ink, hooks: hooks, clock: clock, shared: shared)
             body.run()
         }
@@ -118,6 +119,9 @@ public final class DisplayLoop: Sendable {
     public var turns: Int { shared.counters.withLock { $0.turns } }
     /// Compositions presented so far.
     public var presents: Int { shared.counters.withLock { $0.presents } }
+    /// How long before its refresh the last held composition was committed (seconds; 0: none
+    /// held yet): what a change beside a moving source must come before to make that refresh.
+    public var commitLead: Double { shared.counters.withLock { $0.commitLead } }
 }
 
 /// The loop's own state, on its thread alone.
@@ -195,8 +199,10 @@ struct LoopBody {
                 timing.drew(present(c, holdUntil: hold, post: post))
                 let shownAt = MonotonicClock.now()
                 lastPresent = shownAt
+                let lead = hold.map { refresh - $0 }
                 shared.counters.withLock {
                     $0.presents += 1; $0.turns += 1
+                    if let lead { $0.commitLead = lead }
                 }
                 timing.shown(at: shownAt, period: core.mode.frameInterval)
                 for s in taken { sources[s]?.presented(at: shownAt) }

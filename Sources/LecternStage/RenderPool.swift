@@ -1,4 +1,6 @@
 import Foundation
+import LecternModel
+import LecternSystem
 import Synchronization
 
 /// A fixed number of threads that draw pages for the display loop (never the loop itself):
@@ -10,6 +12,7 @@ final class RenderPool: Sendable {
     init(name: String, width: Int) {
         for i in 0..<width {
             let t = Thread { [self] in
+                ThreadName.set("\(name).\(i)")   // the name the kernel shows (/proc, top -H)
                 while let job = next() { job() }
             }
             t.name = "\(name).\(i)"

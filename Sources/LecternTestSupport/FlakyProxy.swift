@@ -12,6 +12,11 @@ import LecternSystem
 ///
 /// It counts the connections it accepted, and those it refused, so a test can tell how
 /// often a client tried.
+///
+/// Sendable unchecked, and why that holds: every `var` of the proxy (the `_` counters, the
+/// mode, `frozen`, `pairs`, `stopped`) and each pair's `frozen` and `resetAsked` are read
+/// and written only with `lock` held; a pair's link queue only by that pair's own thread;
+/// the descriptors are `let`s, each closed by the one thread that owns it.
 public final class FlakyProxy: @unchecked Sendable {
     public enum NewConnections: Sendable { case forward, refuse, hold }
 
@@ -201,7 +206,11 @@ public final class FlakyProxy: @unchecked Sendable {
                 pair.frozen = frozen || mode == .hold
                 pairs.append(pair)
             }
-            let t = Thread { [weak self] in self?.forward(pair) }
+            // Handed to the pair's thread: from here on its `frozen` and `resetAsked` are read
+            // and written with `lock` held, its link queue (`inFlight`, `inFlightBytes`,
+            // `linkFree`) by that thread alone.
+            nonisolated(unsafe) let handed = pair
+            let t = Thread { [weak self] in self?.forward(handed) }
             t.name = "FlakyProxy.pair"
             t.start()
         }

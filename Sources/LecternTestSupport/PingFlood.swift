@@ -19,14 +19,16 @@ public final class PingFlood: @unchecked Sendable {
     /// Over TLS pinned to `tls` (as the service ships), plain without.
     public init(port: Int, seconds: Double = .infinity, tls: CertificateFingerprint? = nil) throws {
         socket = try RawSocket(port: port, tls: tls)
-        let socket = self.socket, stopped = self.stopped
+        let stopped = self.stopped
+        // The threads reach the socket through `self`, whose Sendable conformance above says
+        // why one receiving and one sending thread may share it.
         done.enter()
-        DispatchQueue.global().async { [done] in
+        DispatchQueue.global().async { [self] in
             while !stopped.value { _ = socket.receive(timeout: 0.05) }
             done.leave()
         }
         done.enter()
-        DispatchQueue.global().async { [done] in
+        DispatchQueue.global().async { [self] in
             var block: [UInt8] = []
             for _ in 0..<20_000 { block += Message.ping(nonce: 7).encode(tag: 1, deviceID: ProtocolLimits.unregisteredID) }
             let deadline = MonotonicClock.now() + seconds

@@ -1,11 +1,19 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A program started by a test and kept running (a real lecternd), its output collected.
 public final class RunningProcess {
     public let process = Process()
-    private let lock = NSCondition()
-    private var output = ""
+    /// What the process wrote, appended by the pipe's reader (a dispatch thread).
+    private final class Collected: Sendable {
+        let text = Mutex("")
+        /// Broadcast after each chunk is appended (the waiters' event).
+        let bell = NSCondition()
+    }
+    private let collected = Collected()
+    private var lock: NSCondition { collected.bell }
+    private var output: String { collected.text.withLock { $0 } }
 
     public init(_ path: String, _ args: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: path)
@@ -14,19 +22,18 @@ public final class RunningProcess {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+        pipe.fileHandleForReading.readabilityHandler = { [collected] h in
             let d = h.availableData
-            guard let self else { return }
-            self.lock.lock()
-            self.output += String(decoding: d, as: UTF8.self)
-            self.lock.broadcast()
-            self.lock.unlock()
+            collected.text.withLock { $0 += String(decoding: d, as: UTF8.self) }
+            collected.bell.lock()
+            collected.bell.broadcast()
+            collected.bell.unlock()
             if d.isEmpty { h.readabilityHandler = nil }
         }
         try process.run()
     }
 
-    public var text: String { lock.lock(); defer { lock.unlock() }; return output }
+    public var text: String { output }
 
     /// Waits until the output matches `predicate` (returns the output); throws at once if
     /// the process exits first, and after `timeout` seconds naming `what` and the output.

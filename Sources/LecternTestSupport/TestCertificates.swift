@@ -7,7 +7,7 @@ import X509
 /// A certificate authority of the test's own and a server certificate it signed for
 /// 127.0.0.1 and localhost, as PEM files in `dir`: what an admin's `tls_certificate` and
 /// `tls_key` would be, and the CA a browser is told to trust (an NSS db, `certutil`).
-public struct TestCertificates {
+public struct TestCertificates: Sendable {
     public let caPath: String
     public let certificatePath: String
     public let keyPath: String

@@ -128,7 +128,10 @@ public final class ShareSource: PaneVideoSource {
     /// Starts the decoder thread and the watchdog (once).
     public func start() {
         guard startedOnce.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
-        let thread = Thread { [self] in ShareDecodeLoop(source: self).run() }
+        let thread = Thread { [self] in
+            ThreadName.set("lectern.share")   // the name the kernel shows (/proc, top -H)
+            ShareDecodeLoop(source: self).run()
+        }
         thread.name = "lectern.share"
         thread.start()
         watchdog.withLock { watchdog in

@@ -105,6 +105,7 @@ private func previewFloodBench() throws {
     let rss0 = Footprint.residentBytes(), threads0 = threadCount()
     let stop = BenchFlag()
     let group = DispatchGroup()
+    let deck = r.deck
     // Six threads drive ten viewers each, every viewer with its 2 previews in flight (120 at once).
     for t in 0..<6 {
         group.enter()
@@ -116,7 +117,7 @@ private func previewFloodBench() throws {
                     let v = viewers[t * 10 + k]
                     for j in 0..<2 {
                         let page = UInt32(1 + (t + k + j + round) % 6)
-                        asked.append((v, v.send(.pagePreview(PagePreviewRequest(content: r.deck, page: page, maxWidth: 0, maxHeight: 0)))))
+                        asked.append((v, v.send(.pagePreview(PagePreviewRequest(content: deck, page: page, maxWidth: 0, maxHeight: 0)))))
                     }
                 }
                 var refused = false

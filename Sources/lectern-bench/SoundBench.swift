@@ -44,7 +44,10 @@ private enum SoundBench {
         let decoder = try ClipDecoder(path: path)
         let started = Mutex<Double?>(nil)
         // The first report comes after the first frame, once the sound is going.
-        let control = PlaybackControl { _ in started.withLock { if $0 == nil { $0 = sink.startedAt } } }
+        // The sink is the sound thread's from here on: what the playback thread reads is its
+        // published start, not the sink.
+        let soundStart = sink.start
+        let control = PlaybackControl { _ in started.withLock { if $0 == nil { $0 = soundStart.time } } }
         let result = WallClips.playFullScreen(decoder, on: stage, control: control, sound: SoundTrack(decoder: audio, sink: sink, level: SoundLevel()))
         guard let t0 = started.withLock({ $0 }) else { throw Fixtures.ToolError(description: "the sound never started") }
         let samples = Fixtures.rawSamples(raw)

@@ -24,7 +24,7 @@ enum WallClips {
     }
 
     /// One clip over the whole wall (today's `play`), played to its end.
-    static func playFullScreen(_ decoder: ClipDecoder, on stage: Stage, control: PlaybackControl = PlaybackControl(), sound: ClipSound? = nil) -> PlaybackResult {
+    static func playFullScreen(_ decoder: ClipDecoder, on stage: Stage, control: PlaybackControl = PlaybackControl(), sound: sending ClipSound? = nil) -> PlaybackResult {
         let size = stage.sourceSize(layout: .full, pane: 0)
         let end = Ends(1)
         let source = ClipSource(

@@ -3,6 +3,7 @@ import Glibc
 import LecternClient
 import LecternProtocol
 import LecternTestSupport
+import Synchronization
 import XCTest
 
 /// Guessing the moderator passcode from many addresses: the per-address throttle let each
@@ -58,8 +59,8 @@ final class PasscodeGuessingTests: XCTestCase {
         let tls = ClientTLS.pinned(try XCTUnwrap(h.service.tlsIdentity?.fingerprint))
         let params = try LecternConnection(host: "127.0.0.1", port: h.port, tls: tls).hello.parameters(for: .moderator)!
         let key = PasscodeHash.deriveKey(passcode: ServiceHarness.moderatorPass, salt: params.salt, rounds: params.rounds)
-        let lock = NSLock()
-        var checked: [Double] = [], throttled = 0, other: [String] = []
+        let tally = Mutex<(checked: [Double], throttled: Int, other: [String])>(([], 0, []))
+        let port = h.port
         let start = Date()
         let stop = start.addingTimeInterval(12)
         let attackers = DispatchGroup()
@@ -72,18 +73,18 @@ final class PasscodeGuessingTests: XCTestCase {
                 defer { attackers.leave() }
                 while Date() < stop {
                     do {
-                        let c = try LecternConnection(host: "127.0.0.1", port: h.port, tls: tls, from: "127.0.0.\(10 + i)")
+                        let c = try LecternConnection(host: "127.0.0.1", port: port, tls: tls, from: "127.0.0.\(10 + i)")
                         defer { c.close() }
                         do {
                             try c.register(name: "guess", role: .moderator, key: randomBytes(32))
-                            lock.withLock { other.append("a wrong key got in") }
+                            tally.withLock { $0.other.append("a wrong key got in") }
                         } catch LecternConnection.ClientError.server(let e) where e.code == .wrongPasscode {
-                            lock.withLock { checked.append(Date().timeIntervalSince(start)) }
+                            tally.withLock { $0.checked.append(Date().timeIntervalSince(start)) }
                         } catch LecternConnection.ClientError.server(let e) where e.code == .tooManyAttempts {
-                            lock.withLock { throttled += 1 }
+                            tally.withLock { $0.throttled += 1 }
                         }
                     } catch {
-                        lock.withLock { other.append("\(error)") }
+                        tally.withLock { $0.other.append("\(error)") }
                     }
                 }
             }.start()
@@ -104,6 +105,7 @@ final class PasscodeGuessingTests: XCTestCase {
             }
         }
         attackers.wait()
+        let (checked, throttled, other) = tally.withLock { $0 }
         let started = firstTold ?? admitted
         print(
             "guessing from 20 addresses over TLS for 12 s: \(checked.count) checked, \(throttled) throttled; moderator in after \(admitted.map { String(format: "%.2f", $0.timeIntervalSince(started!)) } ?? "never") s"

@@ -1,5 +1,6 @@
 import Foundation
 import LecternModel
+import LecternSystem
 import LecternProtocol
 import LecternTestSupport
 import XCTest
@@ -33,7 +34,12 @@ final class UnreadRepliesTests: XCTestCase {
         let block = Hostile.frames(.ping(nonce: 1), count: 100_000, device: device.id)   // 1.2 MB
         let sent = DispatchSemaphore(value: 0)
         let blocks = Shared(0)
+        let sender = Handoff(device)   // the sending thread's from here on
         DispatchQueue.global().async {
+            guard let device = sender.take() else {
+                sent.signal()
+                return
+            }
             while blocks.value < 400 && device.socket.send(block) { blocks.modify { $0 += 1 } }
             sent.signal()
         }

@@ -308,9 +308,12 @@ final class ImageTests: XCTestCase {
         // The upload runs on its own thread; at 40 % its progress callback holds it until the
         // power is cut (what was in flight then is lost, as it would be).
         let reached = DispatchSemaphore(value: 0), cut = DispatchSemaphore(value: 0)
+        // The uploader only calls `connect()`, which reads `let`s (the port, the Sendable
+        // record of the certificate seen): nothing this thread changes meanwhile.
+        nonisolated(unsafe) let appliance = a
         let uploader = Thread {
             var held = false
-            if let c = try? a.connect(), (try? c.register(name: "image-upload", passcode: passcode)) != nil {
+            if let c = try? appliance.connect(), (try? c.register(name: "image-upload", passcode: passcode)) != nil {
                 _ = try? c.upload(path: big) { sent, total in
                     if !held && sent >= total * 4 / 10 {
                         held = true

@@ -35,7 +35,7 @@ enum ExampleSession {
         let macInput = RegisterProof.message(challenge: challenge, role: .presenter, name: name, resumeToken: nil)
         let proof = RegisterProof.compute(key: key, challenge: challenge, role: .presenter, name: name, resumeToken: nil)
 
-        let meeting = Floor(config: FloorConfig(floorMode: .open)) { resumeToken }
+        var meeting = Floor(config: FloorConfig(floorMode: .open))
         var out: [String] = []
         var step = 0
         func frame(_ dir: String, _ m: Message, tag: UInt16, id: UInt8, note: String) {
@@ -100,7 +100,7 @@ enum ExampleSession {
         frame(
             "C→S", .register(RegisterRequest(role: .presenter, proof: proof, resumeToken: nil, name: name)), tag: 1, id: 0xFF,
             note: "Version 1, role presenter, the proof above, no resume token, the name.")
-        let reg = (try? meeting.register(connection: 1, name: name, role: .presenter, resumeToken: nil, now: 0))!
+        let reg = (try? meeting.register(connection: 1, name: name, role: .presenter, resumeToken: nil, now: 0, newToken: { resumeToken }))!
         frame("S→C", reg.reply, tag: 1, id: reg.deviceID, note: "Device id 1, presenter, not resumed, the resume token.")
         state(1, .idle, note: "The snapshot every device gets after register.")
         frame("C→S", .floorRequest, tag: 2, id: 1, note: "")

@@ -111,8 +111,9 @@ final class RenderWorkerProcessTests: XCTestCase {
         let worker = try makeWorker()
         defer { worker.stop() }
         let outcome = Outcome()
+        let settings = self.settings
         let thread = Thread {
-            do { _ = try worker.render(path: bomb, page: 1, settings: self.settings, budget: 60) } catch { outcome.set(error) }
+            do { _ = try worker.render(path: bomb, page: 1, settings: settings, budget: 60) } catch { outcome.set(error) }
         }
         thread.start()
         try eventually("the bomb is being drawn", timeout: 10) { worker.rendering }

@@ -12,15 +12,18 @@ final class FloorTests: XCTestCase {
 
     func makeMeeting(_ mode: FloorMode, grace: Double = 60) -> Floor {
         counter = 0
-        return Floor(config: FloorConfig(floorMode: mode, gracePeriod: grace)) { [unowned self] in
-            self.counter &+= 1
-            return token(self.counter)
-        }
+        return Floor(config: FloorConfig(floorMode: mode, gracePeriod: grace))
+    }
+
+    /// The next resume token: 16 times a counter, from 1 after each `makeMeeting`.
+    func nextToken() -> ResumeToken {
+        counter &+= 1
+        return token(counter)
     }
 
     @discardableResult
-    func join(_ m: Floor, _ conn: ConnectionID, _ role: Role = .presenter, token: ResumeToken? = nil, now: Double = 0) throws -> Registration {
-        try m.register(connection: conn, name: "dev\(conn)", role: role, resumeToken: token, now: now)
+    func join(_ m: inout Floor, _ conn: ConnectionID, _ role: Role = .presenter, token: ResumeToken? = nil, now: Double = 0) throws -> Registration {
+        try m.register(connection: conn, name: "dev\(conn)", role: role, resumeToken: token, now: now, newToken: nextToken)
     }
 
     func granted(_ ev: [FloorEvent]) -> [DeviceID] {
@@ -37,65 +40,65 @@ final class FloorTests: XCTestCase {
     // MARK: registration
 
     func testIdsAreLowestFreeAndTheLastOfThe254IsAModerators() throws {
-        let m = makeMeeting(.open)
-        for c in 1...253 { XCTAssertEqual(try join(m, ConnectionID(c)).deviceID, DeviceID(c)) }
-        assertThrowsCode(.roomFull) { try join(m, 999) }
+        var m = makeMeeting(.open)
+        for c in 1...253 { XCTAssertEqual(try join(&m, ConnectionID(c)).deviceID, DeviceID(c)) }
+        assertThrowsCode(.roomFull) { try join(&m, 999) }
         XCTAssertEqual(LecternError.roomFull().message, "The room is full (254 devices).")
         // The 254th place is kept for a moderator; then the room is full for everyone.
-        XCTAssertEqual(try join(m, 998, .moderator).deviceID, 254)
-        assertThrowsCode(.roomFull) { try join(m, 997, .moderator) }
+        XCTAssertEqual(try join(&m, 998, .moderator).deviceID, 254)
+        assertThrowsCode(.roomFull) { try join(&m, 997, .moderator) }
         _ = m.disconnect(connection: 17, now: 1)
-        XCTAssertEqual(try join(m, 1000).deviceID, 17)
-        assertThrowsCode(.roomFull) { try join(m, 1001) }
+        XCTAssertEqual(try join(&m, 1000).deviceID, 17)
+        assertThrowsCode(.roomFull) { try join(&m, 1001) }
     }
 
     /// `max_clients` = 2: two presenters fill the room, a moderator still comes in (the
     /// place kept beyond them), a second moderator does not; a presenter who leaves frees
     /// a presenter's place even though the moderator took a higher id.
     func testAModeratorAlwaysHasASeatInAFullRoom() throws {
-        let m = Floor(config: FloorConfig(floorMode: .moderated, capacity: 2))
-        let a = try join(m, 1), b = try join(m, 2)
+        var m = Floor(config: FloorConfig(floorMode: .moderated, capacity: 2))
+        let a = try join(&m, 1), b = try join(&m, 2)
         XCTAssertEqual([a.deviceID, b.deviceID], [1, 2])
         do {
-            _ = try join(m, 3)
+            _ = try join(&m, 3)
             XCTFail("a third presenter got in")
         } catch let error as LecternError {
             XCTAssertEqual(error, .roomFull(capacity: 2))
             XCTAssertEqual(error.message, "The room is full (2 devices).")
         }
-        let mod = try join(m, 4, .moderator)
+        let mod = try join(&m, 4, .moderator)
         XCTAssertEqual(mod.deviceID, 3)
         do {
-            _ = try join(m, 5, .moderator)
+            _ = try join(&m, 5, .moderator)
             XCTFail("a second moderator got in")
         } catch let error as LecternError { XCTAssertEqual(error, .roomFull(capacity: 3)) }
         _ = m.disconnect(connection: 1, now: 1)
-        XCTAssertEqual(try join(m, 6).deviceID, 1)
-        assertThrowsCode(.roomFull) { try join(m, 7) }
+        XCTAssertEqual(try join(&m, 6).deviceID, 1)
+        assertThrowsCode(.roomFull) { try join(&m, 7) }
         // Moderators coming first may take presenters' places, never more than 3 in all.
-        let n = Floor(config: FloorConfig(floorMode: .moderated, capacity: 2))
-        try join(n, 1, .moderator); try join(n, 2, .moderator); try join(n, 3)
-        assertThrowsCode(.roomFull) { try join(n, 4) }
-        assertThrowsCode(.roomFull) { try join(n, 5, .moderator) }
+        var n = Floor(config: FloorConfig(floorMode: .moderated, capacity: 2))
+        try join(&n, 1, .moderator); try join(&n, 2, .moderator); try join(&n, 3)
+        assertThrowsCode(.roomFull) { try join(&n, 4) }
+        assertThrowsCode(.roomFull) { try join(&n, 5, .moderator) }
     }
 
     func testRegisterChecks() throws {
-        let m = makeMeeting(.open)
-        let r = try join(m, 1)
+        var m = makeMeeting(.open)
+        let r = try join(&m, 1)
         XCTAssertEqual(r.events, [.stateChanged])
         XCTAssertEqual(r.reply, .registerOK(RegisterOK(deviceID: 1, role: .presenter, resumed: false, floorRestored: false, resumeToken: token(1))))
-        assertThrowsCode(.alreadyRegistered) { try join(m, 1) }
-        assertThrowsCode(.invalidName) { try m.register(connection: 2, name: "", role: .presenter, resumeToken: nil, now: 0) }
-        assertThrowsCode(.invalidName) { try m.register(connection: 2, name: String(repeating: "x", count: 65), role: .presenter, resumeToken: nil, now: 0) }
-        assertThrowsCode(.invalidName) { try m.register(connection: 2, name: "a\nb", role: .presenter, resumeToken: nil, now: 0) }
-        XCTAssertNoThrow(try m.register(connection: 2, name: String(repeating: "x", count: 64), role: .presenter, resumeToken: nil, now: 0))
+        assertThrowsCode(.alreadyRegistered) { try join(&m, 1) }
+        assertThrowsCode(.invalidName) { try m.register(connection: 2, name: "", role: .presenter, resumeToken: nil, now: 0, newToken: nextToken) }
+        assertThrowsCode(.invalidName) { try m.register(connection: 2, name: String(repeating: "x", count: 65), role: .presenter, resumeToken: nil, now: 0, newToken: nextToken) }
+        assertThrowsCode(.invalidName) { try m.register(connection: 2, name: "a\nb", role: .presenter, resumeToken: nil, now: 0, newToken: nextToken) }
+        XCTAssertNoThrow(try m.register(connection: 2, name: String(repeating: "x", count: 64), role: .presenter, resumeToken: nil, now: 0, newToken: nextToken))
     }
 
     // MARK: open mode
 
     func testOpenModeNewestRequestWins() throws {
-        let m = makeMeeting(.open)
-        try join(m, 1); try join(m, 2)
+        var m = makeMeeting(.open)
+        try join(&m, 1); try join(&m, 2)
         let a = try m.requestFloor(by: 1, now: 1)
         XCTAssertEqual(a.ack, .holder)
         XCTAssertEqual(a.events, [.screenToIdle, .stateChanged], "own request: no floor-granted, only the ack")
@@ -112,8 +115,8 @@ final class FloorTests: XCTestCase {
     }
 
     func testReleaseEndsTheFloorAndIdlesTheScreen() throws {
-        let m = makeMeeting(.open)
-        try join(m, 1); try join(m, 2)
+        var m = makeMeeting(.open)
+        try join(&m, 1); try join(&m, 2)
         _ = try m.requestFloor(by: 1, now: 1)
         assertThrowsCode(.noFloor) { try m.releaseFloor(by: 2, now: 1) }
         XCTAssertEqual(try m.releaseFloor(by: 1, now: 2), [.screenToIdle, .stateChanged])
@@ -124,8 +127,8 @@ final class FloorTests: XCTestCase {
     // MARK: moderated mode
 
     func testModeratedQueueGrantWithdrawReject() throws {
-        let m = makeMeeting(.moderated)
-        try join(m, 1, .moderator); try join(m, 2); try join(m, 3); try join(m, 4)
+        var m = makeMeeting(.moderated)
+        try join(&m, 1, .moderator); try join(&m, 2); try join(&m, 3); try join(&m, 4)
         XCTAssertEqual(try m.requestFloor(by: 2, now: 1).ack, .queued(position: 1))
         XCTAssertEqual(try m.requestFloor(by: 3, now: 1).ack, .queued(position: 2))
         XCTAssertEqual(try m.requestFloor(by: 2, now: 1).ack, .queued(position: 1), "no duplicates")
@@ -159,16 +162,16 @@ final class FloorTests: XCTestCase {
     }
 
     func testModeratorRequestTakesTheFloorAtOnce() throws {
-        let m = makeMeeting(.moderated)
-        try join(m, 1, .moderator); try join(m, 2)
+        var m = makeMeeting(.moderated)
+        try join(&m, 1, .moderator); try join(&m, 2)
         _ = try m.requestFloor(by: 2, now: 0)
         XCTAssertEqual(try m.requestFloor(by: 1, now: 1).ack, .holder)
         XCTAssertEqual(m.queue, [2])
     }
 
     func testDoNotDisturb() throws {
-        let m = makeMeeting(.moderated)
-        try join(m, 1, .moderator); try join(m, 2); try join(m, 3)
+        var m = makeMeeting(.moderated)
+        try join(&m, 1, .moderator); try join(&m, 2); try join(&m, 3)
         _ = try m.requestFloor(by: 2, now: 0)
         assertThrowsCode(.moderatorOnly) { try m.setDoNotDisturb(true, by: 2, now: 1) }
         XCTAssertEqual(try m.moderate(.dndOn, target: 0, by: 1, now: 1), [.stateChanged])
@@ -180,15 +183,15 @@ final class FloorTests: XCTestCase {
         XCTAssertEqual(try m.moderate(.dndOff, target: 0, by: 1, now: 3), [.stateChanged])
         XCTAssertEqual(try m.requestFloor(by: 3, now: 4).ack, .queued(position: 2))
         // Open mode honours it too.
-        let o = makeMeeting(.open)
-        try join(o, 1, .moderator); try join(o, 2)
+        var o = makeMeeting(.open)
+        try join(&o, 1, .moderator); try join(&o, 2)
         _ = try o.setDoNotDisturb(true, by: 1, now: 0)
         assertThrowsCode(.doNotDisturb) { try o.requestFloor(by: 2, now: 1) }
     }
 
     func testKick() throws {
-        let m = makeMeeting(.moderated)
-        try join(m, 10, .moderator); try join(m, 20); try join(m, 30)
+        var m = makeMeeting(.moderated)
+        try join(&m, 10, .moderator); try join(&m, 20); try join(&m, 30)
         _ = try m.grant(2, by: 1, now: 0)
         _ = try m.requestFloor(by: 3, now: 0)
         assertThrowsCode(.moderatorOnly) { try m.kick(3, by: 2, now: 1) }
@@ -205,8 +208,8 @@ final class FloorTests: XCTestCase {
     }
 
     func testNoModeratorConnectedQueueAdvancesItself() throws {
-        let m = makeMeeting(.moderated)
-        try join(m, 1); try join(m, 2); try join(m, 3)
+        var m = makeMeeting(.moderated)
+        try join(&m, 1); try join(&m, 2); try join(&m, 3)
         XCTAssertEqual(try m.requestFloor(by: 1, now: 0).ack, .holder, "free floor, empty queue, no moderator: first come")
         XCTAssertEqual(try m.requestFloor(by: 2, now: 0).ack, .queued(position: 1))
         XCTAssertEqual(try m.requestFloor(by: 3, now: 0).ack, .queued(position: 2))
@@ -214,7 +217,7 @@ final class FloorTests: XCTestCase {
         let ev = try m.releaseFloor(by: 1, now: 1)
         XCTAssertEqual(ev, [.screenToIdle, .floorGranted(to: 2, reason: .queueAdvanced, by: 0), .stateChanged])
         // A moderator arrives: from now on the moderator grants.
-        try join(m, 4, .moderator)
+        try join(&m, 4, .moderator)
         _ = try m.releaseFloor(by: 2, now: 2)
         XCTAssertNil(m.holder)
         XCTAssertEqual(m.queue, [3])
@@ -228,8 +231,8 @@ final class FloorTests: XCTestCase {
     // MARK: permissions
 
     func testOnlyTheDriverOrAModeratorDrivesTheScreen() throws {
-        let m = makeMeeting(.open)
-        try join(m, 1, .moderator); try join(m, 2); try join(m, 3)
+        var m = makeMeeting(.open)
+        try join(&m, 1, .moderator); try join(&m, 2); try join(&m, 3)
         XCTAssertTrue(m.canDriveScreen(1), "moderator, even with nobody holding the floor")
         assertThrowsCode(.noFloor) { try m.checkCanDrive(2) }
         _ = try m.requestFloor(by: 2, now: 0)
@@ -247,8 +250,8 @@ final class FloorTests: XCTestCase {
     // MARK: hand-over
 
     func testHandOverAndTakeBack() throws {
-        let m = makeMeeting(.open)
-        try join(m, 1, .moderator); try join(m, 2); try join(m, 3); try join(m, 4)
+        var m = makeMeeting(.open)
+        try join(&m, 1, .moderator); try join(&m, 2); try join(&m, 3); try join(&m, 4)
         assertThrowsCode(.noFloor) { try m.handOver(to: 3, by: 2, now: 0) }
         _ = try m.requestFloor(by: 2, now: 0)
         assertThrowsCode(.floorTaken) { try m.handOver(to: 4, by: 3, now: 0) }
@@ -300,8 +303,8 @@ final class FloorTests: XCTestCase {
     // MARK: disconnect, grace, resume
 
     func testHolderDropGraceAndResumeGetsTheFloorBack() throws {
-        let m = makeMeeting(.open, grace: 60)
-        let r = try join(m, 1); try join(m, 2)
+        var m = makeMeeting(.open, grace: 60)
+        let r = try join(&m, 1); try join(&m, 2)
         _ = try m.requestFloor(by: 1, now: 0)
         XCTAssertEqual(m.disconnect(connection: 1, now: 10), [.stateChanged])
         XCTAssertEqual(m.holder, 1, "keeps the floor during the grace period")
@@ -310,7 +313,7 @@ final class FloorTests: XCTestCase {
         XCTAssertEqual(m.deviceSnapshots().first?.connected, false)
         XCTAssertEqual(m.expire(now: 69.9), [])
         // Back on a new connection with the token, before the deadline.
-        let back = try m.register(connection: 5, name: "dev1", role: .presenter, resumeToken: r.resumeToken, now: 69.9)
+        let back = try m.register(connection: 5, name: "dev1", role: .presenter, resumeToken: r.resumeToken, now: 69.9, newToken: nextToken)
         XCTAssertEqual(back.deviceID, 1)
         XCTAssertTrue(back.resumed)
         XCTAssertTrue(back.floorRestored)
@@ -322,23 +325,23 @@ final class FloorTests: XCTestCase {
     }
 
     func testGraceExpiresToIdle() throws {
-        let m = makeMeeting(.open, grace: 60)
-        let r = try join(m, 1)
+        var m = makeMeeting(.open, grace: 60)
+        let r = try join(&m, 1)
         _ = try m.requestFloor(by: 1, now: 0)
         _ = m.disconnect(connection: 1, now: 10)
         XCTAssertEqual(m.expire(now: 70), [.screenToIdle, .deviceLeft(1), .stateChanged])
         XCTAssertNil(m.holder)
         XCTAssertTrue(m.devices.isEmpty)
         // Too late: the token no longer works — a new device, no floor.
-        let late = try m.register(connection: 2, name: "dev1", role: .presenter, resumeToken: r.resumeToken, now: 71)
+        let late = try m.register(connection: 2, name: "dev1", role: .presenter, resumeToken: r.resumeToken, now: 71, newToken: nextToken)
         XCTAssertFalse(late.resumed)
         XCTAssertFalse(late.floorRestored)
         XCTAssertNil(m.holder)
     }
 
     func testAnyCallExpiresOverdueGrace() throws {
-        let m = makeMeeting(.open, grace: 5)
-        try join(m, 1); try join(m, 2)
+        var m = makeMeeting(.open, grace: 5)
+        try join(&m, 1); try join(&m, 2)
         _ = try m.requestFloor(by: 1, now: 0)
         _ = m.disconnect(connection: 1, now: 1)
         // The timer was late: the next request still sees the grace period as over.
@@ -348,29 +351,29 @@ final class FloorTests: XCTestCase {
     }
 
     func testWrongResumeTokenGetsANewIDAndNoFloor() throws {
-        let m = makeMeeting(.open)
-        try join(m, 1)
+        var m = makeMeeting(.open)
+        try join(&m, 1)
         _ = try m.requestFloor(by: 1, now: 0)
         _ = m.disconnect(connection: 1, now: 1)
-        let other = try m.register(connection: 2, name: "dev1", role: .presenter, resumeToken: token(0xEE), now: 2)
+        let other = try m.register(connection: 2, name: "dev1", role: .presenter, resumeToken: token(0xEE), now: 2, newToken: nextToken)
         XCTAssertEqual(other.deviceID, 2)
         XCTAssertFalse(other.resumed)
         XCTAssertFalse(other.floorRestored)
         XCTAssertEqual(m.holder, 1, "the real holder is still in its grace period")
         assertThrowsCode(.floorTaken) { try m.checkCanDrive(2) }
         // Right token, wrong role: also a fresh device.
-        let m2 = makeMeeting(.open)
-        let r = try join(m2, 1)
+        var m2 = makeMeeting(.open)
+        let r = try join(&m2, 1)
         _ = try m2.requestFloor(by: 1, now: 0)
         _ = m2.disconnect(connection: 1, now: 1)
-        let wrongRole = try m2.register(connection: 2, name: "x", role: .moderator, resumeToken: r.resumeToken, now: 2)
+        let wrongRole = try m2.register(connection: 2, name: "x", role: .moderator, resumeToken: r.resumeToken, now: 2, newToken: nextToken)
         XCTAssertFalse(wrongRole.resumed)
         XCTAssertNotEqual(wrongRole.deviceID, 1)
     }
 
     func testNonHoldersLeaveAtOnceAndOthersCanTakeOverDuringGrace() throws {
-        let m = makeMeeting(.moderated)
-        try join(m, 1, .moderator); try join(m, 2); try join(m, 3)
+        var m = makeMeeting(.moderated)
+        try join(&m, 1, .moderator); try join(&m, 2); try join(&m, 3)
         _ = try m.requestFloor(by: 3, now: 0)
         XCTAssertEqual(m.disconnect(connection: 3, now: 1), [.deviceLeft(3), .stateChanged])
         XCTAssertTrue(m.queue.isEmpty)
@@ -379,7 +382,7 @@ final class FloorTests: XCTestCase {
         XCTAssertEqual(m.holder, 2)
         // The moderator hands the floor to someone else during the grace period: the
         // absent holder is gone for good.
-        let newcomer = try join(m, 4).deviceID
+        let newcomer = try join(&m, 4).deviceID
         XCTAssertEqual(newcomer, 3, "id 3 was free again")
         let g = try m.grant(newcomer, by: 1, now: 4)
         XCTAssertEqual(g, [.screenToIdle, .floorGranted(to: 3, reason: .granted, by: 1), .deviceLeft(2), .stateChanged])
@@ -387,10 +390,10 @@ final class FloorTests: XCTestCase {
     }
 
     func testResumeWhileOldConnectionStillOpenReplacesIt() throws {
-        let m = makeMeeting(.open)
-        let r = try join(m, 1)
+        var m = makeMeeting(.open)
+        let r = try join(&m, 1)
         _ = try m.requestFloor(by: 1, now: 0)
-        let again = try m.register(connection: 9, name: "dev1", role: .presenter, resumeToken: r.resumeToken, now: 1)
+        let again = try m.register(connection: 9, name: "dev1", role: .presenter, resumeToken: r.resumeToken, now: 1, newToken: nextToken)
         XCTAssertEqual(again.deviceID, 1)
         XCTAssertEqual(again.events, [.closeConnection(1, .replaced), .floorGranted(to: 1, reason: .restored, by: 0), .stateChanged])
         XCTAssertEqual(m.disconnect(connection: 1, now: 2), [], "the replaced connection closing changes nothing")
@@ -398,23 +401,23 @@ final class FloorTests: XCTestCase {
     }
 
     func testUnregisterHasNoGrace() throws {
-        let m = makeMeeting(.open)
-        try join(m, 1)
+        var m = makeMeeting(.open)
+        try join(&m, 1)
         _ = try m.requestFloor(by: 1, now: 0)
         XCTAssertEqual(m.unregister(connection: 1, now: 1), [.screenToIdle, .deviceLeft(1), .stateChanged])
         XCTAssertNil(m.holder)
     }
 
     func testZeroGraceDropsAtOnce() throws {
-        let m = makeMeeting(.open, grace: 0)
-        try join(m, 1)
+        var m = makeMeeting(.open, grace: 0)
+        try join(&m, 1)
         _ = try m.requestFloor(by: 1, now: 0)
         XCTAssertEqual(m.disconnect(connection: 1, now: 1), [.screenToIdle, .deviceLeft(1), .stateChanged])
     }
 
     func testSnapshotCombinesFloorDevicesAndScreen() throws {
-        let m = makeMeeting(.moderated)
-        try join(m, 1, .moderator); try join(m, 2); try join(m, 3)
+        var m = makeMeeting(.moderated)
+        try join(&m, 1, .moderator); try join(&m, 2); try join(&m, 3)
         _ = try m.grant(2, by: 1, now: 0)
         _ = try m.requestFloor(by: 3, now: 0)
         let screen = ScreenSnapshot(content: ContentSnapshot(id: cid(1), name: "a.pdf", kind: .pdf), page: 2, pageCount: 9)

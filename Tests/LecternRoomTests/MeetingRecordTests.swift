@@ -43,12 +43,16 @@ final class MeetingRecordCoreTests: XCTestCase {
     func testAWallOfPanesIsOneRecordPageWithEachPagesInk() {
         var r = MeetingRecord()
         show(&r, "A", 1)
-        let inked: MeetingRecord.StrokesOf = { c, p in c == "B" && p == 2 ? self.ink : [] }
+        let ink = self.ink
+        let inked: MeetingRecord.StrokesOf = { c, p in c == "B" && p == 2 ? ink : [] }
         r.wallShown(view([pg("A", 1), pg("B", 2)], drivers: ["Ann", "Bo"]), presenter: "Ann", at: 2, strokes: { _, _ in [] })
         r.wallShown(view([pg("A", 1), pg("B", 2)], drivers: ["Ann", "Bo"]), presenter: "Ann", at: 3, strokes: inked)   // the same: no change
         r.wallShown(view([pg("A", 2), pg("B", 2)], drivers: ["Ann", "Bo"]), presenter: "Ann", at: 4, strokes: inked)
         XCTAssertEqual(pages(r), ["A1", "split A1|B2+ink", "split A2|B2"])
-        XCTAssertEqual(r.pages(strokes: inked).map { if case .wall(let w) = $0.item { return w.panes.map(Self.paneName) } else { return [] } }.last, ["A2", "B2+ink"])
+        let lastWall = r.pages(strokes: inked).map { page -> [String] in
+            if case .wall(let w) = page.item { return w.panes.map { Self.paneName($0) } } else { return [] }
+        }.last
+        XCTAssertEqual(lastWall, ["A2", "B2+ink"])
         XCTAssertEqual(r.count(strokes: inked), 3)
         XCTAssertEqual(r.points, 2, "the ink in the wall's page is counted")
         // The same view with the same ink again: not a new page; back to one page.

@@ -2,6 +2,7 @@ import LecternModel
 import LecternProtocol
 import LecternRoom
 import XCTest
+import Synchronization
 
 /// Drives a `RoomCore` with events and a hand-moved clock, and reads its effects: the
 /// in-memory layer under the over-TCP tests. No sockets, threads or files.
@@ -11,7 +12,7 @@ final class RoomCoreHarness {
     static let presenterKey = PasscodeHash.derive(passcode: presenterPasscode, rounds: 10_000, salt: Array(repeating: 1, count: 16))
     static let moderatorKey = PasscodeHash.derive(passcode: moderatorPasscode, rounds: 10_000, salt: Array(repeating: 2, count: 16))
 
-    let core: RoomCore
+    var core: RoomCore
     var now: Double = 1000
     /// The wall clock given with each event (seconds since 1970), moved by hand.
     let wall = WallClock()
@@ -30,17 +31,19 @@ final class RoomCoreHarness {
         core = RoomCore(
             config: c, keys: RoomCore.Keys(presenter: Self.presenterKey, moderator: Self.moderatorKey, audience: audience, audienceMode: audienceMode),
             serverName: "lecternd test", catalog: ContentCatalog(catalog), parts: parts, storeBytes: storeBytes, unconverted: unconverted,
-            screenCode: screenCode, random: SeededRandom(seed: seed ?? Self.nextSeed()))
+            screenCode: screenCode, random: .seeded(seed ?? Self.nextSeed()))
         // Every push seen as it is made; the pacing's own tests set it back (StatePacerTests).
         core.statePushInterval = 0
     }
 
     /// Each harness its own seed unless told (two rooms, like two runs, draw different
     /// tokens), the same ones in every run of the tests.
-    private static var seeds: UInt64 = 0
+    private static let seeds = Mutex<UInt64>(0)
     private static func nextSeed() -> UInt64 {
-        seeds += 1
-        return seeds
+        seeds.withLock { s in
+            s += 1
+            return s
+        }
     }
 
     @discardableResult

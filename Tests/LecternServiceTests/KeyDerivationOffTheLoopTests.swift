@@ -54,8 +54,9 @@ final class KeyDerivationOffTheLoopTests: XCTestCase {
         // for half of one derivation's time: the service is still deriving after it.
         let reloaded = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var problems: [ConfigProblem] = [ConfigProblem(line: nil, "not reloaded")]
+        let service = h.service
         DispatchQueue.global().async {
-            problems = h.service.reload(configPath: path)
+            problems = service.reload(configPath: path)
             reloaded.signal()
         }
         var rtts: [Double] = []

@@ -4,6 +4,7 @@ import LecternProtocol
 @testable import LecternService
 import LecternTestSupport
 import XCTest
+import Synchronization
 
 /// The upload writer on real files: order, hash, failures, close (the back-pressure it
 /// feeds is the room's: RoomCoreUploadTests).
@@ -24,26 +25,27 @@ final class PartWriterTests: XCTestCase {
 
     func finish(_ w: PartWriter) -> Result<ContentID?, Error> {
         let done = DispatchSemaphore(value: 0)
-        var result: Result<ContentID?, Error>!
+        let result = Mutex<Result<ContentID?, Error>?>(nil)
         w.finish {
-            result = $0; done.signal()
+            let r = $0
+            result.withLock { $0 = r }
+            done.signal()
         }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        return result
+        return result.withLock { $0 } ?? .failure(CocoaError(.fileWriteUnknown))
     }
 
     func testChunksLandInOrderAndTheHashIsOfTheFile() throws {
         let (path, handle) = try file()
         let w = PartWriter(handle: handle, hashing: true, label: "t")
         let parts = chunks(5)
-        let order = NSLock()
-        var written: [Int] = []
-        for (i, p) in parts.enumerated() { w.append(p) { e in if e == nil { order.withLock { written.append(i) } } } }
+        let written = Mutex<[Int]>([])
+        for (i, p) in parts.enumerated() { w.append(p) { e in if e == nil { written.withLock { $0.append(i) } } } }
         let hex = try XCTUnwrap(try finish(w).get()).hex
         let expected = Data(parts.joined())
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), expected)
         XCTAssertEqual(hex, SHA256.hash(data: expected).map { String(format: "%02x", $0) }.joined())
-        XCTAssertEqual(written, [0, 1, 2, 3, 4], "each chunk reported once it is in the file, in order")
+        XCTAssertEqual(written.withLock { $0 }, [0, 1, 2, 3, 4], "each chunk reported once it is in the file, in order")
         XCTAssertEqual(w.queuedBytes, 0)
     }
 
@@ -63,10 +65,10 @@ final class PartWriterTests: XCTestCase {
         w.closeAndWait()
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data(parts.joined()))
         // Closed: later chunks are dropped and finishing says so.
-        var called = false
-        w.append([9, 9, 9]) { called = $0 == nil }
+        let called = Mutex(false)
+        w.append([9, 9, 9]) { e in called.withLock { $0 = e == nil } }
         XCTAssertThrowsError(try finish(w).get())
-        XCTAssertFalse(called)
+        XCTAssertFalse(called.withLock { $0 })
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)).count, 3 << 20)
     }
 
@@ -75,11 +77,11 @@ final class PartWriterTests: XCTestCase {
         let (path, _) = try file()
         let readOnly = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         let w = PartWriter(handle: readOnly, hashing: true, label: "t")
-        var called = false
-        w.append([1, 2, 3]) { called = $0 == nil }
+        let called = Mutex(false)
+        w.append([1, 2, 3]) { e in called.withLock { $0 = e == nil } }
         w.waitForQueued()
         XCTAssertNotNil(w.failure)
-        XCTAssertFalse(called, "a chunk that failed is not reported as stored")
+        XCTAssertFalse(called.withLock { $0 }, "a chunk that failed is not reported as stored")
         XCTAssertThrowsError(try finish(w).get())
     }
 }

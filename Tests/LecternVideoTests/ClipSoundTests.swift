@@ -32,11 +32,11 @@ final class ClipSoundTests: XCTestCase {
         return nil
     }
 
-    func track(_ path: String, device: String) throws -> (SoundTrack, ALSASink) {
+    func track(_ path: String, device: String) throws -> SoundTrack {
         let (audio, whyNot) = AudioDecoder.open(path: path)
         let decoder = try XCTUnwrap(audio, "no sound decoded: \(whyNot ?? "")")
         let sink = try ALSASink(name: device)
-        return (SoundTrack(decoder: decoder, sink: sink, level: SoundLevel()), sink)
+        return SoundTrack(decoder: decoder, sink: sink, level: SoundLevel())
     }
 
     /// Pause: nothing more reaches the device until resume. Seek (while paused): what comes
@@ -47,7 +47,7 @@ final class ClipSoundTests: XCTestCase {
         let dir = Fixtures.tempDir("sound")
         let path = try Self.clip(in: dir, seconds: 8, flash: 7, tone: "gte(t,5)", name: "seek.mp4")
         let raw = dir + "/played.raw"
-        let (track, _) = try self.track(path, device: "file:FILE=\(raw),FORMAT=raw")
+        let track = try self.track(path, device: "file:FILE=\(raw),FORMAT=raw")
         let control = PlaybackControl()
         let live = LiveDriver(try PaneDriver(path, width: 640, height: 360, control: control, sound: track, t0: MonotonicClock.now() + 0.1))
         defer { live.stop() }

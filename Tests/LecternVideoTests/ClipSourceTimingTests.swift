@@ -77,13 +77,14 @@ final class ClipSourceTimingTests: XCTestCase {
         let (audio, whyNot) = AudioDecoder.open(path: path)
         let decoder = try XCTUnwrap(audio, "no sound decoded: \(whyNot ?? "")")
         let sink = try ALSASink(name: "file:FILE=\(raw),FORMAT=raw")
+        let soundStart = sink.start   // the sink is the sound thread's from here on
         let track = SoundTrack(decoder: decoder, sink: sink, level: SoundLevel())
         let driver = try PaneDriver(path, width: 640, height: 360, sound: track, t0: MonotonicClock.now() + 0.1)
         var flash: Double?
         var started: Double?   // when the device began (the sink forgets it once stopped)
         while !driver.ended && driver.k < 60 * 10 {
             MonotonicClock.sleep(until: driver.now)
-            if started == nil { started = sink.startedAt }
+            if started == nil { started = soundStart.time }
             if let f = try driver.refresh(settle: false), flash == nil {
                 let r = driver.rect(f.width, f.height)
                 if Reader.luma(f.pixel(x: r.x + r.width / 2, y: r.y + r.height / 2)) > 200 { flash = driver.shown.last?.refresh }

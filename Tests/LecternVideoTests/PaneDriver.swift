@@ -30,7 +30,7 @@ final class PaneDriver {
 
     init(
         _ path: String, width: Int = 960, height: Int = 1080, background: RGB = .black, loop: Bool = false,
-        control: PlaybackControl = PlaybackControl(), sound: ClipSound? = nil, t0: Double = 1000
+        control: PlaybackControl = PlaybackControl(), sound: sending ClipSound? = nil, t0: Double = 1000
     ) throws {
         let d = try ClipDecoder(path: path)
         let ends = self.ends
@@ -110,9 +110,10 @@ final class LiveDriver: @unchecked Sendable {
     init(_ driver: PaneDriver) {
         self.driver = driver
         Thread.detachNewThread { [self] in
-            while lock.withLock({ !stopped && !driver.ended }) {
-                MonotonicClock.sleep(until: lock.withLock { driver.now })
-                lock.withLock { _ = try? driver.refresh(settle: false) }
+            // Through `self`, whose conformance says why its thread and the test may share it.
+            while lock.withLock({ !stopped && !self.driver.ended }) {
+                MonotonicClock.sleep(until: lock.withLock { self.driver.now })
+                lock.withLock { _ = try? self.driver.refresh(settle: false) }
             }
             done.signal()
         }

@@ -37,7 +37,7 @@ struct ClipSpec: Hashable {
 enum Clips {
     static let blue = RGB(0x1E, 0x3C, 0xC8)
     private static let lock = NSLock()
-    private static var made: [ClipSpec: String] = [:]
+    nonisolated(unsafe) private static var made: [ClipSpec: String] = [:]   // only with `lock` held
     static let dir = Fixtures.tempDir("video")
 
     /// The clip's path, made once per test run. Fails loudly when ffmpeg is missing.

@@ -5,6 +5,7 @@ import LecternProtocol
 import LecternRender
 import LecternTestSupport
 import XCTest
+import Synchronization
 
 /// A viewer's slide over HTTP (docs/protocol.md §24.2), on real sockets: the state carries
 /// the address, the device's key gets the image (PNG for a flat slide, JPEG for a photo),
@@ -156,13 +157,13 @@ final class AudienceImageTests: XCTestCase {
         try r.presenter.control(.next)
         _ = try r.viewer.waitForState { $0.screen.page == 2 }
         let before = r.h.service.pageImageRenders
-        let lock = NSLock()
-        var statuses: [Int] = []
+        let statuses = Mutex<[Int]>([])
+        let urls = keys.map { r.url(2, 480, key: $0) }
         DispatchQueue.concurrentPerform(iterations: keys.count) { i in
-            let s = (try? HTTP.send("GET", r.url(2, 480, key: keys[i])).status) ?? 0
-            lock.withLock { statuses.append(s) }
+            let s = (try? HTTP.send("GET", urls[i]).status) ?? 0
+            statuses.withLock { $0.append(s) }
         }
-        XCTAssertEqual(statuses, Array(repeating: 200, count: keys.count))
+        XCTAssertEqual(statuses.withLock { $0 }, Array(repeating: 200, count: keys.count))
         XCTAssertEqual(r.h.service.pageImageRenders - before, 1, "one render for the page at that width")
         for v in viewers { v.close() }
     }

@@ -18,7 +18,7 @@ extension ServiceHarness {
     /// service's certificate it signed (the admin's kind: `tls_certificate`), and a HOME
     /// whose NSS database trusts the CA, for the browsers. Pages load over https:// as a
     /// room with its admin's certificate serves them, without a certificate warning.
-    struct WebTLS {
+    struct WebTLS: Sendable {
         let certificates: TestCertificates
         let home: String
 

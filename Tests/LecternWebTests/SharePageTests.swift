@@ -157,6 +157,22 @@ final class SharePageTests: XCTestCase {
                 ) as? String ?? ""
             return toast.hasPrefix("The moderator ended your share.")
         }
+        // A share message still on its way when it ended is answered noShare (§29.2), and a
+        // passing notice after it (the floor moving, say): both leave it to be read.
+        try ana.execute(
+            """
+            import('/core/protocol.js').then(async (p) => {
+              const l = window.Lectern.app.link;
+              l.send(p.C.shareControl, new Uint8Array([1]));
+              await l.request(p.C.ping, new Uint8Array(0)).catch(() => {});
+              const m = await import('/app/dom.js');
+              m.toast('You lost the floor.', 'info');
+              window.__noticed = true;
+            })
+            """)
+        try ana.poll("the stray answer and the notice came") { try ana.execute("return window.__noticed === true") as? Bool == true }
+        let after = try ana.execute("return document.getElementById('toast').textContent") as? String ?? ""
+        XCTAssertTrue(after.hasPrefix("The moderator ended your share."), after)
     }
 
     /// A browser without an H.264 encoder (its answer faked): VP8.

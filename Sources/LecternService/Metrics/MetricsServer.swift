@@ -107,12 +107,14 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
             let path = h.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? h.uri
             guard path == "/metrics" else { return respond(context, .notFound, Array("not found: the metrics are at /metrics\n".utf8)) }
             guard h.method == .GET || h.method == .HEAD else { return respond(context, .methodNotAllowed, Array("GET /metrics\n".utf8)) }
+            // The scrape completes on the channel's loop, where the handler and its context live.
             let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let me = NIOLoopBound(self, eventLoop: context.eventLoop)
             let isHead = h.method == .HEAD
             scrape(context.eventLoop).whenComplete { result in
                 switch result {
-                case .success(let body): self.respond(ctx.value, .ok, body, isHead: isHead)
-                case .failure(let e): self.respond(ctx.value, .internalServerError, Array("\(e)\n".utf8))
+                case .success(let body): me.value.respond(ctx.value, .ok, body, isHead: isHead)
+                case .failure(let e): me.value.respond(ctx.value, .internalServerError, Array("\(e)\n".utf8))
                 }
             }
         }
@@ -126,6 +128,7 @@ private final class MetricsHTTPHandler: ChannelInboundHandler {
         headers.add(name: "Cache-Control", value: "no-store")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         if !isHead { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in ctx.value.close(promise: nil) }
     }
 }

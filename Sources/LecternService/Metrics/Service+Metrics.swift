@@ -5,14 +5,12 @@ import LecternProtocol
 import NIOCore
 
 extension Service {
-    /// Counts this start (ServiceMetrics) and, when `metrics_address` is set, listens for
-    /// Prometheus there. A metrics address that can't be bound is logged, not fatal: the
-    /// room works without its metrics.
+    /// When `metrics_address` is set, listens for Prometheus there (the room counts from
+    /// its start: `Service.start` gave it its ServiceMetrics). A metrics address that
+    /// can't be bound is logged, not fatal: the room works without its metrics.
     func startMetrics(group: EventLoopGroup) {
-        let metrics = ServiceMetrics(starts: ServiceMetrics.recordStart(dataDir: config.dataDir), startTime: Date().timeIntervalSince1970)
         let room = self.room
-        try? room.loop.submit { room.metrics = metrics }.wait()
-        guard let address = config.metricsAddress else { return }
+        guard let metrics = room.metrics, let address = config.metricsAddress else { return }
         let host = address.host
         let server = MetricsServer(group: group) { [weak self] loop in
             guard let self else { return loop.makeFailedFuture(ChannelError.ioOnClosedChannel) }

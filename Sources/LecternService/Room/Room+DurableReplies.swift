@@ -2,9 +2,10 @@ import LecternModel
 import LecternRoom
 
 extension Room {
-    /// From now on a reply that acknowledges a change of the saved state goes out once
-    /// the state write holding it is on disk (DurableReplies decides which wait; the
-    /// writer reports each write). A write that failed releases them too, logged.
+    /// A reply that acknowledges a change of the saved state goes out once the state
+    /// write holding it is on disk (DurableReplies decides which wait; the writer reports
+    /// each write). A write that failed releases them too, logged. Set up by `init` when
+    /// the room has a state writer.
     func holdRepliesUntilDurable() {
         guard let writer = stateWriter else { return }
         let logger = self.logger
@@ -13,7 +14,7 @@ extension Room {
             guard let self else { return }
             self.onLoopWhileRunning { self.released(generation) }
         }
-        if loop.inEventLoop { durable = DurableReplies() } else { try? loop.submit { self.durable = DurableReplies() }.wait() }
+        durable = DurableReplies()   // in init: nothing runs on the loop for the room yet
     }
 
     private func released(_ generation: UInt64) {

@@ -24,12 +24,14 @@ struct RoomCodes {
     var joining = 0
     /// The code in the wall's corner now (nil: none).
     var cornerCode: String?
-    var onScreenCode: ((String) -> Void)?
-    var onCornerCode: ((String?) -> Void)?
+    let onScreenCode: ((String) -> Void)?
+    let onCornerCode: ((String?) -> Void)?
 
-    init(code: String?) {
+    init(code: String?, onScreenCode: ((String) -> Void)?, onCornerCode: ((String?) -> Void)?) {
         drawn = code
         wallCode = code
+        self.onScreenCode = onScreenCode
+        self.onCornerCode = onCornerCode
     }
 }
 
@@ -39,15 +41,9 @@ extension Room {
     /// The code in the wall's corner now (nil: none).
     var cornerCode: String? { codes.cornerCode }
     /// Told of a new code on the wall once its keys are in force.
-    var onScreenCode: ((String) -> Void)? {
-        get { codes.onScreenCode }
-        set { codes.onScreenCode = newValue }
-    }
+    var onScreenCode: ((String) -> Void)? { codes.onScreenCode }
     /// Told when the corner's code changes.
-    var onCornerCode: ((String?) -> Void)? {
-        get { codes.onCornerCode }
-        set { codes.onCornerCode = newValue }
-    }
+    var onCornerCode: ((String?) -> Void)? { codes.onCornerCode }
 
     /// What the room's tick does for the code, now (the core decides: RoomCore+ScreenCode).
     func checkScreenCode() { feed(.tick) }

@@ -14,7 +14,7 @@ import NIOCore
 final class Room: @unchecked Sendable {
     let loop: EventLoop
     let logger: Logger
-    let core: RoomCore
+    var core: RoomCore
     let clock: @Sendable () -> Double
     /// The wall clock given to the core with each event (the talk timer's, the record's time).
     let wallClock: @Sendable () -> Double
@@ -39,22 +39,23 @@ final class Room: @unchecked Sendable {
     private var ticker: RepeatedTask?
     var wakeTask: Scheduled<Void>?
     /// Saves what is on screen and who holds the floor after every change.
-    var stateWriter: StateWriter?
+    let stateWriter: StateWriter?
     /// Replies wait for the state write that holds what they acknowledge (Room+DurableReplies.swift).
     var durable: DurableReplies?
     /// Counts page turns, clip frames, uploads and errors for `/metrics` (ServiceMetrics.swift).
-    var metrics: ServiceMetrics?
+    let metrics: ServiceMetrics?
     /// Makes the meeting record's PDF (§26) in a worker process.
-    var recordMaker: RecordMaker?
+    let recordMaker: RecordMaker?
     /// The code on the wall and the corner's (Room+ScreenCode.swift).
     var codes: RoomCodes
     /// Derives the room's keys off the loop (a reload, a new code on the wall).
     let keyDeriver: KeyDeriver
 
-    /// `catalog`: the store's files as the room knows them (listed from the store if nil).
+    /// `catalog`: the store's files as the room knows them (listed from the store if nil);
+    /// `parts`: its collaborators, made before it (RoomCollaborators.swift).
     init(
         loop: EventLoop, config: Config, stage: Stage, store: ContentStore, catalog: ContentCatalog? = nil, converters: DeckConverters = .none,
-        logger: Logger,
+        parts: RoomCollaborators = RoomCollaborators(), logger: Logger,
         clock: @escaping @Sendable () -> Double = { MonotonicClock.now() },
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
@@ -64,13 +65,16 @@ final class Room: @unchecked Sendable {
         self.wallClock = wallClock
         let area = try UploadArea(dataDir: config.dataDir)
         let code = config.screenCode ? ScreenCode(lifetime: Double(config.screenCodeMinutes) * 60, now: clock(), random: { UInt32.random(in: .min ... .max) }) : nil
-        codes = RoomCodes(code: code?.code)
+        codes = RoomCodes(code: code?.code, onScreenCode: parts.onScreenCode, onCornerCode: parts.onCornerCode)
+        stateWriter = parts.stateWriter
+        recordMaker = parts.recordMaker
+        metrics = parts.metrics
         keyDeriver = KeyDeriver(secret: SaltSecret.load(dataDir: config.dataDir))
         core = RoomCore(
             config: config, keys: try keyDeriver.keysNow(config, screenCode: code?.code), serverName: "lecternd \(lecternVersion)",
             catalog: catalog ?? ContentCatalog(store.entries()), parts: area.parts(),
             storeBytes: UploadArea.bytes(in: store.directory.path), unconverted: converters.all.isEmpty ? [] : store.unconverted(),
-            screenCode: code, random: SystemRandomNumberGenerator())
+            screenCode: code, random: .system)
         self.store = store
         let inbox = RoomInbox(loop: loop)
         self.inbox = inbox
@@ -91,6 +95,7 @@ final class Room: @unchecked Sendable {
             outputSize: { (stage.compositor.settings.width, stage.compositor.settings.height) })
         core.setSoundDevice(sound.pcm)
         inbox.attach(self)
+        holdRepliesUntilDurable()
         ticker = loop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
             self?.feed(.tick)
         }

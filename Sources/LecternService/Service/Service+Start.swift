@@ -49,8 +49,20 @@ extension Service {
         }
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let room = try startRoom(options, loop: group.next(), stage: stage, store: store, catalog: catalog, logger: logger)
         let idleUpdates = DispatchQueue(label: "lectern.idle-screen")
+        // A new code on the wall redraws the idle screen, from the room's first tick on (the
+        // service it draws with is made once the port is bound, below).
+        let made = MadeService()
+        var parts = RoomCollaborators(
+            stateWriter: StateWriter(dataDir: config.dataDir),
+            metrics: ServiceMetrics(starts: ServiceMetrics.recordStart(dataDir: config.dataDir), startTime: Date().timeIntervalSince1970))
+        parts.onScreenCode = { _ in made.service?.updateIdleScreen() }
+        parts.onCornerCode = { [weak stage] code in
+            guard let stage else { return }
+            // On the idle screen's queue: a playing clip holds the stage (it shows the corner after).
+            idleUpdates.async { try? stage.setCornerCode(code) }
+        }
+        let room = try startRoom(options, loop: group.next(), stage: stage, store: store, catalog: catalog, parts: parts, logger: logger)
         // The display loop looked at the output again (a hotplug), or drew the wall again on
         // its own: devices hear of it. Posted to the room, never waited for.
         stage.onOutputChanged = { [weak stage, weak room] in
@@ -62,15 +74,6 @@ extension Service {
             room.onLoopWhileRunning { room.feed(.pageBox(boxes.first ?? nil)) }
         }
         reportOutput(stage, to: room)
-        // A new code on the wall redraws the idle screen, from the room's first tick on (the
-        // service it draws with is made once the port is bound, below).
-        let made = MadeService()
-        room.onScreenCode = { _ in made.service?.updateIdleScreen() }
-        room.onCornerCode = { [weak stage] code in
-            guard let stage else { return }
-            // On the idle screen's queue: a playing clip holds the stage (it shows the corner after).
-            idleUpdates.async { try? stage.setCornerCode(code) }
-        }
         if let saved {
             try room.loop.submit { room.restore(saved, screen: restored.screen) }.wait()
         }
@@ -185,20 +188,19 @@ extension Service {
         return (restored, first)
     }
 
-    /// The room on its loop, with its state writer, record maker and shares' caps.
+    /// The room on its loop, built whole: `parts` and its record maker, and its shares' caps.
     private static func startRoom(
-        _ options: Options, loop: EventLoop, stage: Stage, store: ContentStore, catalog: ContentCatalog, logger: Logger
+        _ options: Options, loop: EventLoop, stage: Stage, store: ContentStore, catalog: ContentCatalog, parts: RoomCollaborators, logger: Logger
     ) throws -> Room {
         let config = options.config
         let converters = converters(config)
         for c in converters.all { if let why = c.unavailable { logger.notice("\(c.name) files can't be converted: \(why)") } }
-        let room = try Room(loop: loop, config: config, stage: stage, store: store, catalog: catalog, converters: converters, logger: logger)
-        room.stateWriter = StateWriter(dataDir: config.dataDir)
-        room.holdRepliesUntilDurable()
         let limits = renderLimits(config)
-        room.recordMaker = RecordMaker(
+        var parts = parts
+        parts.recordMaker = RecordMaker(
             executable: options.renderWorker ?? renderWorkerExecutable(), dataDir: config.dataDir,
             memoryMB: limits.memoryBytes >> 20, cpuSeconds: limits.cpuSeconds)
+        let room = try Room(loop: loop, config: config, stage: stage, store: store, catalog: catalog, converters: converters, parts: parts, logger: logger)
         configureShares(room.shareWorker, options, logger: logger)
         stage.setFallbackTransition(RoomCore.fallbackTransition(ms: UInt32(clamping: config.crossfadeMs)))
         return room

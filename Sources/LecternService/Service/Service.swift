@@ -150,8 +150,10 @@ public final class Service: Sendable {
     /// Starts the watchdog's `Heartbeat`: `alive` (systemd's WATCHDOG=1) is called every
     /// `interval` seconds while the stage still presents.
     public func startHeartbeat(interval: Double, alive: @escaping @Sendable () -> Void) {
-        let beat = Heartbeat(stage: stage, interval: interval, logger: logger, alive: alive)
-        running.withLock { $0.heartbeat = beat }
+        let (stage, logger) = (self.stage, self.logger)
+        // Made inside the lock: a Heartbeat (its timer) isn't Sendable, and from here on only
+        // the lock's holder touches it.
+        running.withLock { $0.heartbeat = Heartbeat(stage: stage, interval: interval, logger: logger, alive: alive) }
     }
 }
 

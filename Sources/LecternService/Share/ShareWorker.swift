@@ -91,14 +91,16 @@ final class ShareWorker {
             frameRate: Int(config.frameRate))
         let size = Self.thumbnailSize
         let background = stage.compositor.settings.background
-        let decoding: (@Sendable () throws -> ShareDecoding)? = decoderProcess.map { p in
-            { try ShareDecoderProcess(executable: p.executable, limits: p.limits, background: background) }
+        var decoding: (@Sendable () throws -> ShareDecoding)?
+        if let (executable, processLimits) = decoderProcess {
+            decoding = { try ShareDecoderProcess(executable: executable, limits: processLimits, background: background) }
         }
-        let sound = self.sound
+        var openSound: (@Sendable (Int) -> ShareSoundSink?)?
+        if let sound = self.sound { openSound = { _ in sound.openShare() } }
         let source = ShareSource(
             codec: codec, limits: flow, maxSide: limits.maxSide, maxPixels: limits.maxPixels, stallSeconds: limits.stallSeconds,
             background: background, width: size.width, height: size.height, reports: r, decoding: decoding,
-            sound: sound.map { s in { _ in s.openShare() as ShareSoundSink? } })
+            sound: openSound)
         sources[serial] = source
         started += 1
         stage.attach(serial: serial, source)
@@ -174,11 +176,14 @@ final class ShareWorker {
     func recordFrame(serial: Int, path: String, after: Double, tries: Int = 5) {
         guard let source = sources[serial] else { return }
         guard after <= 0 else {
-            loop.scheduleTask(in: .milliseconds(Int64(after * 1000))) { [weak self] in
-                guard let self, self.sources[serial] === source else { return }
-                if source.newest == nil, tries > 1 { return self.recordFrame(serial: serial, path: path, after: 1, tries: tries - 1) }
-                self.recordFrame(serial: serial, path: path, after: 0)
-            }
+            // Bound to the loop this worker is confined to (scheduled there, run there).
+            let retry = NIOLoopBound(
+                { [weak self] in
+                    guard let self, self.sources[serial] === source else { return }
+                    if source.newest == nil, tries > 1 { return self.recordFrame(serial: serial, path: path, after: 1, tries: tries - 1) }
+                    self.recordFrame(serial: serial, path: path, after: 0)
+                }, eventLoop: loop)
+            loop.scheduleTask(in: .milliseconds(Int64(after * 1000))) { retry.value() }
             return
         }
         guard let f = source.newest else { return }

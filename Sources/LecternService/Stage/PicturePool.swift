@@ -1,4 +1,6 @@
 import Foundation
+import LecternModel
+import LecternSystem
 import NIOConcurrencyHelpers
 
 /// A fixed pool for pictures (page previews: docs/protocol.md §13): at most `width`
@@ -52,7 +54,7 @@ final class PicturePool: Sendable {
 
     private func spawn() {
         let thread = Thread { [self] in
-            Thread.current.name = name   // set from inside: the thread's own name in /proc
+            ThreadName.set(name)   // the name the kernel shows (/proc, top -H)
             while let job = next() { job() }
         }
         thread.name = name

@@ -7,19 +7,16 @@ import LecternRender
 import LecternRoom
 import LecternSound
 import LecternVideo
+import Synchronization
 
 /// The room's work with the output, off the event loop: showing scenes, opening and
 /// playing clips, screenshots and page previews. Each finished job comes back to the room
 /// as a `RoomEvent` through `report` (which hops onto the room's loop).
-///
-/// Sendable unchecked, and why that holds: its `var`s (`clips`, `soundHolder`,
-/// `soundTrack`) are read and written only with `lock` held; the `let`s are Sendable.
-final class StageWorker: @unchecked Sendable {
+final class StageWorker: Sendable {
     let stage: Stage
     let store: ContentStore
     private let report: @Sendable (RoomEvent) -> Void
     private let work = DispatchQueue(label: "lectern.room.stage", qos: .userInitiated, attributes: .concurrent)
-    private let lock = NSLock()
     /// An opened clip, and its source once it plays.
     private struct OpenClip {
         let decoder: ClipDecoder
@@ -27,15 +24,18 @@ final class StageWorker: @unchecked Sendable {
         let path: String
         var source: ClipSource?
     }
-    /// Opened clips by play serial, until they end or are discarded (under `lock`).
-    private var clips: [Int: OpenClip] = [:]
+    private struct Held {
+        /// Opened clips by play serial, until they end or are discarded.
+        var clips: [Int: OpenClip] = [:]
+        /// The clip the room gave the sound to (§23.1), and the one whose track plays now.
+        /// Moving the sound, and starting clips, run one at a time on `soundQueue`: the
+        /// device is let go by one clip before the next opens it.
+        var soundHolder: Int?
+        var soundTrack: (serial: Int, track: SoundTrack)?
+    }
+    private let held = Mutex(Held())
     /// Clips' sound (nil: silent, as in tests that don't ask for it).
     let sound: ClipSoundSource?
-    /// The clip the room gave the sound to (§23.1), and the one whose track plays now (under
-    /// `lock`). Moving the sound, and starting clips, run one at a time on `soundQueue`: the
-    /// device is let go by one clip before the next opens it.
-    private var soundHolder: Int?
-    private var soundTrack: (serial: Int, track: SoundTrack)?
     private let soundQueue = DispatchQueue(label: "lectern.room.sound", qos: .userInitiated)
     /// Page previews: a fixed pool, not a thread each (§13); the room's `PictureBudget`
     /// bounds what waits for it.
@@ -79,7 +79,7 @@ final class StageWorker: @unchecked Sendable {
                 return report(.clipOpened(serial: serial, .failure(LecternError(mapping: error))))
             }
             let control = PlaybackControl { [report] status in report(.clipProgressed(serial: serial, Self.progress(status))) }
-            lock.withLock { clips[serial] = OpenClip(decoder: decoder, control: control, path: path) }
+            held.withLock { $0.clips[serial] = OpenClip(decoder: decoder, control: control, path: path) }
             let i = decoder.info
             let facts = ClipFacts(
                 duration: i.duration,
@@ -93,7 +93,7 @@ final class StageWorker: @unchecked Sendable {
     /// ends, is stopped or fails, the loop lets go of it (its pane keeps the last frame until
     /// the room's next plan).
     func playClip(serial: Int, loop: Bool, layout: WallLayout, pane: Int) {
-        guard let clip = lock.withLock({ clips[serial] }) else { return }
+        guard let clip = held.withLock({ $0.clips[serial] }) else { return }
         soundQueue.async { [self] in
             let size = stage.sourceSize(layout: layout, pane: pane)
             let stage = self.stage, report = self.report
@@ -102,7 +102,7 @@ final class StageWorker: @unchecked Sendable {
                 width: size.width, height: size.height
             ) { [weak self] result in
                 stage.detach(serial: serial)
-                self?.lock.withLock { self?.clips[serial] = nil }
+                self?.held.withLock { $0.clips[serial] = nil }
                 let how: ClipEnding.How
                 switch result.end {
                 case .failed(let why): how = .failed(why)
@@ -113,9 +113,9 @@ final class StageWorker: @unchecked Sendable {
                 if let worker = self { worker.soundQueue.async { worker.settleSound() } }
             }
             guard
-                lock.withLock({ () -> Bool in
-                    guard clips[serial] != nil else { return false }
-                    clips[serial]?.source = source
+                held.withLock({ s -> Bool in
+                    guard s.clips[serial] != nil else { return false }
+                    s.clips[serial]?.source = source
                     return true
                 })
             else { return }   // discarded meanwhile
@@ -127,7 +127,7 @@ final class StageWorker: @unchecked Sendable {
 
     /// The room gave the sound to the clip of `serial` (nil: to none, §23.1).
     func clipSound(serial: Int?) {
-        lock.withLock { soundHolder = serial }
+        held.withLock { $0.soundHolder = serial }
         soundQueue.async { [self] in settleSound() }
     }
 
@@ -135,31 +135,31 @@ final class StageWorker: @unchecked Sendable {
     /// one playing is let go and stopped first (the device is free), then the holder's is
     /// opened and handed to its source. A clip not yet playing gets it when it starts.
     private func settleSound() {
-        let (want, current, target) = lock.withLock { () -> (Int?, (serial: Int, track: SoundTrack)?, OpenClip?) in
-            (soundHolder, soundTrack, soundHolder.flatMap { clips[$0] })
+        let (want, current, target) = held.withLock { s -> (Int?, (serial: Int, track: SoundTrack)?, OpenClip?) in
+            (s.soundHolder, s.soundTrack, s.soundHolder.flatMap { s.clips[$0] })
         }
-        if let cur = current, cur.serial != want || lock.withLock({ clips[cur.serial] == nil }) {
-            lock.withLock { clips[cur.serial]?.source }?.replaceSound(nil)
+        if let cur = current, cur.serial != want || held.withLock({ $0.clips[cur.serial] == nil }) {
+            held.withLock { $0.clips[cur.serial]?.source }?.replaceSound(nil)
             cur.track.stop()
-            lock.withLock { soundTrack = nil }
+            held.withLock { $0.soundTrack = nil }
         }
-        guard let want, lock.withLock({ soundTrack == nil }), let source = target?.source, let path = target?.path,
+        guard let want, held.withLock({ $0.soundTrack == nil }), let source = target?.source, let path = target?.path,
             let track = sound?.open(clip: path)
         else { return }
         if source.replaceSound(track) {
-            lock.withLock { soundTrack = (want, track) }
+            held.withLock { $0.soundTrack = (want, track) }
         } else {
             track.stop()   // it ended meanwhile
         }
     }
 
     func discardClip(serial: Int) {
-        guard let c = lock.withLock({ clips.removeValue(forKey: serial) }) else { return }
+        guard let c = held.withLock({ $0.clips.removeValue(forKey: serial) }) else { return }
         if c.source == nil { c.decoder.close() }
     }
 
     func steerClip(serial: Int, _ command: ClipCommand) {
-        guard let control = lock.withLock({ clips[serial]?.control }) else { return }
+        guard let control = held.withLock({ $0.clips[serial]?.control }) else { return }
         switch command {
         case .pause: control.pause()
         case .resume: control.resume()

@@ -357,8 +357,9 @@ public final class ContentStore: Sendable {
 
     /// What the service creates in its data directory is its own, whatever the umask:
     /// uploads, the state (with the floor holder's resume token).
-    public static let ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
-    public static let ownerOnlyDirectory: [FileAttributeKey: Any] = [.posixPermissions: 0o700]
+    /// (Computed: a dictionary of `Any` is not Sendable, so it can't be a shared constant.)
+    public static var ownerOnly: [FileAttributeKey: Any] { [.posixPermissions: 0o600] }
+    public static var ownerOnlyDirectory: [FileAttributeKey: Any] { [.posixPermissions: 0o700] }
 }
 
 extension ContentEntry {

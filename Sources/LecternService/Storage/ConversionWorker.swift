@@ -39,6 +39,7 @@ final class ConversionWorker: Sendable {
         let stop = ConversionStop()
         running.withLock { $0[entry.id] = stop }
         let thread = Thread { [self] in
+            ThreadName.set("lectern.convert")   // the name the kernel shows (/proc, top -H)
             let result = convert(entry, format: format, stop: stop)
             running.withLock { _ = $0.removeValue(forKey: entry.id) }
             report(.conversionEnded(entry.id, result))

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LecternProtocol
+import Synchronization
 
 /// Stores one upload's chunks in its part file off the room's loop: in order, on a serial
 /// queue, and hashes them in order on a second one, so receiving the next chunk, hashing
@@ -8,12 +9,9 @@ import LecternProtocol
 ///
 /// Every chunk is reported when it is handled (written, or not: why), so the room's upload
 /// ledger keeps what is queued bounded (its back-pressure); nothing here touches the
-/// room's state.
-///
-/// Sendable unchecked, and why that holds: `firstFailure`, `queued` and `closed` are read and
-/// written only with `lock` held; `hasher` only on `hashQueue` (and in `finish` after
-/// `hashQueue.sync {}` drained it); `handle` only on `queue`; the rest are `let`s.
-final class PartWriter: @unchecked Sendable {
+/// room's state. Its state is behind `Mutex`es; the writes on `queue`, the hashing on
+/// `hashQueue`.
+final class PartWriter: Sendable {
     /// A chunk that came after the writer was closed or finished.
     struct Closed: Error, CustomStringConvertible { var description: String { "the upload's file was closed" } }
 
@@ -21,66 +19,66 @@ final class PartWriter: @unchecked Sendable {
     /// Hashing runs beside the writes, on its own queue, in the same order.
     private let hashQueue: DispatchQueue
     private let handle: FileHandle
-    private let lock = NSLock()
     private let hashing: Bool
-    private var hasher: ContentHasher?   // used on hashQueue only (and in finish, after it drained)
-    private var firstFailure: Error?
-    private var queued = 0
-    private var closed = false
+    /// Used on `hashQueue` only (and in `finish`, after it drained): the lock is never contended.
+    private let hasher: Mutex<ContentHasher?>
+    private struct State {
+        var firstFailure: Error?
+        var queued = 0
+        var closed = false
+    }
+    private let state = Mutex(State())
 
     /// `hashing`: the upload starts at byte 0, so its SHA-256 is computed as it arrives
     /// (a resumed upload is hashed from the file at the end).
     init(handle: FileHandle, hashing: Bool, label: String) {
         self.handle = handle
         self.hashing = hashing
-        self.hasher = hashing ? ContentHasher() : nil
+        self.hasher = Mutex(hashing ? ContentHasher() : nil)
         self.queue = DispatchQueue(label: "lectern.upload." + label, qos: .userInitiated)
         self.hashQueue = DispatchQueue(label: "lectern.upload-hash." + label, qos: .userInitiated)
     }
 
     /// The first write that failed, if any (later chunks are dropped).
-    var failure: Error? { lock.withLock { firstFailure } }
+    var failure: Error? { state.withLock { $0.firstFailure } }
 
     /// Bytes handed over and not yet written.
-    var queuedBytes: Int { lock.withLock { queued } }
+    var queuedBytes: Int { state.withLock { $0.queued } }
 
     /// Queues `data` to be hashed and appended; `done` runs on the writer's queue once it
     /// is handled: nil when it is in the file, else why not (this write failed, an earlier
     /// one did, or the writer was closed).
-    func append(_ data: [UInt8], done: ((Error?) -> Void)? = nil) {
-        lock.withLock { queued += data.count }
-        if hashing { hashQueue.async { [self] in hasher?.update(data) } }
+    func append(_ data: [UInt8], done: (@Sendable (Error?) -> Void)? = nil) {
+        state.withLock { $0.queued += data.count }
+        if hashing { hashQueue.async { [self] in hasher.withLock { $0?.update(data) } } }
         queue.async { [self] in
-            lock.lock()
-            var failed: Error? = closed ? Closed() : firstFailure
-            lock.unlock()
+            var failed: Error? = state.withLock { $0.closed ? Closed() : $0.firstFailure }
             if failed == nil {
                 do { try handle.write(contentsOf: data) } catch { failed = error }
             }
-            lock.lock()
-            queued -= data.count
-            if let failed, firstFailure == nil, !(failed is Closed) { firstFailure = failed }
-            lock.unlock()
+            state.withLock { [failed] s in
+                s.queued -= data.count
+                if let failed, s.firstFailure == nil, !(failed is Closed) { s.firstFailure = failed }
+            }
             done?(failed)
         }
     }
 
     /// After every queued chunk: fsync, close, and the SHA-256 of what was written (nil
     /// when this writer was not hashing). `done` runs on the writer's queue.
-    func finish(_ done: @escaping (Result<ContentID?, Error>) -> Void) {
+    func finish(_ done: @escaping @Sendable (Result<ContentID?, Error>) -> Void) {
         queue.async { [self] in
-            lock.lock()
-            let failure = firstFailure
-            let alreadyClosed = closed
-            closed = true
-            lock.unlock()
+            let (failure, alreadyClosed) = state.withLock { s in
+                defer { s.closed = true }
+                return (s.firstFailure, s.closed)
+            }
             if let failure { try? handle.close(); return done(.failure(failure)) }
             if alreadyClosed { return done(.failure(CocoaError(.fileWriteUnknown))) }
             do {
                 try handle.synchronize()
                 try handle.close()
                 hashQueue.sync {}
-                done(.success(hasher?.finalize()))
+                done(.success(hasher.withLock { $0?.finalize() }))
             } catch {
                 done(.failure(error))
             }
@@ -91,10 +89,10 @@ final class PartWriter: @unchecked Sendable {
     /// arrived is kept, and the upload resumes from it).
     func close() {
         queue.async { [self] in
-            lock.lock()
-            let wasClosed = closed
-            closed = true
-            lock.unlock()
+            let wasClosed = state.withLock { s in
+                defer { s.closed = true }
+                return s.closed
+            }
             if !wasClosed { try? handle.close() }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LecternModel
+import LecternSystem
 import LecternProtocol
 import LecternRender
 import LecternRoom
@@ -89,6 +90,7 @@ final class PageImages: Sendable {
 
     private func start(_ key: PageImageCache.Key) {
         let thread = Thread { [self] in
+            ThreadName.set("lectern.pageimg")   // the name the kernel shows (/proc, top -H)
             var key = key
             while true {
                 let answer: Answer
@@ -115,7 +117,7 @@ final class PageImages: Sendable {
                 key = n
             }
         }
-        thread.name = "lectern.page-image"
+        thread.name = "lectern.pageimg"
         thread.start()
     }
 }

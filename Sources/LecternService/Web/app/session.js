@@ -81,6 +81,9 @@ function onServerError(link, e) {
     return;
   }
   if (e.code === ERR.timedOut && app.phase !== 'in') return;   // an idle login page: reconnect on Join
+  // A share's frames still on their way when it ended (the moderator withdrew it, §29.2):
+  // answered noShare, nothing for the person to do, and not to push away why it ended.
+  if (e.code === ERR.noShare) return;
   if (app.phase === 'in' || e.closes) toast(e.message);
   if (e.closes) app.goneMessage = e.message;
 }

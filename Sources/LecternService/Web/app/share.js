@@ -1,7 +1,8 @@
 // Live sharing from this browser (docs/protocol.md §29): a screen (getDisplayMedia) or a
 // camera (getUserMedia) → WebCodecs' VideoEncoder → share-frame messages on the page's
 // WebSocket. Never queue to catch up: a captured picture is not encoded while the appliance
-// has more than a few frames unacknowledged (a dropped capture costs no key frame); a key
+// has more than a few frames unacknowledged (a dropped capture costs no key frame; the newest
+// one skipped so waits for the ack that makes room, and goes then); a key
 // frame every 2 s and whenever the appliance asks; its advice sets the bitrate and rate.
 
 import { paceCapture } from '../core/pacing.js';
@@ -78,6 +79,8 @@ export class Sharer {
     this.lastKeyUs = -Infinity;
     this.nextDueUs = -Infinity;
     this.sent = 0; this.skipped = 0;
+    this.waitingDue = null;        // a due capture skipped for what is unacknowledged: its next due time
+    this.waited = 0;               // captures sent late, when an ack made room
     // Why captures were skipped: early for the rate, frames or bytes unacknowledged, the encoder behind.
     this.skippedFor = { rate: 0, frames: 0, bytes: 0, encoder: 0 };
     this.lastAck = null;
@@ -194,16 +197,35 @@ export class Sharer {
         if (skip in this.skippedFor) this.skippedFor[skip]++;
         // The newest picture is the one a still screen sharpens (`refine`), sent or not.
         this.hold(frame);
+        // Due, but too much is unacknowledged: it waits for the ack that makes room (sent
+        // then, late rather than never), unless a newer capture comes first.
+        this.waitingDue = skip === 'frames' || skip === 'bytes' ? nextDue : null;
       }
       frame.close();
       return;
     }
+    this.send(frame, t, nextDue);
+    this.hold(frame);
+    frame.close();
+  }
+
+  send(frame, t, nextDue) {
     const key = this.forceKey || t - this.lastKeyUs >= KEY_INTERVAL_US;
     if (key) { this.forceKey = false; this.lastKeyUs = t; }
     this.nextDueUs = nextDue;
+    this.waitingDue = null;
     this.encoder.encode(frame, { keyFrame: key });
-    this.hold(frame);
-    frame.close();
+  }
+
+  // An ack made room: the capture that waited for it goes now (it is `held`, the newest).
+  sendWaiting() {
+    if (this.waitingDue == null || !this.held || this.paused || this.stopped || app.link !== this.link) return;
+    if (!this.encoder || this.encoder.state !== 'configured' || this.inFlight.length >= MAX_IN_FLIGHT) return;
+    if (this.inFlight.reduce((a, f) => a + f.bytes, 0) >= MAX_IN_FLIGHT_BYTES) return;
+    this.waited++;
+    const f = new VideoFrame(this.held, { timestamp: this.held.timestamp });
+    this.send(f, this.held.timestamp, this.waitingDue);
+    f.close();
   }
 
   // Kept for a still screen (`refine`): a capture sends nothing while nothing changes.
@@ -247,6 +269,7 @@ export class Sharer {
         const a = decodeShareAck(body);
         this.lastAck = a;
         this.inFlight = this.inFlight.filter((f) => f.sequence > a.sequence);
+        this.sendWaiting();
         break;
       }
       case C.shareKeyRequest: this.forceKey = true; break;
