@@ -31,12 +31,12 @@ public enum SharedFrame {
     static let poolSize = 2
     static let poolCapacity = 3
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var pool: [Buffer] = []
+    nonisolated(unsafe) private static var pool: [Buffer] = []   // read and written under `lock` only
 
     /// Buffers smaller than this (page previews) are not made ahead.
     static let readyAbove = 1 << 20
     private static let topUpQueue = DispatchQueue(label: "lectern.shared-frames", qos: .utility)
-    nonisolated(unsafe) private static var toppingUp = false
+    nonisolated(unsafe) private static var toppingUp = false   // under `lock` only
 
     /// A buffer of `byteCount` bytes: a ready one from the pool, or a new memfd, mapped.
     /// The pool is then topped up with buffers of this size in the background.
