@@ -6,8 +6,8 @@
 /// source never presents and never holds the output.
 public protocol PaneVideoSource: AnyObject, Sendable {
     /// The frame to show at the refresh at `refresh` (monotonic seconds), `width`×`height`
-    /// pixels (the source's picture fitted into the pane, bars included, or only the
-    /// picture: see `fittedRect`), or nil to keep what the pane shows (nothing new is due,
+    /// pixels (the source's picture fitted into the pane, bars included), or nil to keep
+    /// what the pane shows (nothing new is due,
     /// paused, or the producer fell behind: the loop never waits). Called only by the
     /// display loop, once per refresh. Never blocks.
     func frame(forRefreshAt refresh: Double, refreshPeriod: Double) -> Frame?
@@ -17,4 +17,13 @@ public protocol PaneVideoSource: AnyObject, Sendable {
     /// The pane's size on the output changed (a layout or mode change): frames from now on
     /// are produced at this size.
     func resize(width: Int, height: Int)
+    /// Where the picture sits in a `width`×`height` frame of this source, when the rest of
+    /// such a frame is bars that never change (nil: any of it may change). A pane drawn
+    /// again from this source, into a buffer that already shows it at that size, copies
+    /// only that part (two 1080p clips side by side: half of each pane is bars).
+    func pictureRect(width: Int, height: Int) -> PixelRect?
+}
+
+extension PaneVideoSource {
+    public func pictureRect(width: Int, height: Int) -> PixelRect? { nil }
 }

@@ -50,6 +50,14 @@ struct BufferContents {
         }
     }
 
+    /// What pane `i` of `c` showed when `buffer` was last drawn (nil: not known, or the
+    /// panes were elsewhere then).
+    func previous(in buffer: Frame, pane i: Int, _ c: Composition) -> Stamp? {
+        guard c.panesCoverTheOutput, let h = held.first(where: { $0.buffer === buffer }), h.rects == c.panes.map(\.rect), i < h.stamps.count
+        else { return nil }
+        return h.stamps[i]
+    }
+
     /// `c` was drawn into `buffer` (each pane now shows what `stamps` says; `stills`: each
     /// pane's still frame, or nil).
     mutating func drew(_ c: Composition, stamps: [Stamp], into buffer: Frame, stills: [Frame?]) {

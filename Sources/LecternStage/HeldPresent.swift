@@ -57,6 +57,15 @@ extension LoopBody {
         }
     }
 
+    /// Where pane `i`'s moving source draws its picture, when `back` shows that source in
+    /// that pane at that size already: its bars are there, only the picture is copied.
+    func pictureOnly(_ c: Composition, pane i: Int, stamp: BufferContents.Stamp, back: Frame) -> PixelRect? {
+        guard case .video(let serial, _, let paused) = stamp, case .video(serial, _, paused)? = contents.previous(in: back, pane: i, c),
+            let f = lastVideo[serial], f.width == c.panes[i].rect.width, f.height == c.panes[i].rect.height
+        else { return nil }
+        return sources[serial]?.pictureRect(width: f.width, height: f.height)
+    }
+
     /// Draws `c` into `back`: only the panes whose picture changed since that buffer was
     /// drawn (`BufferContents`).
     mutating func draw(_ c: Composition, into back: Frame) {
@@ -91,7 +100,9 @@ extension LoopBody {
         let corner = c.cornerCode.map { _ in CornerCode.rect(width: back.width, height: back.height, overscanPercent: overscan) }
         let draw = contents.panesToDraw(into: back, c, stamps: stamps, corner: corner)
         for (i, p) in c.panes.enumerated() where draw[i] {
-            PaneDrawing.draw(p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
+            PaneDrawing.draw(
+                p, into: back, whole: whole, background: c.background, ink: ink, hooks: hooks, moving: moving,
+                pictureOnly: pictureOnly(c, pane: i, stamp: stamps[i], back: back), scratch: &scratch)
         }
         if let code = c.cornerCode { CornerCode.draw(code, into: back, overscanPercent: overscan) }
         contents.drew(c, stamps: stamps, into: back, stills: stills)

@@ -7,9 +7,14 @@ import LecternRender
 enum PaneDrawing {
     static func draw(
         _ p: ComposedPane, into back: Frame, whole: Bool, background: RGB, ink: InkOverlay, hooks: DisplayHooks,
-        moving: [Int: Frame], scratch: inout [Frame]
+        moving: [Int: Frame], pictureOnly: PixelRect? = nil, scratch: inout [Frame]
     ) {
-        drawContent(p, into: back, whole: whole, background: background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
+        if case .video(let serial) = p.content, let r = pictureOnly, let f = moving[serial], f.width == p.rect.width, f.height == p.rect.height {
+            // The buffer shows this source's bars already: the picture alone.
+            Blit.copy(f, area: r, into: back, x: p.rect.x + r.x, y: p.rect.y + r.y)
+        } else {
+            drawContent(p, into: back, whole: whole, background: background, ink: ink, hooks: hooks, moving: moving, scratch: &scratch)
+        }
         if case .video(let serial) = p.content {
             // Over a moving source: a card's panel, then the ink and pointers of a live share
             // (in the pane's coordinates, §29.8), drawn fresh over each frame.

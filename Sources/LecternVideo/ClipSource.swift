@@ -32,12 +32,15 @@ public final class ClipSource: PaneVideoSource {
     /// The sound handed over and not yet taken by the producer (`replaceSound`), and whether
     /// the producer has ended (nothing handed over after that is taken).
     private let soundSwap = Mutex<(next: (any ClipSound & Sendable)??, ended: Bool)>((nil, false))
+    /// The clip's picture as stored (its aspect and rotation): where it sits in a frame.
+    private let shape: SourceShape
 
     public init(
         decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: sending ClipSound?, background: RGB,
         width: Int, height: Int, onEnd: @escaping @Sendable (PlaybackResult) -> Void
     ) {
         self.control = control
+        shape = decoder.info.shape
         shared = Mutex(ClipHandOver(width: max(1, width), height: max(1, height)))
         producer = Mutex(
             ClipProducer(decoder: decoder, loop: loop, control: control, sound: sound, background: background, onEnd: onEnd))
@@ -128,6 +131,10 @@ public final class ClipSource: PaneVideoSource {
     public func presented(at time: Double) {
         shared.withLock { $0.pacing.presented(at: time) }
     }
+
+    /// The producer draws the picture at this rect of each buffer, whose bars were made
+    /// once, with the buffer (`ClipProducer.queue`).
+    public func pictureRect(width: Int, height: Int) -> PixelRect? { Fit.rect(for: shape, width: width, height: height) }
 
     public func resize(width: Int, height: Int) {
         shared.withLock {
