@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import LecternModel
+import LecternSystem
 import Synchronization
 
 /// A clip as a moving source of a pane (issue 26): a producer thread of its own decodes
@@ -52,9 +53,8 @@ public final class ClipSource: PaneVideoSource {
     public func start() {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let thread = Thread { [self] in
-            // Named from inside, through the kernel (Foundation's name isn't the thread's
-            // `comm` on Linux): tools and tests find the producer in /proc by it.
-            try? "lectern.clip".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+            // Named from inside, through the kernel: tools and tests find the producer in /proc by it.
+            ThreadName.set("lectern.clip")
             Self.yieldToTheDisplay()
             producer.withLock { p in
                 p?.run(self)

@@ -186,7 +186,7 @@ export class Sharer {
   encode(frame) {
     const t = frame.timestamp;
     this.clockOffset = this.clock.at(t) - t;
-    const inFlightBytes = this.inFlight.reduce((a, f) => a + f.bytes, 0);
+    const inFlightBytes = this.inFlightBytes();
     const [due, nextDue] = paceCapture(this.nextDueUs, t, this.frameRate);
     const skip = this.paused || !this.encoder || this.encoder.state !== 'configured' ? 'paused'
       : !due ? 'rate' : this.inFlight.length >= MAX_IN_FLIGHT ? 'frames' : inFlightBytes >= MAX_IN_FLIGHT_BYTES ? 'bytes'
@@ -217,11 +217,14 @@ export class Sharer {
     this.encoder.encode(frame, { keyFrame: key });
   }
 
+  // Bytes sent and not yet acknowledged.
+  inFlightBytes() { return this.inFlight.reduce((a, f) => a + f.bytes, 0); }
+
   // An ack made room: the capture that waited for it goes now (it is `held`, the newest).
   sendWaiting() {
     if (this.waitingDue == null || !this.held || this.paused || this.stopped || app.link !== this.link) return;
     if (!this.encoder || this.encoder.state !== 'configured' || this.inFlight.length >= MAX_IN_FLIGHT) return;
-    if (this.inFlight.reduce((a, f) => a + f.bytes, 0) >= MAX_IN_FLIGHT_BYTES) return;
+    if (this.inFlightBytes() >= MAX_IN_FLIGHT_BYTES) return;
     this.waited++;
     const f = new VideoFrame(this.held, { timestamp: this.held.timestamp });
     this.send(f, this.held.timestamp, this.waitingDue);
