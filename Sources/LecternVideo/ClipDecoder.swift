@@ -45,6 +45,10 @@ public final class ClipDecoder: @unchecked Sendable {
     private var drainSent = false
     private var decoderEnded = false
     private var consecutiveErrors = 0
+    /// A packet was sent to the decoder since it was opened (its threads are fixed then).
+    private var fed = false
+    /// The `thread_count` the decoder was opened with (0: FFmpeg's pick).
+    private var openedWith = ClipThreads.alone.decoder
     private var framesOut = 0
     private var lastTime: Double?
     /// The frame `seek` landed on, handed out by the next `nextFrame`.
@@ -79,6 +83,28 @@ public final class ClipDecoder: @unchecked Sendable {
         avcodec_free_context(&codec)
         avformat_close_input(&format)
         scaler.release()
+    }
+
+    // MARK: threads
+
+    /// The decoder's threads (FFmpeg's `thread_count` once open: what it picked for 0).
+    public var decodingThreads: Int { Int(codec?.pointee.thread_count ?? 0) }
+    /// The scaler's slice threads.
+    public var scalingThreads: Int { scaler.threads }
+
+    /// Decodes and scales on `threads` (a pane's share of the cores, `ClipThreads`). The
+    /// scaler follows at its next picture; the decoder is opened again with its share if
+    /// nothing was sent to it yet, and keeps its threads otherwise (a clip already playing is
+    /// not interrupted). Threads the decoder starts inherit the caller's nice value.
+    public func useThreads(_ threads: ClipThreads) {
+        guard !isClosed else { return }
+        scaler.threads = threads.scaler
+        guard !fed, threads.decoder != openedWith, let fmt = format, let old = codec, let stream = fmt.pointee.streams[Int(streamIndex)]
+        else { return }
+        guard let fresh = try? OpenedClip.openDecoder(old.pointee.codec, for: stream, threads: threads.decoder) else { return }
+        avcodec_free_context(&codec)
+        codec = fresh
+        openedWith = threads.decoder
     }
 
     // MARK: decoding
@@ -139,6 +165,7 @@ public final class ClipDecoder: @unchecked Sendable {
             } else {
                 ctx.pointee.skip_frame = AVDISCARD_DEFAULT
             }
+            fed = true
             let s = avcodec_send_packet(ctx, pkt)
             if s < 0 && s != lectern_averror_eagain() { decodeErrors += 1 }
             return true

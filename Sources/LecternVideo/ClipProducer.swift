@@ -13,6 +13,8 @@ final class ClipProducer {
     /// The clip's sound while it has the sound output (`ClipSource.replaceSound` moves it).
     var sound: ClipSound?
     let background: RGB
+    /// The pane's share of the cores (`ClipThreads`), taken when the producer starts.
+    let threads: ClipThreads
     let onEnd: @Sendable (PlaybackResult) -> Void
 
     /// Buffers frames are scaled into, reused once neither the queue nor the display loop
@@ -34,13 +36,15 @@ final class ClipProducer {
 
     init(
         decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: ClipSound?, background: RGB,
-        onEnd: @escaping @Sendable (PlaybackResult) -> Void
+        threads: ClipThreads, onEnd: @escaping @Sendable (PlaybackResult) -> Void
     ) {
         self.decoder = decoder; self.loop = loop; self.control = control; self.sound = sound
-        self.background = background; self.onEnd = onEnd
+        self.background = background; self.threads = threads; self.onEnd = onEnd
     }
 
     func run(_ source: ClipSource) {
+        // On this thread, which yielded to the display: the decoder's threads inherit that.
+        decoder.useThreads(threads)
         let info = decoder.info
         let loop = self.loop
         control.update(notify: true) {

@@ -11,6 +11,7 @@ import Synchronization
 /// at each refresh without ever waiting (`frame(forRefreshAt:refreshPeriod:)`). It never
 /// presents and never holds the output.
 ///
+/// It decodes and scales on its pane's share of the cores (`threads`, `ClipThreads`).
 /// Pause, resume, seek, stop and loop go through `control`
 /// (status, `onChange` about twice a second, a seek while paused shows the frame sought to
 /// once). With `sound`, the sound's clock sets the pace (`ClipPacing.follow`); it is started
@@ -38,13 +39,14 @@ public final class ClipSource: PaneVideoSource {
 
     public init(
         decoder: ClipDecoder, loop: Bool, control: PlaybackControl, sound: sending ClipSound?, background: RGB,
-        width: Int, height: Int, onEnd: @escaping @Sendable (PlaybackResult) -> Void
+        width: Int, height: Int, threads: ClipThreads = .alone, onEnd: @escaping @Sendable (PlaybackResult) -> Void
     ) {
         self.control = control
         shape = decoder.info.shape
         shared = Mutex(ClipHandOver(width: max(1, width), height: max(1, height)))
         producer = Mutex(
-            ClipProducer(decoder: decoder, loop: loop, control: control, sound: sound, background: background, onEnd: onEnd))
+            ClipProducer(
+                decoder: decoder, loop: loop, control: control, sound: sound, background: background, threads: threads, onEnd: onEnd))
     }
 
     /// Starts the producer thread (once); the first frame is ready soon after. The thread keeps

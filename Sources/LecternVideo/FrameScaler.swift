@@ -126,7 +126,7 @@ final class FrameScaler {
         av_opt_set_int(o, "dsth", Int64(height), 0)
         av_opt_set_int(o, "dst_format", Int64(AV_PIX_FMT_BGR0.rawValue), 0)
         av_opt_set_int(o, "sws_flags", Int64(Self.flags), 0)
-        av_opt_set_int(o, "threads", Int64(Self.threads), 0)
+        av_opt_set_int(o, "threads", Int64(threads), 0)
         guard sws_init_context(s, nil, nil) >= 0 else {
             sws_freeContext(s)
             throw VideoError("can't scale \(k.srcW)×\(k.srcH) to \(width)×\(height)")
@@ -142,8 +142,11 @@ final class FrameScaler {
         return s
     }
 
-    /// Slice threads for scaling: one per core, at most 4.
-    static let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+    /// Slice threads for scaling (one per core, at most 4, unless a clip's share says fewer):
+    /// a change takes effect at the next picture, through a new context.
+    var threads = ClipThreads.alone.scaler {
+        didSet { if threads != oldValue { sws_freeContext(sws); sws = nil; key = nil } }
+    }
 
     /// Scales `f` into `dst` (rows `stride` bytes apart) through the frame API, the one that
     /// uses the slice threads: the destination is described by an AVFrame over our memory.

@@ -37,6 +37,30 @@ struct OpenedClip {
     /// `ContentError`, `VideoError`, `decodeErrors` and `readError`.
     static let quietLog: Void = av_log_set_level(AV_LOG_FATAL)
 
+    /// A decoder for `stream`, open, with frame threading on `threads` threads (0: FFmpeg's
+    /// pick, one per core and one more). Threads it starts inherit the caller's nice value.
+    static func openDecoder(
+        _ decoder: UnsafePointer<AVCodec>, for stream: UnsafeMutablePointer<AVStream>, threads: Int
+    ) throws -> UnsafeMutablePointer<AVCodecContext> {
+        let codecName = String(cString: avcodec_get_name(decoder.pointee.id))
+        guard let ctx = avcodec_alloc_context3(decoder) else { throw refuse("out of memory opening the decoder") }
+        var done = false
+        defer {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
+            if !done { avcodec_free_context(&owned) }
+        }
+        guard avcodec_parameters_to_context(ctx, stream.pointee.codecpar) >= 0 else {
+            throw refuse("its \(codecName) parameters are invalid")
+        }
+        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.thread_count = Int32(threads)
+        ctx.pointee.thread_type = FF_THREAD_FRAME
+        let e = avcodec_open2(ctx, decoder, nil)
+        guard e >= 0 else { throw refuse("its \(codecName) video can't be decoded (\(ClipDecoder.errorText(e)))") }
+        done = true
+        return ctx
+    }
+
     static func open(path: String) throws -> OpenedClip {
         var attrs: [FileAttributeKey: Any]
         do { attrs = try FileManager.default.attributesOfItem(atPath: path) } catch {
@@ -71,14 +95,8 @@ struct OpenedClip {
         guard let decoder = avcodec_find_decoder(par.pointee.codec_id) else {
             throw refuse("its video is \(codecName), which this projector can't decode (use H.264)")
         }
-        guard let ctx = avcodec_alloc_context3(decoder) else { throw refuse("out of memory opening the decoder") }
+        let ctx = try openDecoder(decoder, for: stream, threads: ClipThreads.alone.decoder)
         o.codec = ctx
-        guard avcodec_parameters_to_context(ctx, par) >= 0 else { throw refuse("its \(codecName) parameters are invalid") }
-        ctx.pointee.pkt_timebase = stream.pointee.time_base
-        ctx.pointee.thread_count = 0   // one per core
-        ctx.pointee.thread_type = FF_THREAD_FRAME
-        let e = avcodec_open2(ctx, decoder, nil)
-        guard e >= 0 else { throw refuse("its \(codecName) video can't be decoded (\(ClipDecoder.errorText(e)))") }
         guard par.pointee.width > 0, par.pointee.height > 0 else { throw refuse("its video has no picture size") }
 
         o.packet = av_packet_alloc()

@@ -47,7 +47,7 @@ func runPaneClipBenchmark(pdf: String, pageCount: Int, rounds: Int) throws {
     let size = stage.sourceSize(layout: .split, pane: 1)
     let source = ClipSource(
         decoder: try ClipDecoder(path: clipPath), loop: true, control: PlaybackControl(), sound: nil, background: .black,
-        width: size.width, height: size.height, onEnd: { _ in })
+        width: size.width, height: size.height, threads: .inPane(of: WallLayout.split.paneCount), onEnd: { _ in })
     stage.attach(serial: 1, source)
     source.start()
 

@@ -46,7 +46,7 @@ enum WallClips {
         let sources = decoders.enumerated().map { i, d in
             ClipSource(
                 decoder: d, loop: false, control: PlaybackControl(), sound: nil, background: .black, width: rects[i].width, height: rects[i].height,
-                onEnd: { ends.set(i, $0) })
+                threads: .inPane(of: layout.paneCount), onEnd: { ends.set(i, $0) })
         }
         for (i, s) in sources.enumerated() { stage.attach(serial: i + 1, s) }
         try stage.show(WallPlan(layout: layout, panes: sources.indices.map { .clip(serial: $0 + 1) }))

@@ -99,7 +99,7 @@ final class StageWorker: Sendable {
             let stage = self.stage, report = self.report
             let source = ClipSource(
                 decoder: clip.decoder, loop: loop, control: clip.control, sound: nil, background: stage.compositor.settings.background,
-                width: size.width, height: size.height
+                width: size.width, height: size.height, threads: .inPane(of: layout.paneCount)
             ) { [weak self] result in
                 stage.detach(serial: serial)
                 self?.held.withLock { $0.clips[serial] = nil }
