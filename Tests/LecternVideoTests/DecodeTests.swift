@@ -78,7 +78,8 @@ final class DecodeTests: XCTestCase {
     }
 
     /// The stream's colour matrix and range are honoured: a clip converted to YUV with BT.709
-    /// (limited and full range) and tagged so comes back as the colour it was made from.
+    /// (limited and full range) and tagged so comes back as the colour it was made from, drawn
+    /// at its own size (converted only) and scaled (scaled in 4:2:0, then converted).
     func testColourMatrixAndRangeAreHonoured() throws {
         for range in ["tv", "pc"] {
             let path = Clips.dir + "/red-bt709-\(range).mp4"
@@ -96,6 +97,12 @@ final class DecodeTests: XCTestCase {
             XCTAssertEqual(Double(c.r), 220, accuracy: 5, "\(range): \(c)")
             XCTAssertEqual(Double(c.g), 30, accuracy: 5, "\(range): \(c)")
             XCTAssertEqual(Double(c.b), 40, accuracy: 5, "\(range): \(c)")
+            let half = Frame(width: 160, height: 120)
+            try XCTUnwrap(d.nextFrame()).draw(into: half, rect: half.bounds)
+            let h = half.pixel(x: 80, y: 60)
+            XCTAssertEqual(Double(h.r), 220, accuracy: 5, "\(range), scaled: \(h)")
+            XCTAssertEqual(Double(h.g), 30, accuracy: 5, "\(range), scaled: \(h)")
+            XCTAssertEqual(Double(h.b), 40, accuracy: 5, "\(range), scaled: \(h)")
         }
     }
 
