@@ -127,10 +127,13 @@ final class FrameScaler {
         }
         var from = (w: k.srcW, h: k.srcH)
         if format == AV_PIX_FMT_YUV420P.rawValue, (Int(k.srcW), Int(k.srcH)) != (width, height) {
-            guard let r = makeContext(from: (k.srcW, k.srcH, format), to: (width, height, format)),
-                let b = av_frame_alloc()
-            else { throw VideoError("can't scale \(k.srcW)×\(k.srcH) to \(width)×\(height)") }
-            resize = r; between = b
+            // What fails here is freed by the next `forgetContexts`, as what succeeds is.
+            guard let r = makeContext(from: (k.srcW, k.srcH, format), to: (width, height, format)) else {
+                throw VideoError("can't scale \(k.srcW)×\(k.srcH) to \(width)×\(height)")
+            }
+            resize = r
+            guard let b = av_frame_alloc() else { throw VideoError("out of memory for the scaler") }
+            between = b
             b.pointee.width = Int32(width); b.pointee.height = Int32(height); b.pointee.format = format
             guard av_frame_get_buffer(b, 0) >= 0 else { throw VideoError("out of memory for the scaler") }
             from = (Int32(width), Int32(height))
