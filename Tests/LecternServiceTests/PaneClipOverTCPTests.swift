@@ -146,10 +146,12 @@ final class PaneClipOverTCPTests: XCTestCase {
         _ = try ben.request(.clipPlay(content: quiet.content, loop: true))
         XCTAssertEqual(try ben.waitForState { $0.layout?.soundPane == 1 }.layout?.soundPane, 1)
         try eventually("only Ben's (silent) clip on the device", timeout: 15) { Self.tailPeak(raw, seconds: 0.2) == 0 }
-        // Every thread of the two clips (their producers, and FFmpeg's decoding threads,
-        // started by the clip opener) yields to the display loop and the page renders.
+        // Every thread of the two clips (their producers, and FFmpeg's decoding threads where
+        // a pane's share of the cores is more than one, started from the producer) yields to
+        // the display loop and the page renders.
+        let share = ClipThreads.inPane(of: 2).decoder
         let clipThreads = Fixtures.threads().filter { $0.name.hasPrefix("lectern.clip") }
-        XCTAssertGreaterThanOrEqual(clipThreads.count, 3, "\(Fixtures.threads())")
+        XCTAssertGreaterThanOrEqual(clipThreads.count, 2 * (share > 1 ? 1 + share : 1), "\(Fixtures.threads())")
         XCTAssertEqual(clipThreads.filter { $0.nice != Int(ClipSource.producerNice) }.map(\.name), [], "\(clipThreads)")
         // Ana's clip plays on, muted.
         let muted = try ana.waitForState { $0.screen.clip?.state == .playing }.screen.clip?.presentedFrames ?? 0

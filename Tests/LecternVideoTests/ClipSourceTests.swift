@@ -228,4 +228,17 @@ final class ClipSourceTests: XCTestCase {
         driver.source.stop()
         try eventually("onEnd", timeout: 10) { driver.ended }
     }
+
+    /// A clip given its own threads (a pane's share, `ClipThreads`) reopens its decoder on the
+    /// producer's thread, after that thread yielded: FFmpeg's frame threads start from it and
+    /// inherit its name and its nice (on /proc), so they too go after the display loop.
+    func testTheDecodersThreadsStartedByTheProducerYieldToo() throws {
+        let driver = try PaneDriver(Clips.make(clip30), threads: ClipThreads(decoder: 3, scaler: 1))
+        try driver.settle()
+        let clips = Fixtures.threads().filter { $0.name == "lectern.clip" }
+        XCTAssertGreaterThanOrEqual(clips.count, 1 + 3, "the producer and FFmpeg's three: \(Fixtures.threads())")
+        for c in clips { XCTAssertEqual(c.nice, Int(ClipSource.producerNice), "\(c)") }
+        driver.source.stop()
+        try eventually("onEnd", timeout: 10) { driver.ended }
+    }
 }

@@ -30,13 +30,14 @@ final class PaneDriver {
 
     init(
         _ path: String, width: Int = 960, height: Int = 1080, background: RGB = .black, loop: Bool = false,
-        control: PlaybackControl = PlaybackControl(), sound: sending ClipSound? = nil, t0: Double = 1000
+        control: PlaybackControl = PlaybackControl(), sound: sending ClipSound? = nil, t0: Double = 1000,
+        threads: ClipThreads = .alone
     ) throws {
         let d = try ClipDecoder(path: path)
         let ends = self.ends
         source = ClipSource(
             decoder: d, loop: loop, control: control, sound: sound, background: background, width: width,
-            height: height, onEnd: { ends.add($0) })
+            height: height, threads: threads, onEnd: { ends.add($0) })
         self.t0 = t0
         let shape = d.info.shape
         rotation = d.info.rotation
