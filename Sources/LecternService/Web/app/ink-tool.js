@@ -23,14 +23,25 @@ function canDraw() {
   return canPoint() || s.ink.everyone || s.ink.allowed.includes(me());
 }
 
+// The picture's size in pixels. While a fresh picture loads (the live picture is fetched
+// again whenever anyone's ink or the page changes, and the browser has no size for it until
+// it has decoded it) the last one's: a finger going down or moving meanwhile still lands, and
+// a stroke isn't lost because someone else drew at the same moment.
+let pictureSize = null;
+function sizeOf(img) {
+  if (img.naturalWidth && img.naturalHeight) pictureSize = { width: img.naturalWidth, height: img.naturalHeight };
+  return pictureSize;
+}
+
 /// Page coordinates (0…1 each) of a pointer event on the picture, or null off the page.
 export function pageCoordinates(clientX, clientY) {
   const img = $('preview-img');
   const box = app.state && app.state.ink && app.state.ink.box;
-  if (!box || img.hidden || !img.naturalWidth) return null;
+  const size = sizeOf(img);
+  if (!box || img.hidden || !size) return null;
   const r = img.getBoundingClientRect();
-  const scale = Math.min(r.width / img.naturalWidth, r.height / img.naturalHeight);   // object-fit: contain
-  const w = img.naturalWidth * scale, h = img.naturalHeight * scale;
+  const scale = Math.min(r.width / size.width, r.height / size.height);   // object-fit: contain
+  const w = size.width * scale, h = size.height * scale;
   const fx = (clientX - r.left - (r.width - w) / 2) / w, fy = (clientY - r.top - (r.height - h) / 2) / h;
   const x = (fx - box.x) / box.width, y = (fy - box.y) / box.height;
   if (!(x >= -0.02 && x <= 1.02 && y >= -0.02 && y <= 1.02)) return null;
@@ -85,9 +96,11 @@ function drawLocal(g) {
   const r = c.getBoundingClientRect();
   const dpr = window.devicePixelRatio || 1;
   if (c.width !== Math.round(r.width * dpr)) { c.width = Math.round(r.width * dpr); c.height = Math.round(r.height * dpr); }
+  const size = sizeOf(img);
+  if (!size) return;
   const ir = img.getBoundingClientRect();
-  const scale = Math.min(ir.width / img.naturalWidth, ir.height / img.naturalHeight);
-  const w = img.naturalWidth * scale, h = img.naturalHeight * scale;
+  const scale = Math.min(ir.width / size.width, ir.height / size.height);
+  const w = size.width * scale, h = size.height * scale;
   const ox = ir.left - r.left + (ir.width - w) / 2 + box.x * w, oy = ir.top - r.top + (ir.height - h) / 2 + box.y * h;
   const pw = box.width * w, ph = box.height * h;
   const ctx = c.getContext('2d');
@@ -191,6 +204,8 @@ export function setupInk() {
   const stopSwipe = (e) => { if (ink.tool !== 'swipe') e.stopPropagation(); };
   preview.parentElement.addEventListener('touchstart', stopSwipe, { capture: true });
   preview.parentElement.addEventListener('touchend', stopSwipe, { capture: true });
+  const img = $('preview-img');
+  img.addEventListener('load', () => sizeOf(img));
   preview.addEventListener('pointerdown', down);
   preview.addEventListener('pointermove', move);
   preview.addEventListener('pointerup', up);
