@@ -27,7 +27,12 @@ final class SharePageTests: XCTestCase {
         draw();
         window.__timer = setInterval(draw, 33);
         window.__g = g;
-        const stream = c.captureStream(30);
+        // Captured at each paint (the timer paints 30 a second): with a rate given, Chromium's
+        // canvas capture takes a paint only when its own timer asked for one, so the still
+        // picture painted once after the last moving one was now and then never captured (1
+        // run in 8): a screen capture takes the changed screen at its next tick. The bench's
+        // canvas (ShareLatencyBench) is made the same way.
+        const stream = c.captureStream();
         navigator.mediaDevices.getDisplayMedia = async () => stream;
         """
 
@@ -110,9 +115,20 @@ final class SharePageTests: XCTestCase {
         try ana.execute(Self.still)
         // Within a second here when the machine is quiet (the bench measures it); the bound
         // is for a loaded CI machine: the behaviour is that it comes at all.
-        try eventually("the still picture on the wall", timeout: 10, interval: 0.1) {
-            let w = try Self.wall(watcher)
-            return Self.near(w.pixel(x: 40, y: 1000), RGB(0xC0, 0x10, 0x10))
+        do {
+            try eventually("the still picture on the wall", timeout: 10, interval: 0.1) {
+                let w = try Self.wall(watcher)
+                return Self.near(w.pixel(x: 40, y: 1000), RGB(0xC0, 0x10, 0x10))
+            }
+        } catch {
+            // Where the picture stopped, for the log: the sharer's counts and the room's share.
+            let page = try? ana.execute(
+                "const s = window.Lectern.sharer(); return JSON.stringify({ sent: s.sent, skipped: s.skippedFor, waited: s.waited, inFlight: s.inFlight, refined: s.refined, lastAck: s.lastAck, paused: s.paused, rate: s.frameRate, encoder: s.encoder && s.encoder.state, queue: s.encoder && s.encoder.encodeQueueSize, canvas: window.__n })"
+            )
+            XCTFail(
+                "the wall at (40, 1000): \(String(describing: try? Self.wall(watcher).pixel(x: 40, y: 1000))); sharer: \(String(describing: page)); room: \(String(describing: try? h.snapshot().shares))"
+            )
+            throw error
         }
         let w = try Self.wall(watcher)
         XCTAssertTrue(Self.near(w.pixel(x: 960, y: 540), RGB(0xFF, 0xFF, 0xFF)), "the white bar: \(w.pixel(x: 960, y: 540))")
