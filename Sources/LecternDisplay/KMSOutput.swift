@@ -2,6 +2,7 @@ import CDRM
 import Foundation
 import LecternModel
 import LecternSystem
+import Synchronization
 
 /// The HDMI output through DRM/KMS, kept short and linear in the spirit of kmscube and
 /// mpv's drm_common.c: open the card, pick connector, CRTC and mode, make two XRGB8888
@@ -11,11 +12,11 @@ import LecternSystem
 /// Legacy modesetting (drmModeSetCrtc + drmModePageFlip): every KMS driver has it, it is
 /// enough for one plane of one CRTC, and it keeps this file short.
 ///
-/// Sendable unchecked, and why that holds: every `var` (the card's state, the buffers,
-/// the mode) is read and written only with `lock` held, public getters included; `fd`,
-/// `cardPath` and `options` are `let`s. The C pointers it keeps (the saved CRTC, the
-/// mapped buffers) are never handed out: `readBack` copies.
-public final class KMSOutput: Output, @unchecked Sendable {
+/// Everything that changes (the card's connector, CRTC, mode and buffers) is one `Card`
+/// value behind a `Mutex`, so the compiler checks that it is only touched under the lock;
+/// the C pointers it keeps (the saved CRTC, the mapped buffers) never leave it: `readBack`
+/// copies.
+public final class KMSOutput: Output, Sendable {
     public struct Failure: Error, CustomStringConvertible, Equatable {
         public let description: String
     }
@@ -32,7 +33,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
         }
     }
 
-    private struct Buffer {
+    fileprivate struct Buffer {
         var handle: UInt32 = 0, fb: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         var map: UnsafeMutableRawPointer?
         var frame: Frame?
@@ -40,22 +41,27 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
     public let options: Options
     public let cardPath: String
-    public var mode: DisplayMode { lock.withLock { _mode } }
-    public var connectorName: String { lock.withLock { _connectorName } }
-    private var _mode: DisplayMode
-    private var _connectorName: String
+    public var mode: DisplayMode { card.withLock { $0.mode } }
+    public var connectorName: String { card.withLock { $0.connectorName } }
     public var name: String { "kms \(cardPath) \(connectorName) \(mode)" }
 
-    private let fd: Int32
-    private var connectorID: UInt32 = 0
-    private var crtcID: UInt32 = 0
-    private var drmMode = drmModeModeInfo()
-    private var savedCrtc: UnsafeMutablePointer<drmModeCrtc>?
-    private var buffers: [Buffer] = []
-    private var front = 0
-    private var connected = false
-    private let lock = NSLock()
-    private var presents = 0
+    /// The open card and what was set on it: touched only with the lock held.
+    fileprivate struct Card {
+        let fd: Int32
+        let path: String
+        let options: Options
+        var mode: DisplayMode
+        var connectorName: String
+        var connectorID: UInt32 = 0
+        var crtcID: UInt32 = 0
+        var drmMode = drmModeModeInfo()
+        var savedCrtc: UnsafeMutablePointer<drmModeCrtc>?
+        var buffers: [Buffer] = []
+        var front = 0
+        var connected = false
+        var presents = 0
+    }
+    private let card: Mutex<Card>
 
     /// Opens the card and sets the mode; throws a `Failure` that tells the admin what to do.
     public init(options: Options = Options()) throws {
@@ -78,37 +84,26 @@ public final class KMSOutput: Output, @unchecked Sendable {
             }
             throw Failure(description: "can't open \(path): \(String(cString: strerror(e)))")
         }
-        self.fd = fd
         cardPath = path
-        _mode = options.mode?.displayMode ?? .fullHD
-        _connectorName = options.connector ?? "?"
+        var opened = Card(fd: fd, path: path, options: options, mode: options.mode?.displayMode ?? .fullHD, connectorName: options.connector ?? "?")
         do {
-            try modeset()
+            try opened.modeset()
         } catch let f as Failure where f.description.hasPrefix("no display connected") {
             // No projector yet: keep running and wait for the hotplug event (reprobe()).
-            connected = false
+            opened.connected = false
+        } catch {
+            opened.close()
+            throw error
         }
-        // Any other failure: self is whole by now, so deinit runs and closes the card (a
-        // close here too would close whatever reused the number meanwhile).
+        card = Mutex(opened)
     }
 
     deinit {
-        lock.lock()
-        // Leave the display as we found it: the console's CRTC configuration back.
-        if let c = savedCrtc {
-            var conn = connectorID
-            if c.pointee.buffer_id != 0 {
-                drmModeSetCrtc(fd, c.pointee.crtc_id, c.pointee.buffer_id, c.pointee.x, c.pointee.y, &conn, 1, &c.pointee.mode)
-            }
-            drmModeFreeCrtc(c)
-        }
-        destroyBuffers()
-        lock.unlock()
-        close(fd)
+        card.withLock { $0.close() }
     }
 
     /// Is a display connected now (false while the cable is out).
-    public var isConnected: Bool { lock.lock(); defer { lock.unlock() }; return connected }
+    public var isConnected: Bool { card.withLock { $0.connected } }
 
     // MARK: modeset
 
@@ -121,24 +116,56 @@ public final class KMSOutput: Output, @unchecked Sendable {
     /// dropped, not errors.
     @discardableResult
     public func reprobe() throws -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        let before = _mode
-        let wasConnected = connected
-        do {
-            try modesetLocked()
-        } catch let f as Failure where f.description.hasPrefix("no display connected") {
-            connected = false
-            return false
+        try card.withLock { (c: inout Card) throws -> Bool in
+            let before = c.mode
+            let wasConnected = c.connected
+            do {
+                try c.modeset()
+            } catch let f as Failure where f.description.hasPrefix("no display connected") {
+                c.connected = false
+                return false
+            }
+            return c.mode != before || (!wasConnected && c.connected)
         }
-        return _mode != before || (!wasConnected && connected)
     }
 
-    private func modeset() throws {
-        lock.lock(); defer { lock.unlock() }
-        try modesetLocked()
+    // MARK: presenting
+
+    public func present(draw: (Frame) throws -> Void) throws {
+        try card.withLock { (c: inout Card) throws -> Void in try c.present(draw: draw) }
     }
 
-    private func modesetLocked() throws {
+    public func readBack() -> Frame {
+        card.withLock { c in
+            guard let f = c.buffers.isEmpty ? nil : c.buffers[c.front].frame else { return Frame(width: c.mode.width, height: c.mode.height) }
+            return f.clone()
+        }
+    }
+
+    public var presentCount: Int { card.withLock { $0.presents } }
+}
+
+extension KMSOutput.Card {
+    typealias Failure = KMSOutput.Failure
+    typealias Buffer = KMSOutput.Buffer
+
+    /// Leaves the display as it was found (the console's CRTC configuration back), lets the
+    /// buffers go and closes the card.
+    mutating func close() {
+        if let c = savedCrtc {
+            var conn = connectorID
+            if c.pointee.buffer_id != 0 {
+                drmModeSetCrtc(fd, c.pointee.crtc_id, c.pointee.buffer_id, c.pointee.x, c.pointee.y, &conn, 1, &c.pointee.mode)
+            }
+            drmModeFreeCrtc(c)
+            savedCrtc = nil
+        }
+        destroyBuffers()
+        Glibc.close(fd)
+    }
+
+    mutating func modeset() throws {
+        let cardPath = path
         guard let res = drmModeGetResources(fd) else {
             throw Failure(description: "\(cardPath) is not a KMS device (drmModeGetResources failed: \(String(cString: strerror(errno))))")
         }
@@ -200,13 +227,13 @@ public final class KMSOutput: Output, @unchecked Sendable {
 
         if savedCrtc == nil { savedCrtc = drmModeGetCrtc(fd, crtc) }
         let newMode = DisplayMode(width: Int(mi.hdisplay), height: Int(mi.vdisplay), refresh: Double(mi.vrefresh))
-        if newMode != _mode || buffers.isEmpty {
+        if newMode != mode || buffers.isEmpty {
             destroyBuffers()
-            _mode = newMode
+            mode = newMode
             try createBuffers(width: Int(mi.hdisplay), height: Int(mi.vdisplay))
         }
         connectorID = conn.pointee.connector_id
-        _connectorName = connInfo.name
+        connectorName = connInfo.name
         crtcID = crtc
         drmMode = mi
         var cid = connectorID
@@ -221,7 +248,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
         connected = true
     }
 
-    private func createBuffers(width: Int, height: Int) throws {
+    mutating func createBuffers(width: Int, height: Int) throws {
         for _ in 0..<2 {
             var b = Buffer()
             guard drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &b.handle, &b.pitch, &b.size) == 0 else {
@@ -261,7 +288,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
         front = 0
     }
 
-    private func destroyBuffers() {
+    mutating func destroyBuffers() {
         for b in buffers {
             if let m = b.map { munmap(m, Int(b.size)) }
             drmModeRmFB(fd, b.fb)
@@ -270,10 +297,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
         buffers = []
     }
 
-    // MARK: presenting
-
-    public func present(draw: (Frame) throws -> Void) throws {
-        lock.lock(); defer { lock.unlock() }
+    mutating func present(draw: (Frame) throws -> Void) throws {
         guard connected, buffers.count == 2 else { return }   // no display: keep serving, draw nothing
         let back = 1 - front
         try draw(buffers[back].frame!)
@@ -289,7 +313,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
         presents += 1
     }
 
-    private func waitForFlip(_ done: inout Int32) throws {
+    func waitForFlip(_ done: inout Int32) throws {
         var ctx = drmEventContext()
         ctx.version = 2
         ctx.page_flip_handler = { _, _, _, _, userData in
@@ -306,15 +330,7 @@ public final class KMSOutput: Output, @unchecked Sendable {
         }
     }
 
-    public func readBack() -> Frame {
-        lock.lock(); defer { lock.unlock() }
-        guard let f = buffers.isEmpty ? nil : buffers[front].frame else { return Frame(width: _mode.width, height: _mode.height) }
-        return f.clone()
-    }
-
-    public var presentCount: Int { lock.lock(); defer { lock.unlock() }; return presents }
-
-    private func fourcc(_ s: String) -> UInt32 {
+    func fourcc(_ s: String) -> UInt32 {
         let b = Array(s.utf8)
         return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
     }
