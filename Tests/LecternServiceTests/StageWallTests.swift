@@ -67,6 +67,43 @@ final class StageWallTests: XCTestCase {
         try stage.show(.page(content: id, page: 3))
         XCTAssertEqual(PixelCompare.differingPixels(stage.screenshot(), try Compositor.renderPage(doc, page: 3, settings: stage.compositor.settings)), 0)
     }
+
+    func testAStackShowsTwoPagesEachInItsHalfWithExactBars() throws {
+        let (stage, id, doc) = try makeStage()
+        try stage.show(WallPlan(layout: .stack, panes: [.scene(.page(content: id, page: 1)), .scene(.page(content: id, page: 2))]))
+        let f = stage.screenshot()
+        let rects = WallLayout.stack.paneRects(width: 1920, height: 1080)
+        XCTAssertEqual(rects, [PixelRect(x: 0, y: 0, width: 1920, height: 540), PixelRect(x: 0, y: 540, width: 1920, height: 540)])
+        for (i, rect) in rects.enumerated() {
+            // Each page fitted into 1920×540 (bars left and right), exactly as a page alone.
+            let expected = try Compositor.renderPage(doc, page: i + 1, settings: .init(width: rect.width, height: rect.height))
+            XCTAssertEqual(PixelCompare.differingPixels(crop(f, rect), expected), 0, "pane \(i)")
+            XCTAssertEqual(f.pixel(x: 2, y: rect.y + 270), .black, "pane \(i)'s bar")
+        }
+    }
+
+    func testAPictureInPictureInsetsTheSecondPaneOverTheFirst() throws {
+        let (stage, id, doc) = try makeStage()
+        let source = SolidSource(width: 640, height: 480, color: RGB(30, 200, 40))   // 4:3
+        stage.attach(serial: 5, source)
+        try stage.show(WallPlan(layout: .pip, panes: [.scene(.page(content: id, page: 1)), .clip(serial: 5)]))
+        // The inset: a quarter of the wall's width and height, 48 px (2.5 %) from the corner.
+        let inset = WallLayout.pip.paneRects(width: 1920, height: 1080)[1]
+        XCTAssertEqual(inset, PixelRect(x: 1392, y: 762, width: 480, height: 270))
+        // 4:3 in 480×270: 360×270 of picture, 60 columns of bars each side.
+        let picture = PixelRect(x: 1452, y: 762, width: 360, height: 270)
+        try eventually("the source's frames in the inset") { stage.screenshot().isUniform(picture, RGB(30, 200, 40)) }
+        let f = stage.screenshot()
+        XCTAssertTrue(f.isUniform(PixelRect(x: 1392, y: 762, width: 60, height: 270), .black), "the inset's left bar")
+        XCTAssertTrue(f.isUniform(PixelRect(x: 1812, y: 762, width: 60, height: 270), .black), "the inset's right bar")
+        // The main pane is the page over the whole wall, exactly, everywhere outside the inset.
+        let page = try Compositor.renderPage(doc, page: 1, settings: stage.compositor.settings)
+        var outside = 0
+        for y in 0..<1080 {
+            for x in 0..<1920 where !inset.contains(x: x, y: y) && f.pixel(x: x, y: y) != page.pixel(x: x, y: y) { outside += 1 }
+        }
+        XCTAssertEqual(outside, 0, "the main pane outside the inset")
+    }
 }
 
 /// A moving source of one colour at its own size: a frame at every refresh.
