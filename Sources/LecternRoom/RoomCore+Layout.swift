@@ -343,7 +343,10 @@ extension RoomCore {
     /// The state as `device` gets it: its `screen` is the pane it drives (§9.7).
     func snapshot(now: Double, for device: DeviceID) -> Snapshot {
         var s = snapshot(now: now)
-        if let i = wall.pane(drivenBy: device), let q = wall.panes[i].queue { s.screen = Self.screenState(q) }
+        if let i = wall.pane(drivenBy: device), let q = wall.panes[i].queue {
+            s.screen = Self.screenState(q)
+            s.ink?.box = inkBox(for: device)
+        }
         return s
     }
 

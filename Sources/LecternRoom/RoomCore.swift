@@ -45,8 +45,10 @@ public struct RoomCore: Equatable, Sendable {
     var wall = WallArrangement()
     /// Every page's strokes and who may draw (RoomCore+Ink).
     var ink = InkBoard()
-    /// Where the page sits on the output (from the stage), for the state's `ink.box`.
+    /// Where the main pane's page sits on the output (from the stage), for the state's `ink.box`.
     var pageBox: InkSnapshot.Box?
+    /// Where every pane's page sits, in pane order: a pane driver's `ink.box` (§9.7).
+    var paneBoxes: [InkSnapshot.Box?] = []
     /// This run of the service (§14.1): the revision starts again from 0 at every start, so
     /// the state carries the run it counts in, and clients compare that first.
     public let epoch: String
@@ -167,12 +169,13 @@ public struct RoomCore: Equatable, Sendable {
                 fail(p, tag: 0, .shuttingDown, request: Command.error.rawValue)
             }
         case .shown(let op, let error, let boxes):
-            // Before the shown's push, which tells devices (pane 0: the wall's page today).
-            if error == nil, let first = boxes.first { pageBox = first }
+            // Before the shown's push, which tells devices (the main pane's, and each pane
+            // driver its own).
+            if error == nil, !boxes.isEmpty { setPageBoxes(boxes) }
             shown(op: op, error: error)
-        case .pageBox(let box):
-            // A hotplug moved the page: devices are told; before a shown, its push tells them.
-            if box != pageBox { pageBox = box; if screen.running == nil, inkPageOnScreen != nil { pushState() } }
+        case .pageBoxes(let boxes):
+            // A hotplug moved the pages: devices are told; before a shown, its push tells them.
+            if setPageBoxes(boxes), screen.running == nil { pushState() }
         case .clipOpened(let serial, let result): clipOpened(serial, result)
         case .clipProgressed(let serial, let progress): clipProgressed(serial, progress)
         case .clipEnded(let serial, let ending): clipEnded(serial, ending)

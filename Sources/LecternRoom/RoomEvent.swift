@@ -30,9 +30,10 @@ public enum RoomEvent: Sendable {
     /// event, with every pane's page box as shares of the output (nil: no page in that pane;
     /// empty: not known) — devices map their touches with it (§22.6 `ink.box`).
     case shown(op: Int, error: LecternError?, boxes: [InkSnapshot.Box?] = [])
-    /// Where the page on the output sits now, after the wall was drawn again on its own (a
-    /// display plugged, another mode) or restored: as shares of the output (nil: no page).
-    case pageBox(InkSnapshot.Box?)
+    /// Where each pane's page on the output sits now, after the wall was drawn again on its
+    /// own (a display plugged, another mode) or restored: as shares of the output, in pane
+    /// order (nil: no page in that pane).
+    case pageBoxes([InkSnapshot.Box?])
     /// The clip of play `serial` was opened (its length), or could not be.
     case clipOpened(serial: Int, Result<ClipFacts, LecternError>)
     /// The clip of play `serial` changed (state, position, frame counts).

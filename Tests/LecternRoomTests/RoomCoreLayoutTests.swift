@@ -241,6 +241,43 @@ final class RoomCoreLayoutTests: XCTestCase {
         XCTAssertEqual(H.errorCode(to: 3, h.send(.control(.next), from: 3, device: ben)), .floorTaken)
     }
 
+    /// §9.7: ink and the pointer act on the pane the device drives. Ben (pane 1) draws and
+    /// points on his own page, his `ink.box` is his pane's page box, Ana's is the main pane's;
+    /// a device that drives nothing and holds nothing may not draw.
+    func testAPaneDriverInksAndPointsOnItsOwnPanesPage() {
+        let (h, mod, ana, ben) = ana1()
+        split(h, mod: mod, ben: ben)
+        let cy = h.join(4, name: "Cy")
+        let present = h.send(.present(content: cid(2), page: 3), from: 3, device: ben)
+        let left = InkSnapshot.Box(x: 0, y: 0.1, width: 0.5, height: 0.8)
+        let right = InkSnapshot.Box(x: 0.55, y: 0.2, width: 0.4, height: 0.6)
+        var done: [RoomEffect] = []
+        for case .showWall(let op, _) in present { done += h.handle(.shown(op: op, error: nil, boxes: [left, right])) }
+        XCTAssertEqual(H.states(to: 3, done).last?.ink?.box, right, "Ben maps his touches on his pane's page")
+        XCTAssertEqual(H.states(to: 2, done).last?.ink?.box, left, "Ana on the main pane's")
+
+        let benPage = InkPageRef(content: cid(2).hex, page: 3)
+        let begin = h.send(.ink(.strokeBegin(StrokeBegin(tool: .pen, width: .thin, colorIndex: 0, points: [InkPoint(px: 0.1, py: 0.1)]))), from: 3, device: ben)
+        XCTAssertEqual(H.errorCode(to: 3, begin), nil)
+        let pages = begin.compactMap { e -> InkPageRef? in if case .inkPage(let r, _) = e { return r } else { return nil } }
+        XCTAssertEqual(pages, [benPage], "on Ben's page, not the main pane's")
+        XCTAssertEqual(H.errorCode(to: 3, h.send(.ink(.strokeEnd([InkPoint(px: 0.2, py: 0.2)])), from: 3, device: ben)), nil)
+        let point = h.send(.ink(.pointer(InkPoint(px: 0.5, py: 0.5), lifted: false)), from: 3, device: ben)
+        let pointed = point.compactMap { e -> InkPageRef? in if case .pointer(_, let r, _, _) = e { return r } else { return nil } }
+        XCTAssertEqual(pointed, [benPage])
+        // Ben's undo takes back his stroke on his page.
+        XCTAssertEqual(H.errorCode(to: 3, h.send(.ink(.undo), from: 3, device: ben)), nil)
+        // Cy drives nothing and doesn't hold the floor: no ink, no pointer.
+        XCTAssertEqual(H.errorCode(to: 4, h.send(.ink(.strokeBegin(StrokeBegin(tool: .pen, width: .thin, colorIndex: 0, points: []))), from: 4, device: cy)), .notAllowedToDraw)
+        XCTAssertEqual(H.errorCode(to: 4, h.send(.ink(.pointer(InkPoint(px: 0.5, py: 0.5), lifted: false)), from: 4, device: cy)), .leadOnly)
+        // Ben's pane emptied: nothing to ink on there, and no box for him.
+        let clear = h.send(.paneSet(PaneRequest(pane: 1, .clear)), from: 1, device: mod)
+        h.shownAll(clear)
+        XCTAssertEqual(H.errorCode(to: 3, h.send(.ink(.strokeBegin(StrokeBegin(tool: .pen, width: .thin, colorIndex: 0, points: []))), from: 3, device: ben)), .nothingToInk)
+        XCTAssertEqual(H.states(to: 3, h.send(.stateRequest, from: 3, device: ben)).count, 1)
+        XCTAssertNil(H.states(to: 3, h.send(.stateRequest, from: 3, device: ben)).last?.ink?.box)
+    }
+
     static func walls(_ effects: [RoomEffect]) -> [WallPlan] { H.walls(effects) }
 }
 

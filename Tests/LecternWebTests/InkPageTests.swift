@@ -96,6 +96,45 @@ final class InkPageTests: XCTestCase {
         try eventually("undone") { PixelCompare.differingPixels(stage.screenshot(), plain) == 0 }
     }
 
+    /// A phone that drives pane 1 of a split (§9.7) draws with its finger on its live picture
+    /// (the whole wall): its `ink.box` is its pane's page, so the stroke lands on that page in
+    /// pane 1, and the main pane is untouched.
+    func testAPhoneThatDrivesAPaneDrawsOnThatPanesPage() throws {
+        let h = try ServiceHarness.web(floor: .moderated)
+        let mod = try h.moderator("Desk")
+        let main = try mod.upload(path: try Fixtures.numberedDeck(count: 2, in: h.dir))
+        try mod.present(main.content)
+        let b = try h.browser(width: 412, height: 915)   // a phone
+        try h.joinAndWait(b, name: "Ben's phone")
+        let ben = try XCTUnwrap(h.device(named: "Ben's phone")).id
+        let pdf = try Fixtures.pdf([Fixtures.quadrantPage(width: 800, height: 600)], in: Fixtures.tempDir("pane-ink-web"))
+        let quadrants = try mod.upload(path: pdf)
+        _ = try mod.request(.layoutSet(.split))
+        _ = try mod.request(.paneSet(PaneRequest(pane: 1, .assign(ben))))
+        _ = try mod.request(.paneSet(PaneRequest(pane: 1, .present(content: quadrants.content, page: 1))))
+        // 4:3 in pane 1 (960×1080 at x 960): 960×720 at y 180.
+        try b.poll("the picture and pane 1's page box") {
+            try b.execute(
+                "const i = document.getElementById('preview-img'), box = window.Lectern.app.state.ink.box; return !i.hidden && i.naturalWidth > 0 && !!box && box.x === 0.5"
+            ) as? Bool == true
+        }
+        let stage = try XCTUnwrap(h.service.stage)
+        let before = stage.screenshot()
+        _ = try b.execute("document.getElementById('preview').scrollIntoView({ block: 'center' })")
+        try b.click("#ink-bar [data-ink-tool=pen]")
+        try drag(b, from: try clientPoint(b, 0.2, 0.5), to: try clientPoint(b, 0.8, 0.5), lift: true)
+        let color = InkPalette.drawerColor(slot: 0)
+        try eventually("the stroke along the middle of pane 1's page") {
+            let f = stage.screenshot()
+            return [0.3, 0.5, 0.7].allSatisfy { px in (-8...8).contains { dy in f.pixel(x: 960 + Int(px * 960), y: 540 + dy) == color } }
+        }
+        let after = stage.screenshot()
+        var changedLeft = 0
+        for y in 0..<1080 { for x in 0..<960 where before.pixel(x: x, y: y) != after.pixel(x: x, y: y) { changedLeft += 1 } }
+        XCTAssertEqual(changedLeft, 0, "the main pane untouched")
+        XCTAssertEqual(try mod.waitForState { $0.ink?.strokes == 1 }.ink?.pages.map(\.content), [quadrants.content.hex])
+    }
+
     /// The live picture is fetched again whenever anyone's ink or the page changes, and while
     /// the browser decodes the new one it has no size for it: a finger going down or moving
     /// then still lands where it is (the last picture's size), the stroke whole. Here the

@@ -131,7 +131,7 @@ final class Room: @unchecked Sendable {
     func restore(_ saved: SavedState, screen: CommittedScreen?) {
         loop.preconditionInEventLoop()
         carry(core.restore(saved, screen: screen, now: clock(), wall: wallClock()))
-        feed(.pageBox(stageWorker.stage.pageBox))
+        feed(.pageBoxes(stageWorker.stage.pageBoxes))
     }
 
     func snapshot() -> Snapshot { core.snapshot(now: clock()) }

@@ -71,7 +71,7 @@ extension Service {
         }
         stage.onRedrawn = { [weak room] boxes in
             guard let room else { return }
-            room.onLoopWhileRunning { room.feed(.pageBox(boxes.first ?? nil)) }
+            room.onLoopWhileRunning { room.feed(.pageBoxes(boxes)) }
         }
         reportOutput(stage, to: room)
         if let saved {
